@@ -1,0 +1,37 @@
+//! Shared vocabulary of every layer: source files and spans, diagnostics, dense ids.
+//!
+//! Invariant: this module depends on `std` only.
+
+mod diag;
+mod source;
+
+pub use diag::{Diagnostic, Severity};
+pub use source::{LineCol, SourceFile, Span};
+
+/// Declares a dense `u32` index newtype with the usual derives and conversions.
+///
+/// Ids are created by the owner of the table they index and stay valid for the
+/// lifetime of that table.
+#[macro_export]
+macro_rules! id_type {
+    ($(#[$meta:meta])* $vis:vis struct $name:ident;) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+        $vis struct $name(pub u32);
+
+        impl $name {
+            /// The id as an index into its table.
+            #[inline]
+            pub fn idx(self) -> usize {
+                self.0 as usize
+            }
+
+            /// The id of the `idx`-th element of its table.
+            #[inline]
+            pub fn from_idx(idx: usize) -> Self {
+                debug_assert!(idx <= u32::MAX as usize, "id overflow");
+                Self(idx as u32)
+            }
+        }
+    };
+}
