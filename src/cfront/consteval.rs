@@ -1,0 +1,125 @@
+//! Integer constant evaluation over typed expressions, with C's conversion rules.
+
+use super::ir::{BinOp, Expr, ExprKind, UnOp};
+use super::types::{IntType, TypeKind, Types};
+
+/// The value of `e` if it is an integer constant expression (casts, arithmetic, `sizeof`, `?:`).
+///
+/// Returns `None` for anything that needs run-time values, for division by zero and for overflowing
+/// shifts (which are not constant expressions).
+pub fn eval_int(types: &Types, e: &Expr) -> Option<i128> {
+    let dm = types.data_model();
+    match &e.kind {
+        ExprKind::IntConst(v) => Some(*v),
+        ExprKind::SizeOf(v) => Some(*v as i128),
+        ExprKind::Cast(inner, _) => {
+            let v = eval_int(types, inner)?;
+            match types.kind(e.ty) {
+                TypeKind::Int(it) => Some(it.wrap(v, dm)),
+                TypeKind::Pointer(_) => Some(IntType::ULONG.wrap(v, dm)),
+                _ => None,
+            }
+        }
+        ExprKind::Unary(op, inner) => {
+            let v = eval_int(types, inner)?;
+            let it = types.as_int(e.ty)?;
+            Some(match op {
+                UnOp::Neg => it.wrap(-v, dm),
+                UnOp::BitNot => it.wrap(!v, dm),
+                UnOp::Plus => v,
+                UnOp::LogNot => (v == 0) as i128,
+            })
+        }
+        ExprKind::Binary(op, a, b) => {
+            let x = eval_int(types, a)?;
+            if *op == BinOp::LogAnd && x == 0 {
+                return Some(0);
+            }
+            if *op == BinOp::LogOr && x != 0 {
+                return Some(1);
+            }
+            let y = eval_int(types, b)?;
+            let operand_ty = types.as_int(a.ty)?;
+            let res_ty = types.as_int(e.ty)?;
+            fold_binary(*op, x, y, operand_ty, res_ty, types)
+        }
+        ExprKind::Cond(c, a, b) => {
+            let c = eval_int(types, c)?;
+            eval_int(types, if c != 0 { a } else { b })
+        }
+        ExprKind::Comma(_, b) => eval_int(types, b),
+        ExprKind::AddrOf(lv) => eval_address(types, lv),
+        _ => None,
+    }
+}
+
+/// The address of an lvalue built on a constant pointer, as in the `offsetof` idiom
+/// `&((struct s *)0)->field`.
+fn eval_address(types: &Types, lv: &Expr) -> Option<i128> {
+    match &lv.kind {
+        ExprKind::Deref(p) => eval_int(types, p),
+        ExprKind::Member { base, field, arrow, .. } => {
+            let (base_addr, rec_ty) = if *arrow {
+                (eval_int(types, base)?, types.pointee(base.ty)?)
+            } else {
+                (eval_address(types, base)?, base.ty)
+            };
+            let TypeKind::Record(r) = types.kind(rec_ty) else { return None };
+            let f = types.record(*r).fields.as_ref()?.get(*field)?;
+            Some(base_addr + f.offset as i128)
+        }
+        ExprKind::Index(base, idx) => {
+            let elem = types.size_of(types.pointee(base.ty)?)? as i128;
+            Some(eval_int(types, base)? + eval_int(types, idx)? * elem)
+        }
+        _ => None,
+    }
+}
+
+/// `x op y` for operands of integer type `operand_ty` (already converted) giving `res_ty`.
+/// Shifts take `operand_ty` from the left operand. `None` when C leaves the result undefined
+/// (division by zero, `INT_MIN / -1`, shift out of range).
+pub fn fold_binary(op: BinOp, x: i128, y: i128, operand_ty: IntType, res_ty: IntType, types: &Types) -> Option<i128> {
+    let dm = types.data_model();
+    let bits = operand_ty.bits(dm) as i128;
+    let w = |v: i128| res_ty.wrap(v, dm);
+    let (ux, uy) = (operand_ty.wrap(x, dm), operand_ty.wrap(y, dm));
+    Some(match op {
+        BinOp::Mul => w(ux.wrapping_mul(uy)),
+        BinOp::Div | BinOp::Rem => {
+            if uy == 0 || (operand_ty.signed && ux == operand_ty.min(dm) && uy == -1) {
+                return None;
+            }
+            if op == BinOp::Div {
+                w(ux / uy)
+            } else {
+                w(ux % uy)
+            }
+        }
+        BinOp::Add => w(ux + uy),
+        BinOp::Sub => w(ux - uy),
+        BinOp::Shl => {
+            if !(0..bits).contains(&y) {
+                return None;
+            }
+            w(ux << y)
+        }
+        BinOp::Shr => {
+            if !(0..bits).contains(&y) {
+                return None;
+            }
+            w(ux >> y)
+        }
+        BinOp::Lt => (ux < uy) as i128,
+        BinOp::Gt => (ux > uy) as i128,
+        BinOp::Le => (ux <= uy) as i128,
+        BinOp::Ge => (ux >= uy) as i128,
+        BinOp::Eq => (ux == uy) as i128,
+        BinOp::Ne => (ux != uy) as i128,
+        BinOp::BitAnd => w(ux & uy),
+        BinOp::BitXor => w(ux ^ uy),
+        BinOp::BitOr => w(ux | uy),
+        BinOp::LogAnd => (x != 0 && y != 0) as i128,
+        BinOp::LogOr => (x != 0 || y != 0) as i128,
+    })
+}

@@ -1,0 +1,77 @@
+//! C front end: parses preprocessed C (GNU C11, CIL output included) with `lang_c` and lowers it to the
+//! typed IR of [`ir`].
+//!
+//! Invariant: this is the only module that names `lang_c` types.
+//! Invariant: every byte offset of the original file is kept (comments are blanked, not removed), so
+//! spans, lines and columns refer to the file as the user and CPAchecker see it.
+
+mod comments;
+mod consteval;
+pub mod ir;
+mod lower;
+pub mod types;
+
+use std::path::PathBuf;
+
+use crate::base::{Diagnostic, SourceFile};
+
+pub use comments::blank_comments;
+pub use consteval::{eval_int, fold_binary};
+
+/// A fatal problem with a C input: it cannot be parsed or has no consistent meaning.
+#[derive(Debug, thiserror::Error)]
+#[error("{}:{line}:{col}: {message}", path.display())]
+pub struct FrontError {
+    /// The file.
+    pub path: PathBuf,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub col: u32,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Parses `file` and lowers it for data model `dm`.
+///
+/// Unsupported constructs become diagnostics (and `Unsupported` expressions); only unparseable or
+/// meaningless input is an error.
+pub fn parse_program(file: SourceFile, dm: types::DataModel) -> Result<(ir::Program, Vec<Diagnostic>), FrontError> {
+    let blanked = blank_comments(file.text());
+    let cfg = lang_c::driver::Config::with_gcc();
+    // The PEG parser recurses deeply on long expressions and CIL's nested blocks; give it room.
+    let parsed = std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(512 << 20)
+            .spawn_scoped(s, || lang_c::driver::parse_preprocessed(&cfg, blanked))
+            .expect("spawn parser thread")
+            .join()
+    });
+    let parsed = match parsed {
+        Ok(Ok(p)) => p,
+        Ok(Err(e)) => {
+            let lc = file.line_col(e.offset as u32);
+            let mut expected: Vec<&str> = e.expected.iter().copied().collect();
+            expected.sort_unstable();
+            let shown = expected.iter().take(8).map(|t| format!("'{t}'")).collect::<Vec<_>>().join(", ");
+            return Err(FrontError {
+                path: file.path().to_path_buf(),
+                line: lc.line,
+                col: lc.col,
+                message: format!("syntax error: unexpected token, expected one of {shown}"),
+            });
+        }
+        Err(_) => {
+            return Err(FrontError {
+                path: file.path().to_path_buf(),
+                line: 0,
+                col: 0,
+                message: "the C parser failed on this file".into(),
+            })
+        }
+    };
+    lower::lower(file, dm, &parsed.unit)
+}
+
+#[cfg(test)]
+mod tests;

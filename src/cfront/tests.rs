@@ -1,0 +1,159 @@
+//! Tests of parsing and lowering.
+
+use super::ir::*;
+use super::types::*;
+use super::*;
+use crate::base::SourceFile;
+
+fn lower(src: &str) -> Program {
+    let (p, _) = parse_program(SourceFile::new("t.c", src.to_string()), DataModel::Ilp32).expect("lowers");
+    p
+}
+
+fn lower_err(src: &str) -> String {
+    parse_program(SourceFile::new("t.c", src.to_string()), DataModel::Ilp32).expect_err("fails").to_string()
+}
+
+fn var_ty(p: &Program, name: &str) -> String {
+    let v = p.vars.iter().find(|v| v.name == name).expect("var");
+    p.types.display(v.ty)
+}
+
+#[test]
+fn declarator_shapes() {
+    let p = lower("int *a[2][3]; int **(*f)(int); int (*q)[3]; char s[] = \"abc\"; int t[] = {1, 2, [5] = 3};");
+    assert_eq!(var_ty(&p, "a"), "int * [3] [2]");
+    assert_eq!(var_ty(&p, "f"), "int * * (int) *");
+    assert_eq!(var_ty(&p, "q"), "int [3] *");
+    assert_eq!(var_ty(&p, "s"), "char [4]");
+    assert_eq!(var_ty(&p, "t"), "int [6]");
+}
+
+#[test]
+fn integer_literal_types() {
+    let p = lower(
+        "int a = 2147483647; long long b = 2147483648; unsigned c = 0xffffffff; long d = 5L; int e = 'a' + '\\xff';",
+    );
+    let ty_of_init = |name: &str| {
+        let g = p.globals.iter().find_map(|g| match g {
+            GlobalDecl::Var { var, init: Some(Init::Expr(e)), .. } if p.var(*var).name == name => Some(e.clone()),
+            _ => None,
+        });
+        let e = g.expect("init");
+        (p.types.display(e.strip_implicit().ty), eval_int(&p.types, &e))
+    };
+    assert_eq!(ty_of_init("a"), ("int".into(), Some(2147483647)));
+    assert_eq!(ty_of_init("b"), ("long long".into(), Some(2147483648)));
+    assert_eq!(ty_of_init("c"), ("unsigned int".into(), Some(0xffffffff)));
+    assert_eq!(ty_of_init("d"), ("long".into(), Some(5)));
+    assert_eq!(ty_of_init("e"), ("int".into(), Some(97 - 1)));
+}
+
+#[test]
+fn usual_arithmetic_conversions() {
+    let p = lower("unsigned u; int i; char c; long long ll; int f(void) { return u + i < c; } long long g(void) { return ll * u; }");
+    let body = |name: &str| p.func(p.func_by_name(name).unwrap()).body.clone().unwrap();
+    let StmtKind::Block(items) = body("f").kind else { panic!() };
+    let StmtKind::Return(Some(e)) = &items[0].kind else { panic!() };
+    let ExprKind::Binary(BinOp::Lt, l, r) = &e.kind else { panic!("{e:?}") };
+    assert_eq!(p.types.display(l.ty), "unsigned int");
+    assert_eq!(p.types.display(r.ty), "unsigned int");
+    assert_eq!(p.types.display(e.ty), "int");
+    let StmtKind::Block(items) = body("g").kind else { panic!() };
+    let StmtKind::Return(Some(e)) = &items[0].kind else { panic!() };
+    assert_eq!(p.types.display(e.ty), "long long");
+}
+
+#[test]
+fn shadowed_locals_get_cpachecker_names() {
+    let p = lower("int x; void f(int a) { int x; { int x; int a2; } static int s; }");
+    let names: Vec<&str> = p.vars.iter().map(|v| v.cpa_name.as_str()).collect();
+    assert_eq!(names, ["x", "a", "x", "x__1", "a2", "static__f__s"]);
+    assert_eq!(p.late_globals.len(), 1);
+}
+
+#[test]
+fn struct_members_and_enums() {
+    let p = lower(
+        "enum e { A, B = 5, C }; struct s { int a; struct { char b; }; union { int c; short d; } u; };
+        int f(struct s *p) { return p->b + p->u.d + C; }",
+    );
+    let f = p.func(p.func_by_name("f").unwrap());
+    let StmtKind::Block(items) = &f.body.as_ref().unwrap().kind else { panic!() };
+    let StmtKind::Return(Some(e)) = &items[0].kind else { panic!() };
+    assert_eq!(p.types.display(e.ty), "int");
+    let ExprKind::Binary(BinOp::Add, _, c) = &e.kind else { panic!() };
+    assert_eq!(eval_int(&p.types, c), Some(6));
+}
+
+#[test]
+fn function_headers_and_globals_in_order() {
+    let p = lower("void error(void) { }\nint m  ;\nstruct t { int x; } v;\ntypedef int I;\nint\nmain() { return 0; }");
+    let kinds: Vec<String> = p
+        .globals
+        .iter()
+        .map(|g| match g {
+            GlobalDecl::Var { var, .. } => format!("var {}", p.var(*var).name),
+            GlobalDecl::Type { .. } => "type".into(),
+            GlobalDecl::FuncProto { func, .. } => format!("proto {}", p.func(*func).name),
+            GlobalDecl::FuncDef { func } => format!("def {}", p.func(*func).header_text.clone().unwrap()),
+        })
+        .collect();
+    assert_eq!(kinds, ["def void error(void)", "var m", "type", "var v", "type", "def int main()"]);
+}
+
+#[test]
+fn cil_output_parses() {
+    let src = "typedef unsigned long size_t;
+struct list_head { struct list_head *next ; } __attribute__((__packed__)) ;
+extern void *memcpy(void * , void const   * , size_t  ) ;
+long __builtin_expect(long  , long  ) ;
+void f(void)
+{ int tmp ;
+  struct list_head *p ;
+  {
+  tmp = (int )__builtin_expect((long )(p == 0), 0L);
+  __asm__  volatile   (\"\": : : \"memory\");
+  while_0_continue: /* CIL Label */ ;
+  __extension__ ({ 1; });
+  }
+}";
+    let (p, diags) = parse_program(SourceFile::new("t.c", src.to_string()), DataModel::Lp64).unwrap();
+    assert!(p.func_by_name("f").is_some());
+    assert!(diags.iter().any(|d| d.message.contains("statement expression")), "{diags:?}");
+}
+
+#[test]
+fn errors_name_the_place() {
+    assert_eq!(lower_err("int x;\nint f() { return y; }"), "t.c:2:18: use of undeclared identifier 'y'");
+    assert!(lower_err("int x;\nint y = ;").starts_with("t.c:2:9: syntax error"), "{}", lower_err("int x;\nint y = ;"));
+}
+
+#[test]
+fn corpus_programs_lower() {
+    let dir = std::path::Path::new("../shared/corpus");
+    if !dir.exists() {
+        return;
+    }
+    let mut files = Vec::new();
+    for sub in ["fse12/systemc", "fse12/drivers64", "cpachecker", "svcomp/c"] {
+        for e in std::fs::read_dir(dir.join(sub)).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                files.extend(std::fs::read_dir(&p).unwrap().map(|e| e.unwrap().path()));
+            } else {
+                files.push(p);
+            }
+        }
+    }
+    files.retain(|f| f.extension().is_some_and(|x| x == "c" || x == "i"));
+    assert!(files.len() > 100);
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        for dm in [DataModel::Ilp32, DataModel::Lp64] {
+            if let Err(e) = parse_program(SourceFile::new(&f, text.clone()), dm) {
+                panic!("{e}");
+            }
+        }
+    }
+}

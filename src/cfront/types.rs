@@ -1,0 +1,549 @@
+//! C types: interned, with sizes and layouts under one data model (ILP32 or LP64).
+//!
+//! Invariant: a `TypeId` is valid for the `Types` table that made it; identical types get identical ids
+//! (records are identified by their `RecordId`, not by their fields).
+
+use std::collections::HashMap;
+
+use crate::id_type;
+
+id_type! {
+    /// An interned type.
+    pub struct TypeId;
+}
+
+id_type! {
+    /// A struct or union declaration.
+    pub struct RecordId;
+}
+
+/// Integer widths of the target.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum DataModel {
+    /// 32-bit: `int`, `long` and pointers are 32 bits (CPAchecker's `LINUX32`, gcc `-m32`).
+    #[default]
+    Ilp32,
+    /// 64-bit: `long` and pointers are 64 bits (`LINUX64`, gcc `-m64`).
+    Lp64,
+}
+
+impl DataModel {
+    /// Size of a pointer in bytes.
+    pub fn pointer_size(self) -> u64 {
+        match self {
+            DataModel::Ilp32 => 4,
+            DataModel::Lp64 => 8,
+        }
+    }
+
+    /// The SV-COMP name of the model.
+    pub fn name(self) -> &'static str {
+        match self {
+            DataModel::Ilp32 => "ILP32",
+            DataModel::Lp64 => "LP64",
+        }
+    }
+}
+
+/// Integer conversion rank; `Bool` is `_Bool`.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum IntRank {
+    /// `_Bool`
+    Bool,
+    /// `char`
+    Char,
+    /// `short`
+    Short,
+    /// `int`
+    Int,
+    /// `long`
+    Long,
+    /// `long long`
+    LongLong,
+    /// `__int128`
+    Int128,
+}
+
+/// An integer type: rank and signedness. Plain `char` is signed (as on x86).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct IntType {
+    /// Conversion rank.
+    pub rank: IntRank,
+    /// Whether values are two's-complement signed.
+    pub signed: bool,
+}
+
+impl IntType {
+    /// `int`
+    pub const INT: IntType = IntType { rank: IntRank::Int, signed: true };
+    /// `unsigned int`
+    pub const UINT: IntType = IntType { rank: IntRank::Int, signed: false };
+    /// `long`
+    pub const LONG: IntType = IntType { rank: IntRank::Long, signed: true };
+    /// `unsigned long`
+    pub const ULONG: IntType = IntType { rank: IntRank::Long, signed: false };
+    /// `long long`
+    pub const LLONG: IntType = IntType { rank: IntRank::LongLong, signed: true };
+    /// `unsigned long long`
+    pub const ULLONG: IntType = IntType { rank: IntRank::LongLong, signed: false };
+    /// `char`
+    pub const CHAR: IntType = IntType { rank: IntRank::Char, signed: true };
+    /// `_Bool`
+    pub const BOOL: IntType = IntType { rank: IntRank::Bool, signed: false };
+
+    /// Width in bits under `dm`.
+    pub fn bits(self, dm: DataModel) -> u32 {
+        match self.rank {
+            IntRank::Bool | IntRank::Char => 8,
+            IntRank::Short => 16,
+            IntRank::Int => 32,
+            IntRank::Long => match dm {
+                DataModel::Ilp32 => 32,
+                DataModel::Lp64 => 64,
+            },
+            IntRank::LongLong => 64,
+            IntRank::Int128 => 128,
+        }
+    }
+
+    /// Smallest value.
+    pub fn min(self, dm: DataModel) -> i128 {
+        if self.signed {
+            -(1i128 << (self.bits(dm) - 1))
+        } else {
+            0
+        }
+    }
+
+    /// Largest value.
+    pub fn max(self, dm: DataModel) -> i128 {
+        match (self.rank, self.signed) {
+            (IntRank::Bool, _) => 1,
+            (_, true) => (1i128 << (self.bits(dm) - 1)) - 1,
+            (_, false) => ((1u128 << self.bits(dm)) - 1) as i128,
+        }
+    }
+
+    /// `v` converted to this type (C conversion: wraparound modulo 2^bits; `_Bool` is `v != 0`).
+    pub fn wrap(self, v: i128, dm: DataModel) -> i128 {
+        if self.rank == IntRank::Bool {
+            return (v != 0) as i128;
+        }
+        let bits = self.bits(dm);
+        if bits >= 128 {
+            return v;
+        }
+        let m = v & ((1i128 << bits) - 1);
+        if self.signed && m >= (1i128 << (bits - 1)) {
+            m - (1i128 << bits)
+        } else {
+            m
+        }
+    }
+
+    /// The C spelling, e.g. `unsigned long`.
+    pub fn c_name(self) -> &'static str {
+        match (self.rank, self.signed) {
+            (IntRank::Bool, _) => "_Bool",
+            (IntRank::Char, true) => "char",
+            (IntRank::Char, false) => "unsigned char",
+            (IntRank::Short, true) => "short",
+            (IntRank::Short, false) => "unsigned short",
+            (IntRank::Int, true) => "int",
+            (IntRank::Int, false) => "unsigned int",
+            (IntRank::Long, true) => "long",
+            (IntRank::Long, false) => "unsigned long",
+            (IntRank::LongLong, true) => "long long",
+            (IntRank::LongLong, false) => "unsigned long long",
+            (IntRank::Int128, true) => "__int128",
+            (IntRank::Int128, false) => "unsigned __int128",
+        }
+    }
+}
+
+/// A floating type. vcov parses and types them; the executor does not model their values.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum FloatKind {
+    /// `float`
+    Float,
+    /// `double`
+    Double,
+    /// `long double`
+    LongDouble,
+}
+
+/// The shape of a function type.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct FuncType {
+    /// Return type.
+    pub ret: TypeId,
+    /// Parameter types after adjustment (arrays and functions to pointers).
+    pub params: Vec<TypeId>,
+    /// `...` at the end.
+    pub variadic: bool,
+    /// Declared without a prototype (`int f()`): any arguments are accepted.
+    pub unprototyped: bool,
+}
+
+/// What a type is.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum TypeKind {
+    /// `void`
+    Void,
+    /// An integer type (enums are integers too).
+    Int(IntType),
+    /// A floating type.
+    Float(FloatKind),
+    /// Pointer to the target type.
+    Pointer(TypeId),
+    /// Array of an element type; `None` when the length is unknown (incomplete or flexible).
+    Array(TypeId, Option<u64>),
+    /// A function type.
+    Func(FuncType),
+    /// A struct or union.
+    Record(RecordId),
+}
+
+/// Struct or union.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum RecordKind {
+    /// `struct`
+    Struct,
+    /// `union`
+    Union,
+}
+
+/// One member of a struct or union.
+#[derive(Clone, Debug)]
+pub struct Field {
+    /// Name; `None` for anonymous members (their fields are reachable through them).
+    pub name: Option<String>,
+    /// Declared type.
+    pub ty: TypeId,
+    /// Byte offset of the storage unit that holds the field.
+    pub offset: u64,
+    /// For bit-fields: bit offset inside the unit at `offset` (little-endian) and width in bits.
+    pub bitfield: Option<(u32, u32)>,
+}
+
+/// A struct or union declaration with its layout once complete.
+#[derive(Clone, Debug)]
+pub struct Record {
+    /// Struct or union.
+    pub kind: RecordKind,
+    /// Tag, if any.
+    pub tag: Option<String>,
+    /// Members in declaration order; `None` while incomplete.
+    pub fields: Option<Vec<Field>>,
+    /// Size in bytes (0 while incomplete).
+    pub size: u64,
+    /// Alignment in bytes.
+    pub align: u64,
+}
+
+/// The type table of one program under one data model.
+#[derive(Clone, Debug)]
+pub struct Types {
+    dm: DataModel,
+    kinds: Vec<TypeKind>,
+    intern: HashMap<TypeKind, TypeId>,
+    records: Vec<Record>,
+}
+
+impl Types {
+    /// An empty table for `dm`, with the basic types pre-interned.
+    pub fn new(dm: DataModel) -> Types {
+        let mut t = Types { dm, kinds: Vec::new(), intern: HashMap::new(), records: Vec::new() };
+        t.intern(TypeKind::Void);
+        t.intern(TypeKind::Int(IntType::INT));
+        t
+    }
+
+    /// The data model the sizes refer to.
+    pub fn data_model(&self) -> DataModel {
+        self.dm
+    }
+
+    /// The id of `kind`, created on first use.
+    pub fn intern(&mut self, kind: TypeKind) -> TypeId {
+        if let Some(&id) = self.intern.get(&kind) {
+            return id;
+        }
+        let id = TypeId::from_idx(self.kinds.len());
+        self.kinds.push(kind.clone());
+        self.intern.insert(kind, id);
+        id
+    }
+
+    /// What `ty` is.
+    pub fn kind(&self, ty: TypeId) -> &TypeKind {
+        &self.kinds[ty.idx()]
+    }
+
+    /// `void`
+    pub fn void(&mut self) -> TypeId {
+        self.intern(TypeKind::Void)
+    }
+
+    /// The integer type `it`.
+    pub fn int(&mut self, it: IntType) -> TypeId {
+        self.intern(TypeKind::Int(it))
+    }
+
+    /// Pointer to `target`.
+    pub fn pointer(&mut self, target: TypeId) -> TypeId {
+        self.intern(TypeKind::Pointer(target))
+    }
+
+    /// The integer type of `ty`, if it is one.
+    pub fn as_int(&self, ty: TypeId) -> Option<IntType> {
+        match self.kind(ty) {
+            TypeKind::Int(it) => Some(*it),
+            _ => None,
+        }
+    }
+
+    /// The pointed-to type of a pointer.
+    pub fn pointee(&self, ty: TypeId) -> Option<TypeId> {
+        match self.kind(ty) {
+            TypeKind::Pointer(t) => Some(*t),
+            _ => None,
+        }
+    }
+
+    /// Whether `ty` is an integer or pointer (scalar, not floating).
+    pub fn is_int_or_pointer(&self, ty: TypeId) -> bool {
+        matches!(self.kind(ty), TypeKind::Int(_) | TypeKind::Pointer(_))
+    }
+
+    /// Whether `ty` is a scalar type (arithmetic or pointer).
+    pub fn is_scalar(&self, ty: TypeId) -> bool {
+        matches!(self.kind(ty), TypeKind::Int(_) | TypeKind::Pointer(_) | TypeKind::Float(_))
+    }
+
+    /// Adds an incomplete record.
+    pub fn new_record(&mut self, kind: RecordKind, tag: Option<String>) -> RecordId {
+        let id = RecordId::from_idx(self.records.len());
+        self.records.push(Record { kind, tag, fields: None, size: 0, align: 1 });
+        id
+    }
+
+    /// The record `id`.
+    pub fn record(&self, id: RecordId) -> &Record {
+        &self.records[id.idx()]
+    }
+
+    /// Completes a record with its members `(name, type, bit-field width)` and computes its layout
+    /// the way gcc does on x86 (System V ABI), including bit-fields and the `packed` attribute.
+    pub fn complete_record(&mut self, id: RecordId, members: Vec<(Option<String>, TypeId, Option<u32>)>, packed: bool) {
+        let kind = self.records[id.idx()].kind;
+        let mut fields = Vec::with_capacity(members.len());
+        let mut size_bits: u64 = 0; // running offset in bits (struct) or max size (union)
+        let mut align: u64 = 1;
+        for (name, ty, width) in members {
+            let fsize = self.size_of(ty).unwrap_or(0);
+            let falign = if packed { 1 } else { self.align_of(ty) };
+            match width {
+                Some(w) => {
+                    // A bit-field is placed in the storage unit of its declared type that holds the
+                    // current bit position, unless it would straddle the unit's end.
+                    let unit_bits = fsize * 8;
+                    let pos = if kind == RecordKind::Union { 0 } else { size_bits };
+                    if w == 0 {
+                        if kind == RecordKind::Struct && unit_bits > 0 {
+                            size_bits = size_bits.div_ceil(unit_bits) * unit_bits;
+                        }
+                        continue;
+                    }
+                    let mut start = pos;
+                    if !packed && unit_bits > 0 && (start % unit_bits) + w as u64 > unit_bits {
+                        start = start.div_ceil(unit_bits) * unit_bits;
+                    }
+                    let unit_off = if unit_bits > 0 && !packed { (start / unit_bits) * fsize } else { start / 8 };
+                    let bit_in_unit = (start - unit_off * 8) as u32;
+                    fields.push(Field { name, ty, offset: unit_off, bitfield: Some((bit_in_unit, w)) });
+                    // Unnamed bit-fields do not affect the alignment of the record (gcc).
+                    if fields.last().is_some_and(|f| f.name.is_some()) {
+                        align = align.max(falign);
+                    }
+                    let end = start + w as u64;
+                    if kind == RecordKind::Union {
+                        size_bits = size_bits.max(end);
+                    } else {
+                        size_bits = end;
+                    }
+                }
+                None => {
+                    let off_bits =
+                        if kind == RecordKind::Union { 0 } else { size_bits.div_ceil(falign * 8) * falign * 8 };
+                    fields.push(Field { name, ty, offset: off_bits / 8, bitfield: None });
+                    align = align.max(falign);
+                    let end = off_bits + fsize * 8;
+                    size_bits = size_bits.max(end);
+                }
+            }
+        }
+        let size = size_bits.div_ceil(8).div_ceil(align) * align;
+        let r = &mut self.records[id.idx()];
+        r.fields = Some(fields);
+        r.size = size;
+        r.align = align;
+    }
+
+    /// Size in bytes; `None` for incomplete types, `void` and functions.
+    pub fn size_of(&self, ty: TypeId) -> Option<u64> {
+        match self.kind(ty) {
+            TypeKind::Void | TypeKind::Func(_) => None,
+            TypeKind::Int(it) => Some(it.bits(self.dm) as u64 / 8),
+            TypeKind::Float(FloatKind::Float) => Some(4),
+            TypeKind::Float(FloatKind::Double) => Some(8),
+            TypeKind::Float(FloatKind::LongDouble) => Some(if self.dm == DataModel::Ilp32 { 12 } else { 16 }),
+            TypeKind::Pointer(_) => Some(self.dm.pointer_size()),
+            TypeKind::Array(elem, Some(n)) => self.size_of(*elem).map(|s| s * n),
+            TypeKind::Array(_, None) => None,
+            TypeKind::Record(r) => {
+                let rec = self.record(*r);
+                rec.fields.as_ref().map(|_| rec.size)
+            }
+        }
+    }
+
+    /// Alignment in bytes inside a struct (gcc on i386 aligns `long long` and `double` to 4).
+    pub fn align_of(&self, ty: TypeId) -> u64 {
+        match self.kind(ty) {
+            TypeKind::Void | TypeKind::Func(_) => 1,
+            TypeKind::Int(it) => {
+                let s = it.bits(self.dm) as u64 / 8;
+                if self.dm == DataModel::Ilp32 {
+                    s.min(4)
+                } else {
+                    s
+                }
+            }
+            TypeKind::Float(k) => match (k, self.dm) {
+                (FloatKind::Float, _) => 4,
+                (_, DataModel::Ilp32) => 4,
+                (FloatKind::Double, DataModel::Lp64) => 8,
+                (FloatKind::LongDouble, DataModel::Lp64) => 16,
+            },
+            TypeKind::Pointer(_) => self.dm.pointer_size(),
+            TypeKind::Array(elem, _) => self.align_of(*elem),
+            TypeKind::Record(r) => self.record(*r).align,
+        }
+    }
+
+    /// The member called `name` of record type `ty`, looking through anonymous members.
+    /// Returns the path of field indices and the member's type.
+    pub fn find_field(&self, rec: RecordId, name: &str) -> Option<(Vec<usize>, TypeId)> {
+        let fields = self.record(rec).fields.as_ref()?;
+        for (i, f) in fields.iter().enumerate() {
+            match &f.name {
+                Some(n) if n == name => return Some((vec![i], f.ty)),
+                None => {
+                    if let TypeKind::Record(inner) = self.kind(f.ty) {
+                        if let Some((mut path, ty)) = self.find_field(*inner, name) {
+                            path.insert(0, i);
+                            return Some((path, ty));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// A readable rendering of `ty` for messages and dumps (`int *`, `struct s`, `int [4]`).
+    pub fn display(&self, ty: TypeId) -> String {
+        match self.kind(ty) {
+            TypeKind::Void => "void".into(),
+            TypeKind::Int(it) => it.c_name().into(),
+            TypeKind::Float(FloatKind::Float) => "float".into(),
+            TypeKind::Float(FloatKind::Double) => "double".into(),
+            TypeKind::Float(FloatKind::LongDouble) => "long double".into(),
+            TypeKind::Pointer(t) => format!("{} *", self.display(*t)),
+            TypeKind::Array(t, Some(n)) => format!("{} [{n}]", self.display(*t)),
+            TypeKind::Array(t, None) => format!("{} []", self.display(*t)),
+            TypeKind::Func(f) => {
+                let ps: Vec<String> = f.params.iter().map(|p| self.display(*p)).collect();
+                format!("{} ({})", self.display(f.ret), ps.join(", "))
+            }
+            TypeKind::Record(r) => {
+                let rec = self.record(*r);
+                let kw = if rec.kind == RecordKind::Struct { "struct" } else { "union" };
+                match &rec.tag {
+                    Some(t) => format!("{kw} {t}"),
+                    None => format!("{kw} <anonymous#{}>", r.0),
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn int_wrap_and_ranges() {
+        let dm = DataModel::Ilp32;
+        assert_eq!(IntType::INT.wrap(1 << 31, dm), -(1 << 31));
+        assert_eq!(IntType::UINT.wrap(-1, dm), 0xffff_ffff);
+        assert_eq!(IntType::CHAR.wrap(200, dm), -56);
+        assert_eq!(IntType::BOOL.wrap(42, dm), 1);
+        assert_eq!(IntType::LONG.bits(DataModel::Ilp32), 32);
+        assert_eq!(IntType::LONG.bits(DataModel::Lp64), 64);
+        assert_eq!(IntType::ULONG.max(DataModel::Lp64), u64::MAX as i128);
+        assert_eq!(IntType::INT.min(dm), i32::MIN as i128);
+    }
+
+    #[test]
+    fn struct_layout_matches_gcc() {
+        for (dm, expect_size, expect_off) in [(DataModel::Ilp32, 16, 4), (DataModel::Lp64, 24, 8)] {
+            let mut t = Types::new(dm);
+            let c = t.int(IntType::CHAR);
+            let l = t.int(IntType::LLONG);
+            let i = t.int(IntType::INT);
+            let r = t.new_record(RecordKind::Struct, Some("s".into()));
+            // struct s { char c; long long l; int i; };
+            t.complete_record(
+                r,
+                vec![(Some("c".into()), c, None), (Some("l".into()), l, None), (Some("i".into()), i, None)],
+                false,
+            );
+            let rt = t.intern(TypeKind::Record(r));
+            assert_eq!(t.size_of(rt), Some(expect_size), "{dm:?}");
+            assert_eq!(t.record(r).fields.as_ref().unwrap()[1].offset, expect_off, "{dm:?}");
+        }
+    }
+
+    #[test]
+    fn bitfields_share_a_unit() {
+        let mut t = Types::new(DataModel::Lp64);
+        let u = t.int(IntType::UINT);
+        let r = t.new_record(RecordKind::Struct, None);
+        // struct { unsigned a:3, b:5, c:30; }
+        t.complete_record(
+            r,
+            vec![(Some("a".into()), u, Some(3)), (Some("b".into()), u, Some(5)), (Some("c".into()), u, Some(30))],
+            false,
+        );
+        let f = t.record(r).fields.clone().unwrap();
+        assert_eq!((f[0].offset, f[0].bitfield), (0, Some((0, 3))));
+        assert_eq!((f[1].offset, f[1].bitfield), (0, Some((3, 5))));
+        assert_eq!((f[2].offset, f[2].bitfield), (4, Some((0, 30))));
+        assert_eq!(t.record(r).size, 8);
+    }
+
+    #[test]
+    fn union_size_is_max() {
+        let mut t = Types::new(DataModel::Ilp32);
+        let c = t.int(IntType::CHAR);
+        let arr = t.intern(TypeKind::Array(c, Some(5)));
+        let i = t.int(IntType::INT);
+        let r = t.new_record(RecordKind::Union, None);
+        t.complete_record(r, vec![(Some("a".into()), arr, None), (Some("i".into()), i, None)], false);
+        assert_eq!(t.record(r).size, 8);
+        assert_eq!(t.record(r).align, 4);
+    }
+}
