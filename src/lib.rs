@@ -4,3 +4,4 @@
 #![warn(missing_docs)]
 
 pub mod base;
+pub mod sat;
