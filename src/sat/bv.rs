@@ -1007,6 +1007,21 @@ mod tests {
     }
 
     #[test]
+    fn strash_shares_circuits_between_ops() {
+        let mut aig = Aig::default();
+        let (a, b) = (Bv::input(&mut aig, 16), Bv::input(&mut aig, 16));
+        let quot = a.udiv(&mut aig, &b);
+        let n_ands = aig.n_ands();
+        a.urem(&mut aig, &b);
+        assert_eq!(a.udiv(&mut aig, &b), quot);
+        assert_eq!(aig.n_ands(), n_ands, "urem and a second udiv reuse the divider");
+        a.sdiv(&mut aig, &b);
+        let n_signed = aig.n_ands();
+        a.srem(&mut aig, &b);
+        assert_eq!(aig.n_ands(), n_signed, "srem reuses the divider of sdiv");
+    }
+
+    #[test]
     fn circuit_sizes() {
         let size = |f: &dyn Fn(&mut Aig, &Bv, &Bv) -> Bv| {
             let mut aig = Aig::default();

@@ -208,4 +208,13 @@ mod tests {
         assert_eq!(Lit::from_dimacs(-3).neg(), Lit::from_dimacs(3));
         assert_eq!(format!("{}", Lit::from_dimacs(-3)), "-3");
     }
+
+    #[test]
+    fn solver_types_can_move_between_threads() {
+        fn assert_send<T: Send>() {}
+        assert_send::<CadicalBackend>();
+        assert_send::<Aig>();
+        assert_send::<Encoder>();
+        assert_send::<Bv>();
+    }
 }
