@@ -1,0 +1,653 @@
+//! And-inverter graph with structural hashing, constant propagation and local two-level rewriting.
+//!
+//! Node 0 is the constant false; every other node is an input or a two-input AND whose operands are
+//! older nodes, so node indices are a topological order.
+//! Invariant: an AND node never has a constant operand, two equal operands or two complementary
+//! operands, and no two AND nodes have the same (ordered) operands.
+//! Invariant: nodes are only appended, so an `AigLit` stays valid as long as its `Aig`.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::ops::Not;
+
+crate::id_type! {
+    /// The index of an input of an `Aig`, in creation order (the first `new_input` is input 0).
+    pub struct AigInput;
+}
+
+/// A literal of an `Aig`: a node index shifted left by one, with the low bit set for the complement.
+///
+/// Equal literals denote structurally equal functions, so literals can be compared and hashed to
+/// detect identical terms.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct AigLit(u32);
+
+/// What a node of an `Aig` is, as seen through `Aig::node`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum AigNode {
+    /// The constant node (false; its complement is true).
+    Const,
+    /// A free input.
+    Input(AigInput),
+    /// The conjunction of two literals of older nodes, the smaller literal first.
+    And(AigLit, AigLit),
+}
+
+/// An and-inverter graph: the solver-independent representation of every symbolic value.
+#[derive(Clone, Debug)]
+pub struct Aig {
+    nodes: Vec<Node>,
+    inputs: Vec<u32>,
+    strash: HashMap<u64, u32, FxBuildHasher>,
+    n_ands: usize,
+}
+
+/// A node: an AND of the literals `a < b`, or an input (`a == INPUT_MARK`, `b` = input index), or the
+/// constant (`a == INPUT_MARK`, `b == CONST_MARK`).
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    a: u32,
+    b: u32,
+}
+
+const INPUT_MARK: u32 = u32::MAX;
+const CONST_MARK: u32 = u32::MAX;
+
+/// The multiply-rotate hash of `rustc-hash` 2, written here to avoid a dependency: the strash keys
+/// are single `u64`s, for which it is fast and spreads well.
+#[derive(Default, Clone, Copy)]
+struct FxHasher {
+    hash: u64,
+}
+
+type FxBuildHasher = BuildHasherDefault<FxHasher>;
+
+impl AigLit {
+    /// The constant false.
+    pub const FALSE: AigLit = AigLit(0);
+    /// The constant true.
+    pub const TRUE: AigLit = AigLit(1);
+
+    /// The literal with the raw code `node << 1 | complement`.
+    #[inline]
+    pub fn from_raw(raw: u32) -> AigLit {
+        AigLit(raw)
+    }
+
+    /// The raw code `node << 1 | complement`.
+    #[inline]
+    pub fn raw(self) -> u32 {
+        self.0
+    }
+
+    /// The index of the node of the literal.
+    #[inline]
+    pub fn node_idx(self) -> usize {
+        (self.0 >> 1) as usize
+    }
+
+    /// Whether the literal is the complement of its node.
+    #[inline]
+    pub fn is_complemented(self) -> bool {
+        self.0 & 1 == 1
+    }
+
+    /// The literal of the node itself, without complement.
+    #[inline]
+    pub fn regular(self) -> AigLit {
+        AigLit(self.0 & !1)
+    }
+
+    /// The constant true for `true`, false for `false`.
+    #[inline]
+    pub fn constant(value: bool) -> AigLit {
+        AigLit(value as u32)
+    }
+
+    /// The value of a constant literal, `None` for any other.
+    #[inline]
+    pub fn as_const(self) -> Option<bool> {
+        (self.0 <= 1).then_some(self.0 == 1)
+    }
+
+    /// Whether the literal is one of the two constants.
+    #[inline]
+    pub fn is_const(self) -> bool {
+        self.0 <= 1
+    }
+
+    /// The literal, complemented if `complement`.
+    #[inline]
+    pub fn xor_complement(self, complement: bool) -> AigLit {
+        AigLit(self.0 ^ complement as u32)
+    }
+}
+
+impl Not for AigLit {
+    type Output = AigLit;
+
+    #[inline]
+    fn not(self) -> AigLit {
+        AigLit(self.0 ^ 1)
+    }
+}
+
+impl fmt::Debug for AigLit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.as_const() {
+            Some(value) => write!(f, "{value}"),
+            None => write!(f, "{}n{}", if self.is_complemented() { "!" } else { "" }, self.node_idx()),
+        }
+    }
+}
+
+impl Default for Aig {
+    fn default() -> Aig {
+        Aig {
+            nodes: vec![Node { a: INPUT_MARK, b: CONST_MARK }],
+            inputs: Vec::new(),
+            strash: HashMap::default(),
+            n_ands: 0,
+        }
+    }
+}
+
+impl Aig {
+    /// A fresh input.
+    pub fn new_input(&mut self) -> AigLit {
+        let input_idx = self.inputs.len() as u32;
+        let node_idx = self.push(Node { a: INPUT_MARK, b: input_idx });
+        self.inputs.push(node_idx);
+        AigLit(node_idx << 1)
+    }
+
+    /// The conjunction of `a` and `b`.
+    ///
+    /// Folds constants, applies `x∧x = x`, `x∧¬x = 0` and the two-level rules of Brummayer and Biere
+    /// (contradiction, idempotence, subsumption, substitution, resolution), and returns the existing
+    /// node for operands seen before.
+    pub fn and(&mut self, a: AigLit, b: AigLit) -> AigLit {
+        let (a, b) = if a.0 <= b.0 { (a, b) } else { (b, a) };
+        if a == AigLit::FALSE {
+            return AigLit::FALSE;
+        }
+        if a == AigLit::TRUE {
+            return b;
+        }
+        if a == b {
+            return a;
+        }
+        if a == !b {
+            return AigLit::FALSE;
+        }
+        if let Some(res) = self.rewrite_two_level(a, b) {
+            return res;
+        }
+        let key = (a.0 as u64) << 32 | b.0 as u64;
+        if let Some(&node_idx) = self.strash.get(&key) {
+            return AigLit(node_idx << 1);
+        }
+        let node_idx = self.push(Node { a: a.0, b: b.0 });
+        self.strash.insert(key, node_idx);
+        self.n_ands += 1;
+        AigLit(node_idx << 1)
+    }
+
+    /// The disjunction of `a` and `b`.
+    #[inline]
+    pub fn or(&mut self, a: AigLit, b: AigLit) -> AigLit {
+        !self.and(!a, !b)
+    }
+
+    /// `a` implies `b`.
+    #[inline]
+    pub fn implies(&mut self, a: AigLit, b: AigLit) -> AigLit {
+        self.or(!a, b)
+    }
+
+    /// The exclusive or of `a` and `b`, built as `¬(a∧b) ∧ ¬(¬a∧¬b)` so that adders share `a∧b`
+    /// with their carry.
+    pub fn xor(&mut self, a: AigLit, b: AigLit) -> AigLit {
+        if let Some(value) = a.as_const() {
+            return b.xor_complement(value);
+        }
+        if let Some(value) = b.as_const() {
+            return a.xor_complement(value);
+        }
+        if a == b {
+            return AigLit::FALSE;
+        }
+        if a == !b {
+            return AigLit::TRUE;
+        }
+        let both = self.and(a, b);
+        let neither = self.and(!a, !b);
+        self.and(!both, !neither)
+    }
+
+    /// `a` equals `b`.
+    #[inline]
+    pub fn xnor(&mut self, a: AigLit, b: AigLit) -> AigLit {
+        !self.xor(a, b)
+    }
+
+    /// If `c` then `t` else `e`.
+    pub fn ite(&mut self, c: AigLit, t: AigLit, e: AigLit) -> AigLit {
+        if let Some(value) = c.as_const() {
+            return if value { t } else { e };
+        }
+        if t == e {
+            return t;
+        }
+        if t == !e {
+            return self.xnor(c, t);
+        }
+        if t == c || t == AigLit::TRUE {
+            return self.or(c, e);
+        }
+        if t == !c || t == AigLit::FALSE {
+            return self.and(!c, e);
+        }
+        if e == c || e == AigLit::FALSE {
+            return self.and(c, t);
+        }
+        if e == !c || e == AigLit::TRUE {
+            return self.or(!c, t);
+        }
+        let then = self.and(c, t);
+        let other = self.and(!c, e);
+        self.or(then, other)
+    }
+
+    /// The conjunction of all `lits` (true for none); stops at the first false operand.
+    pub fn and_all(&mut self, lits: impl IntoIterator<Item = AigLit>) -> AigLit {
+        let mut res = AigLit::TRUE;
+        for lit in lits {
+            res = self.and(res, lit);
+            if res == AigLit::FALSE {
+                break;
+            }
+        }
+        res
+    }
+
+    /// The disjunction of all `lits` (false for none); stops at the first true operand.
+    pub fn or_all(&mut self, lits: impl IntoIterator<Item = AigLit>) -> AigLit {
+        !self.and_all(lits.into_iter().map(|l| !l))
+    }
+
+    /// What the node of `lit` is.
+    #[inline]
+    pub fn node(&self, lit: AigLit) -> AigNode {
+        let node = self.nodes[lit.node_idx()];
+        if node.a != INPUT_MARK {
+            AigNode::And(AigLit(node.a), AigLit(node.b))
+        } else if node.b == CONST_MARK {
+            AigNode::Const
+        } else {
+            AigNode::Input(AigInput(node.b))
+        }
+    }
+
+    /// The (positive) literal of input `input`.
+    #[inline]
+    pub fn input_lit(&self, input: AigInput) -> AigLit {
+        AigLit(self.inputs[input.idx()] << 1)
+    }
+
+    /// The input of the node of `lit`, if it is an input.
+    #[inline]
+    pub fn input_of(&self, lit: AigLit) -> Option<AigInput> {
+        match self.node(lit) {
+            AigNode::Input(input) => Some(input),
+            _ => None,
+        }
+    }
+
+    /// How many nodes the graph has, the constant node included.
+    #[inline]
+    pub fn n_nodes(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// How many AND nodes the graph has.
+    #[inline]
+    pub fn n_ands(&self) -> usize {
+        self.n_ands
+    }
+
+    /// How many inputs the graph has.
+    #[inline]
+    pub fn n_inputs(&self) -> usize {
+        self.inputs.len()
+    }
+
+    /// The value of `lit` when each input has the value `input_value(input)`.
+    ///
+    /// Visits only the cone of influence of `lit`.
+    pub fn eval(&self, lit: AigLit, input_value: &dyn Fn(AigInput) -> bool) -> bool {
+        self.eval_many(&[lit], input_value)[0]
+    }
+
+    /// The values of `lits` when each input has the value `input_value(input)`.
+    ///
+    /// Visits only the cone of influence of `lits`, each node once.
+    pub fn eval_many(&self, lits: &[AigLit], input_value: &dyn Fn(AigInput) -> bool) -> Vec<bool> {
+        let mut memo: HashMap<u32, bool, FxBuildHasher> = HashMap::default();
+        let mut stack = Vec::new();
+        lits.iter()
+            .map(|&lit| self.eval_node(lit, input_value, &mut memo, &mut stack) ^ lit.is_complemented())
+            .collect()
+    }
+
+    /// The value of the node of `lit` (without its complement), by an explicit depth-first walk so that
+    /// deep graphs cannot overflow the call stack.
+    fn eval_node(
+        &self,
+        lit: AigLit,
+        input_value: &dyn Fn(AigInput) -> bool,
+        memo: &mut HashMap<u32, bool, FxBuildHasher>,
+        stack: &mut Vec<u32>,
+    ) -> bool {
+        let root = lit.node_idx() as u32;
+        stack.push(root);
+        while let Some(&node_idx) = stack.last() {
+            if memo.contains_key(&node_idx) {
+                stack.pop();
+                continue;
+            }
+            let value = match self.node(AigLit(node_idx << 1)) {
+                AigNode::Const => false,
+                AigNode::Input(input) => input_value(input),
+                AigNode::And(a, b) => {
+                    let a_value = memo.get(&(a.node_idx() as u32)).map(|v| v ^ a.is_complemented());
+                    let b_value = memo.get(&(b.node_idx() as u32)).map(|v| v ^ b.is_complemented());
+                    match (a_value, b_value) {
+                        (Some(a_value), Some(b_value)) => a_value && b_value,
+                        _ => {
+                            if a_value.is_none() {
+                                stack.push(a.node_idx() as u32);
+                            }
+                            if b_value.is_none() {
+                                stack.push(b.node_idx() as u32);
+                            }
+                            continue;
+                        }
+                    }
+                }
+            };
+            memo.insert(node_idx, value);
+            stack.pop();
+        }
+        memo[&root]
+    }
+
+    fn push(&mut self, node: Node) -> u32 {
+        let node_idx = self.nodes.len();
+        assert!(node_idx < (1 << 31) - 1, "AIG node overflow");
+        self.nodes.push(node);
+        node_idx as u32
+    }
+
+    /// The operands of the AND node of `lit` (whatever its complement), if it is one.
+    #[inline]
+    fn and_operands(&self, lit: AigLit) -> Option<(AigLit, AigLit)> {
+        match self.node(lit) {
+            AigNode::And(x, y) => Some((x, y)),
+            _ => None,
+        }
+    }
+
+    /// The two-level rules for `a ∧ b` that need no new node or only a smaller one.
+    ///
+    /// Each rule that builds a node recurses on operands of older nodes, so the recursion ends.
+    fn rewrite_two_level(&mut self, a: AigLit, b: AigLit) -> Option<AigLit> {
+        let ga = self.and_operands(a);
+        let gb = self.and_operands(b);
+        for (p, q, gp, gq) in [(a, b, ga, gb), (b, a, gb, ga)] {
+            if let Some((x, y)) = gp {
+                if !p.is_complemented() {
+                    // Contradiction: (x∧y)∧¬x = 0. Idempotence: (x∧y)∧x = x∧y.
+                    if q == !x || q == !y {
+                        return Some(AigLit::FALSE);
+                    }
+                    if q == x || q == y {
+                        return Some(p);
+                    }
+                } else {
+                    // Subsumption: ¬(x∧y)∧¬x = ¬x. Substitution: ¬(x∧y)∧x = x∧¬y.
+                    if q == !x || q == !y {
+                        return Some(q);
+                    }
+                    if q == x {
+                        return Some(self.and(q, !y));
+                    }
+                    if q == y {
+                        return Some(self.and(q, !x));
+                    }
+                }
+            }
+            if let (Some((x, y)), Some((u, v))) = (gp, gq) {
+                match (p.is_complemented(), q.is_complemented()) {
+                    (false, false) => {
+                        // Contradiction: (x∧y)∧(u∧v) = 0 when an operand of one is the negation of one
+                        // of the other.
+                        if x == !u || x == !v || y == !u || y == !v {
+                            return Some(AigLit::FALSE);
+                        }
+                    }
+                    (false, true) => {
+                        // Subsumption: (x∧y)∧¬(u∧v) = x∧y when x∧y already falsifies u or v.
+                        if u == !x || u == !y || v == !x || v == !y {
+                            return Some(p);
+                        }
+                    }
+                    (true, true) => {
+                        // Resolution: ¬(x∧y)∧¬(x∧¬y) = ¬x.
+                        for (shared, rest) in [(x, y), (y, x)] {
+                            if (u == shared && v == !rest) || (v == shared && u == !rest) {
+                                return Some(!shared);
+                            }
+                        }
+                    }
+                    (true, false) => {}
+                }
+            }
+        }
+        None
+    }
+}
+
+impl Hasher for FxHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.write_u64(byte as u64);
+        }
+    }
+
+    #[inline]
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(i as u64);
+    }
+
+    #[inline]
+    fn write_u64(&mut self, i: u64) {
+        self.hash = self.hash.wrapping_add(i).wrapping_mul(0xf135_7aea_2e62_a9c5);
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        // The product's high bits depend on every key bit; rotate them down to where the table
+        // takes its bucket index.
+        self.hash.rotate_left(26)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// A random Boolean expression over a few inputs.
+    #[derive(Clone, Debug)]
+    enum Expr {
+        Input(u32),
+        Const(bool),
+        Not(Box<Expr>),
+        And(Box<Expr>, Box<Expr>),
+        Or(Box<Expr>, Box<Expr>),
+        Xor(Box<Expr>, Box<Expr>),
+        Ite(Box<Expr>, Box<Expr>, Box<Expr>),
+    }
+
+    const N_INPUTS: u32 = 4;
+
+    fn expr() -> impl Strategy<Value = Expr> {
+        let leaf = prop_oneof![(0..N_INPUTS).prop_map(Expr::Input), any::<bool>().prop_map(Expr::Const)];
+        leaf.prop_recursive(6, 64, 3, |inner| {
+            prop_oneof![
+                inner.clone().prop_map(|e| Expr::Not(Box::new(e))),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| Expr::And(Box::new(a), Box::new(b))),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| Expr::Or(Box::new(a), Box::new(b))),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| Expr::Xor(Box::new(a), Box::new(b))),
+                (inner.clone(), inner.clone(), inner).prop_map(|(c, t, e)| Expr::Ite(
+                    Box::new(c),
+                    Box::new(t),
+                    Box::new(e)
+                )),
+            ]
+        })
+    }
+
+    fn build(aig: &mut Aig, inputs: &[AigLit], e: &Expr) -> AigLit {
+        match e {
+            Expr::Input(i) => inputs[*i as usize],
+            Expr::Const(b) => AigLit::constant(*b),
+            Expr::Not(a) => !build(aig, inputs, a),
+            Expr::And(a, b) => {
+                let (a, b) = (build(aig, inputs, a), build(aig, inputs, b));
+                aig.and(a, b)
+            }
+            Expr::Or(a, b) => {
+                let (a, b) = (build(aig, inputs, a), build(aig, inputs, b));
+                aig.or(a, b)
+            }
+            Expr::Xor(a, b) => {
+                let (a, b) = (build(aig, inputs, a), build(aig, inputs, b));
+                aig.xor(a, b)
+            }
+            Expr::Ite(c, t, e) => {
+                let (c, t, e) = (build(aig, inputs, c), build(aig, inputs, t), build(aig, inputs, e));
+                aig.ite(c, t, e)
+            }
+        }
+    }
+
+    fn eval_expr(e: &Expr, bits: u32) -> bool {
+        match e {
+            Expr::Input(i) => bits >> i & 1 == 1,
+            Expr::Const(b) => *b,
+            Expr::Not(a) => !eval_expr(a, bits),
+            Expr::And(a, b) => eval_expr(a, bits) && eval_expr(b, bits),
+            Expr::Or(a, b) => eval_expr(a, bits) || eval_expr(b, bits),
+            Expr::Xor(a, b) => eval_expr(a, bits) ^ eval_expr(b, bits),
+            Expr::Ite(c, t, e) => {
+                if eval_expr(c, bits) {
+                    eval_expr(t, bits)
+                } else {
+                    eval_expr(e, bits)
+                }
+            }
+        }
+    }
+
+    /// Checks that `build` of `e` agrees with `e` on every input assignment and that no AND node
+    /// breaks the graph invariants.
+    fn check(e: &Expr) {
+        let mut aig = Aig::default();
+        let inputs: Vec<AigLit> = (0..N_INPUTS).map(|_| aig.new_input()).collect();
+        let lit = build(&mut aig, &inputs, e);
+        for bits in 0..1u32 << N_INPUTS {
+            let got = aig.eval(lit, &|input| bits >> input.0 & 1 == 1);
+            assert_eq!(got, eval_expr(e, bits), "{e:?} under {bits:04b}");
+        }
+        for node_idx in 0..aig.n_nodes() {
+            if let AigNode::And(x, y) = aig.node(AigLit((node_idx as u32) << 1)) {
+                assert!(!x.is_const() && !y.is_const() && x.regular() != y.regular() && x < y);
+                assert!(x.node_idx() < node_idx && y.node_idx() < node_idx);
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+        #[test]
+        fn rewriting_preserves_semantics(e in expr()) {
+            check(&e);
+        }
+    }
+
+    #[test]
+    fn strash_returns_the_same_literal() {
+        let mut aig = Aig::default();
+        let (x, y) = (aig.new_input(), aig.new_input());
+        let a = aig.and(x, !y);
+        assert_eq!(aig.and(!y, x), a);
+        assert_eq!(aig.n_ands(), 1);
+        assert_eq!(aig.xor(x, y), aig.xor(y, x));
+        assert_eq!(aig.xor(x, y), !aig.xnor(x, y));
+        assert_eq!(aig.n_ands(), 4);
+    }
+
+    #[test]
+    fn constants_and_local_rules_make_no_nodes() {
+        let mut aig = Aig::default();
+        let x = aig.new_input();
+        let (t, f) = (AigLit::TRUE, AigLit::FALSE);
+        assert_eq!(aig.and(x, t), x);
+        assert_eq!(aig.and(f, x), f);
+        assert_eq!(aig.and(x, x), x);
+        assert_eq!(aig.and(x, !x), f);
+        assert_eq!(aig.or(x, t), t);
+        assert_eq!(aig.or(x, f), x);
+        assert_eq!(aig.xor(x, t), !x);
+        assert_eq!(aig.xor(x, !x), t);
+        assert_eq!(aig.ite(t, x, f), x);
+        assert_eq!(aig.ite(x, t, f), x);
+        assert_eq!(aig.ite(x, f, t), !x);
+        assert_eq!(aig.implies(f, x), t);
+        assert_eq!(aig.and_all([t, x, t]), x);
+        assert_eq!(aig.and_all([]), t);
+        assert_eq!(aig.or_all([f, f]), f);
+        assert_eq!(aig.n_ands(), 0);
+    }
+
+    #[test]
+    fn two_level_rules() {
+        let mut aig = Aig::default();
+        let (x, y) = (aig.new_input(), aig.new_input());
+        let xy = aig.and(x, y);
+        assert_eq!(aig.and(xy, !x), AigLit::FALSE, "contradiction");
+        assert_eq!(aig.and(xy, y), xy, "idempotence");
+        assert_eq!(aig.and(!xy, !y), !y, "subsumption");
+        let x_not_y = aig.and(x, !y);
+        assert_eq!(aig.and(!xy, x), x_not_y, "substitution");
+        assert_eq!(aig.and(!xy, !x_not_y), !x, "resolution");
+        assert_eq!(aig.n_ands(), 2);
+    }
+
+    #[test]
+    fn eval_deep_chain() {
+        let mut aig = Aig::default();
+        let inputs: Vec<AigLit> = (0..100_000).map(|_| aig.new_input()).collect();
+        let all = aig.and_all(inputs.iter().copied());
+        assert!(aig.eval(all, &|_| true));
+        assert!(!aig.eval(all, &|input| input.0 != 7));
+        assert_eq!(aig.input_of(inputs[5]), Some(AigInput(5)));
+        assert_eq!(aig.input_lit(AigInput(5)), inputs[5]);
+        assert_eq!(aig.node(AigLit::TRUE), AigNode::Const);
+    }
+}
