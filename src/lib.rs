@@ -4,5 +4,6 @@
 #![warn(missing_docs)]
 
 pub mod base;
+pub mod cfa;
 pub mod cfront;
 pub mod sat;

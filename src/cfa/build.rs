@@ -1,0 +1,586 @@
+//! Builds one function's automaton from its statements, following CPAchecker's `CFAFunctionBuilder`:
+//! which edges exist, their raw texts, their locations, and which code counts as dead.
+
+use std::collections::{HashMap, HashSet};
+
+use super::effects::{Ctx, SideItem, SimpleStmt};
+use super::graph::Graph;
+use super::print::{expr_text, operand_text};
+use super::{BlankKind, EdgeKind, NodeId, NodeKind};
+use crate::base::Span;
+use crate::cfront::ir::{BinOp, Expr, ExprKind, FuncId, LocalEntry, Program, Stmt, StmtKind};
+use crate::cfront::types::IntType;
+
+struct SwitchCtx {
+    /// The controlling expression, without side effects.
+    expr: Expr,
+    /// The node from which the next case test starts.
+    case_root: NodeId,
+    /// The `default:` node, once seen.
+    default: Option<(NodeId, Option<(u32, u32)>)>,
+}
+
+/// Builds the body of one function into the shared graph.
+pub(super) struct FnBuilder<'a> {
+    pub prog: &'a mut Program,
+    pub g: &'a mut Graph,
+    pub func: FuncId,
+    pub exit: NodeId,
+    cur: NodeId,
+    /// Variable names used in the function (for `__CPAchecker_TMP_<n>` numbering).
+    pub names_in_use: HashSet<String>,
+    loop_start: Vec<NodeId>,
+    loop_next: Vec<NodeId>,
+    switches: Vec<SwitchCtx>,
+    labels: HashMap<String, NodeId>,
+    /// Forward gotos waiting for their label: label, source node, goto location.
+    goto_needed: Vec<(String, NodeId, Option<(u32, u32)>)>,
+}
+
+impl<'a> FnBuilder<'a> {
+    /// A builder positioned after the function's start edge at `start`.
+    pub fn new(prog: &'a mut Program, g: &'a mut Graph, func: FuncId, start: NodeId, exit: NodeId) -> Self {
+        let names_in_use = prog
+            .vars
+            .iter()
+            .filter(|v| matches!(v.kind, crate::cfront::ir::VarKind::Local(f) | crate::cfront::ir::VarKind::Param(f, _) if f == func))
+            .map(|v| v.cpa_name.clone())
+            .collect();
+        FnBuilder {
+            prog,
+            g,
+            func,
+            exit,
+            cur: start,
+            names_in_use,
+            loop_start: Vec::new(),
+            loop_next: Vec::new(),
+            switches: Vec::new(),
+            labels: HashMap::new(),
+            goto_needed: Vec::new(),
+        }
+    }
+
+    /// Builds `body` and the default return; returns the label nodes (for dead-label removal).
+    pub fn build_body(mut self, body: &Stmt) -> Vec<NodeId> {
+        self.stmt(body);
+        let last = self.cur;
+        self.g.blank(last, self.exit, BlankKind::DefaultReturn, None);
+        // Gotos to labels that never appear have nothing to jump to; CPAchecker rejects such programs.
+        self.goto_needed.clear();
+        self.labels.into_values().collect()
+    }
+
+    pub(super) fn new_node(&mut self) -> NodeId {
+        self.g.new_node(self.func, NodeKind::Normal)
+    }
+
+    /// All lines of `span`.
+    pub(super) fn lines(&self, span: Span) -> Option<(u32, u32)> {
+        (!span.is_empty()).then(|| self.prog.file.lines(span))
+    }
+
+    /// The first line of `span` only.
+    fn first_line(&self, span: Span) -> Option<(u32, u32)> {
+        self.lines(span).map(|(a, _)| (a, a))
+    }
+
+    fn raw(&self, span: Span) -> String {
+        self.prog.text(span).to_string()
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match &s.kind {
+            StmtKind::Block(items) => {
+                for item in items {
+                    self.stmt(item);
+                }
+            }
+            StmtKind::NoEdgeDecl | StmtKind::Empty => {}
+            StmtKind::Decl(entries) => {
+                let raw = self.raw(s.span);
+                let lines = self.lines(s.span);
+                let prev = self.cur;
+                self.cur = self.declaration(prev, entries, &raw, lines);
+            }
+            StmtKind::Expr(e) => self.expression_statement(e, s.span),
+            StmtKind::If { cond, then_, else_ } => {
+                let prev = self.cur;
+                let post = self.new_node();
+                let then_n = self.new_node();
+                let else_n = if else_.is_some() { self.new_node() } else { post };
+                self.condition(cond, s.span, prev, then_n, else_n);
+                self.cur = then_n;
+                self.stmt(then_);
+                if let Some(else_) = else_ {
+                    let end = self.cur;
+                    self.g.blank(end, post, BlankKind::Plain, None);
+                    self.cur = else_n;
+                    self.stmt(else_);
+                }
+                self.leave_if(post);
+                self.cur = post;
+            }
+            StmtKind::While { cond, body } => {
+                let prev = self.cur;
+                let (head, first, post) = self.create_loop(cond, s.span);
+                self.g.blank(prev, head, BlankKind::LoopEntry, self.first_line(s.span));
+                self.cur = first;
+                self.stmt(body);
+                self.leave_loop(head, post);
+            }
+            StmtKind::DoWhile { body, cond } => {
+                let prev = self.cur;
+                let (head, first, post) = self.create_loop(cond, s.span);
+                self.g.blank(prev, first, BlankKind::LoopEntry, self.first_line(s.span));
+                self.cur = first;
+                self.stmt(body);
+                self.leave_loop(head, post);
+            }
+            StmtKind::For { init, cond, step, body } => self.for_loop(s.span, init.as_deref(), cond.as_ref(), step.as_ref(), body),
+            StmtKind::Switch { cond, body } => self.switch(s.span, cond, body),
+            StmtKind::Case { lo, hi, body } => {
+                self.case(s.span, lo, hi.as_ref());
+                self.stmt(body);
+            }
+            StmtKind::Default { body } => {
+                self.default(s.span);
+                self.stmt(body);
+            }
+            StmtKind::Label { name, body } => {
+                self.label(name, s.span);
+                self.stmt(body);
+            }
+            StmtKind::Goto(name) => self.goto(name, s.span),
+            StmtKind::Break => {
+                let target = *self.loop_next.last().expect("break outside loop or switch");
+                self.jump(target, s.span);
+            }
+            StmtKind::Continue => {
+                let target = *self.loop_start.last().expect("continue outside loop");
+                self.jump(target, s.span);
+            }
+            StmtKind::Return(e) => {
+                let raw = self.raw(s.span);
+                let lines = self.lines(s.span);
+                let mut pre = Vec::new();
+                let value = e.as_ref().map(|e| self.without_se(e, &mut pre));
+                let prev = self.emit_side_effects(self.cur, pre, &raw, lines, true);
+                let exit = self.exit;
+                self.g.add(prev, exit, EdgeKind::ReturnStmt(value), &raw, lines);
+                self.cur = self.new_node();
+            }
+            StmtKind::Asm => {
+                let raw = self.raw(s.span);
+                let lines = self.lines(s.span);
+                let next = self.new_node();
+                self.g.add(self.cur, next, EdgeKind::Blank(BlankKind::Asm), &raw, lines);
+                self.cur = next;
+            }
+        }
+    }
+
+    /// Declaration edges (CPAchecker's `createEdgeForDeclaration`): side effects of all declarators
+    /// first, then one edge per declared entity, then the calls of `int x = f();`.
+    pub(super) fn declaration(&mut self, prev: NodeId, entries: &[LocalEntry], raw: &str, lines: Option<(u32, u32)>) -> NodeId {
+        let mut pre = Vec::new();
+        let mut post = Vec::new();
+        let mut kinds = Vec::new();
+        for entry in entries {
+            match entry {
+                LocalEntry::Type => kinds.push(EdgeKind::TypeDecl),
+                LocalEntry::Var(d) => {
+                    let init = d.init.as_ref().and_then(|i| self.convert_init(d.var, i, &mut pre, &mut post));
+                    self.names_in_use.insert(self.prog.var(d.var).cpa_name.clone());
+                    kinds.push(EdgeKind::Decl { var: d.var, init });
+                }
+            }
+        }
+        let mut prev = self.emit_side_effects(prev, pre, raw, lines, true);
+        for kind in kinds {
+            let next = self.new_node();
+            self.g.add(prev, next, kind, raw, lines);
+            prev = next;
+        }
+        self.emit_side_effects(prev, post, raw, lines, true)
+    }
+
+    fn expression_statement(&mut self, e: &Expr, span: Span) {
+        let raw = self.raw(span);
+        let lines = self.lines(span);
+        let mut operands = Vec::new();
+        top_comma(e, &mut operands);
+        for op in operands {
+            let prev = self.cur;
+            self.cur = self.statement_edges(prev, op, Ctx::Plain, &raw, lines, None);
+        }
+    }
+
+    /// The edges of one expression used as a statement (CPAchecker's
+    /// `createIASTExpressionStatementEdges`); the last edge ends in `last` if given.
+    fn statement_edges(
+        &mut self,
+        prev: NodeId,
+        e: &Expr,
+        ctx: Ctx,
+        raw: &str,
+        lines: Option<(u32, u32)>,
+        last: Option<NodeId>,
+    ) -> NodeId {
+        let mut pre = Vec::new();
+        let s = self.to_statement(e, ctx, &mut pre);
+        // `c ? f() : g();` and `a && b;` need no temporary: the value is not used.
+        let conds: Vec<_> = pre.iter().filter(|i| matches!(i, SideItem::Cond(..))).collect();
+        let result_is_used = !(conds.len() == 1
+            && matches!((&s, conds[0]), (SimpleStmt::Eval(x), SideItem::Cond(_, tmp)) if is_var(x, *tmp)));
+        let prev = self.emit_side_effects(prev, pre, raw, lines, result_is_used);
+        if !result_is_used {
+            return prev;
+        }
+        let next = last.unwrap_or_else(|| self.new_node());
+        self.emit_stmt_to(prev, next, s, raw, lines);
+        next
+    }
+
+    /// CPAchecker's `leave(IASTIfStatement)`: blank edges with empty description into the branch end
+    /// are re-pointed to the join node (their text becomes `""`), then a `""` edge joins the rest.
+    fn leave_if(&mut self, post: NodeId) {
+        let end = self.cur;
+        if !self.g.is_reachable(end) {
+            return;
+        }
+        for e in self.g.inc[end.idx()].clone() {
+            let edge = self.g.edge(e);
+            let EdgeKind::Blank(kind) = &edge.kind else { continue };
+            if !kind.has_empty_description() {
+                continue;
+            }
+            let (src, lines) = (edge.src, edge.lines);
+            self.g.remove_edge(e);
+            self.g.add(src, post, EdgeKind::Blank(BlankKind::Plain), "", lines);
+        }
+        if !self.g.inc[end.idx()].is_empty() {
+            self.g.blank(end, post, BlankKind::Plain, None);
+        }
+    }
+
+    fn create_loop(&mut self, cond: &Expr, stmt_span: Span) -> (NodeId, NodeId, NodeId) {
+        let head = self.new_node();
+        self.g.nodes[head.idx()].loop_head = true;
+        let first = self.new_node();
+        let post = self.new_node();
+        self.loop_start.push(head);
+        self.loop_next.push(post);
+        self.condition(cond, stmt_span, head, first, post);
+        (head, first, post)
+    }
+
+    fn leave_loop(&mut self, head: NodeId, post: NodeId) {
+        let end = self.cur;
+        self.g.blank(end, head, BlankKind::Plain, None);
+        self.loop_start.pop();
+        self.loop_next.pop();
+        self.cur = post;
+    }
+
+    fn for_loop(&mut self, span: Span, init: Option<&Stmt>, cond: Option<&Expr>, step: Option<&Expr>, body: &Stmt) {
+        let loc = self.first_line(span);
+        let prev = self.cur;
+        let loop_init = self.new_node();
+        self.g.blank(prev, loop_init, BlankKind::LoopEntry, loc);
+        let head = match init.map(|s| &s.kind) {
+            Some(StmtKind::Decl(entries)) => {
+                let raw = self.raw(init.expect("init").span);
+                self.declaration(loop_init, entries, &raw, loc)
+            }
+            Some(StmtKind::Expr(e)) => {
+                let raw = self.raw(e.span);
+                self.statement_edges(loop_init, e, Ctx::Plain, &raw, loc, None)
+            }
+            _ => loop_init,
+        };
+        self.g.nodes[head.idx()].loop_head = true;
+        let loop_end = if step.is_some() { self.new_node() } else { head };
+        self.loop_start.push(loop_end);
+        let first = self.new_node();
+        let post = self.new_node();
+        self.loop_next.push(post);
+        match cond {
+            None => {
+                self.g.blank(head, first, BlankKind::Plain, loc);
+            }
+            Some(c) => self.condition(c, span, head, first, post),
+        }
+        self.cur = first;
+        self.stmt(body);
+        let last = self.cur;
+        self.loop_start.pop();
+        self.loop_next.pop();
+        self.g.blank(last, loop_end, BlankKind::Plain, None);
+        if let Some(step) = step {
+            let raw = self.raw(step.span);
+            self.statement_edges(loop_end, step, Ctx::ForIteration, &raw, loc, Some(head));
+        }
+        self.cur = post;
+    }
+
+    fn switch(&mut self, span: Span, cond: &Expr, body: &Stmt) {
+        let mut pre = Vec::new();
+        let expr = self.without_se(cond, &mut pre);
+        let whole = self.raw(span);
+        let cond_lines = self.lines(cond.span);
+        let prev = self.emit_side_effects(self.cur, pre, &whole, cond_lines, true);
+        let first = self.new_node();
+        let text = format!("switch ({})", self.prog.text(cond.span));
+        self.g.add(prev, first, EdgeKind::Blank(BlankKind::Switch), &text, self.first_line(span));
+        self.switches.push(SwitchCtx { expr, case_root: first, default: None });
+        let post = self.new_node();
+        self.loop_next.push(post);
+        self.cur = self.new_node();
+        self.stmt(body);
+        let last = self.cur;
+        let ctx = self.switches.pop().expect("switch context");
+        self.loop_next.pop();
+        match ctx.default {
+            None => {
+                self.g.blank(ctx.case_root, post, BlankKind::Plain, None);
+            }
+            Some((default, lines)) => {
+                self.g.add(ctx.case_root, default, EdgeKind::Blank(BlankKind::SwitchDefault), &whole, lines);
+            }
+        }
+        self.g.blank(last, post, BlankKind::Plain, None);
+        self.cur = post;
+    }
+
+    fn case(&mut self, span: Span, lo: &Expr, hi: Option<&Expr>) {
+        let loc = self.first_line(span);
+        let ctx = self.switches.last().expect("case outside switch");
+        let (root, switch_expr) = (ctx.case_root, ctx.expr.clone());
+        let case_node = self.new_node();
+        let not_case = self.new_node();
+        let next_root = match hi {
+            None => {
+                let test = self.relation(BinOp::Eq, switch_expr, lo.clone());
+                match self.constant_value(&test) {
+                    Some(0) => root,
+                    Some(_) => {
+                        self.g.add(root, case_node, EdgeKind::Blank(BlankKind::CaseTrue), "", loc);
+                        not_case
+                    }
+                    None => {
+                        self.assume_pair(&test, root, case_node, not_case, loc);
+                        not_case
+                    }
+                }
+            }
+            Some(hi) => {
+                let first = self.relation(BinOp::Le, lo.clone(), switch_expr.clone());
+                let second = self.relation(BinOp::Le, switch_expr, hi.clone());
+                match (self.constant_value(&first), self.constant_value(&second)) {
+                    (Some(0), _) | (_, Some(0)) => root,
+                    (Some(_), Some(_)) => {
+                        self.g.add(root, case_node, EdgeKind::Blank(BlankKind::CaseTrue), "", loc);
+                        not_case
+                    }
+                    _ => {
+                        let mid = self.new_node();
+                        self.assume_pair(&first, root, mid, not_case, loc);
+                        self.assume_pair(&second, mid, case_node, not_case, loc);
+                        not_case
+                    }
+                }
+            }
+        };
+        let old = self.cur;
+        if !self.g.inc[old.idx()].is_empty() || self.g.nodes[old.idx()].label.is_some() {
+            self.g.add(old, case_node, EdgeKind::Blank(BlankKind::FallThrough), "", loc);
+        }
+        self.switches.last_mut().expect("case outside switch").case_root = next_root;
+        self.cur = case_node;
+    }
+
+    fn default(&mut self, span: Span) {
+        let loc = self.first_line(span);
+        // Like CPAchecker, a label node marks the default case as reachable while building.
+        let node = self.new_node();
+        self.g.nodes[node.idx()].label = Some("__switch__default__".into());
+        self.switches.last_mut().expect("default outside switch").default = Some((node, loc));
+        let old = self.cur;
+        if !self.g.inc[old.idx()].is_empty() {
+            self.g.add(old, node, EdgeKind::Blank(BlankKind::FallThrough), "", loc);
+        }
+        self.cur = node;
+    }
+
+    fn label(&mut self, name: &str, span: Span) {
+        let raw = self.raw(span);
+        let loc = self.first_line(span);
+        let prev = self.cur;
+        let node = self.new_node();
+        self.g.nodes[node.idx()].label = Some(name.into());
+        self.labels.insert(name.to_string(), node);
+        let prev_reachable = self.g.is_reachable(prev);
+        let kind = EdgeKind::Blank(BlankKind::Label(name.into()));
+        if prev_reachable {
+            self.g.add(prev, node, kind.clone(), &raw, loc);
+        }
+        let mut i = 0;
+        while i < self.goto_needed.len() {
+            if self.goto_needed[i].0 == name {
+                let (_, src, lines) = self.goto_needed.remove(i);
+                let text = format!("Goto: {name}");
+                self.g.add(src, node, EdgeKind::Blank(BlankKind::Goto(name.into())), &text, lines);
+            } else {
+                i += 1;
+            }
+        }
+        self.cur = node;
+        if !prev_reachable {
+            // Nothing falls into the label: the label edge leaves the label node.
+            let next = self.new_node();
+            self.g.add(node, next, kind, &raw, loc);
+            self.cur = next;
+        }
+    }
+
+    fn goto(&mut self, name: &str, span: Span) {
+        let loc = self.lines(span);
+        let prev = self.cur;
+        match self.labels.get(name).copied() {
+            Some(target) => {
+                let raw = self.raw(span);
+                if !self.g.nodes[target.idx()].loop_head && self.path_exists(target, prev) {
+                    self.g.nodes[target.idx()].loop_head = true;
+                }
+                self.g.add(prev, target, EdgeKind::Blank(BlankKind::Goto(name.into())), &raw, loc);
+            }
+            None => self.goto_needed.push((name.to_string(), prev, loc)),
+        }
+        self.cur = self.new_node();
+    }
+
+    fn jump(&mut self, target: NodeId, span: Span) {
+        let raw = self.raw(span);
+        let loc = self.lines(span);
+        self.g.add(self.cur, target, EdgeKind::Blank(BlankKind::Jump), &raw, loc);
+        self.cur = self.new_node();
+    }
+
+    fn path_exists(&self, from: NodeId, to: NodeId) -> bool {
+        let mut seen = HashSet::new();
+        let mut stack = vec![from];
+        while let Some(n) = stack.pop() {
+            if n == to {
+                return true;
+            }
+            if seen.insert(n) {
+                stack.extend(self.g.out[n.idx()].iter().map(|&e| self.g.edge(e).dst));
+            }
+        }
+        false
+    }
+
+    /// CPAchecker's `buildConditionTree`: `!` swaps the targets, `&&`/`||` chain through inner nodes,
+    /// each leaf gets an assume pair (or one blank edge if it is constant).
+    pub(super) fn condition(&mut self, cond: &Expr, stmt_span: Span, root: NodeId, then_n: NodeId, else_n: NodeId) {
+        let c = cond.strip_implicit();
+        match &c.kind {
+            ExprKind::Unary(crate::cfront::ir::UnOp::LogNot, x) => self.condition(x, stmt_span, root, else_n, then_n),
+            ExprKind::Binary(BinOp::LogAnd, a, b) => {
+                let inner = self.new_node();
+                self.condition(a, stmt_span, root, inner, else_n);
+                self.condition(b, stmt_span, inner, then_n, else_n);
+            }
+            ExprKind::Binary(BinOp::LogOr, a, b) => {
+                let inner = self.new_node();
+                self.condition(a, stmt_span, root, then_n, inner);
+                self.condition(b, stmt_span, inner, then_n, else_n);
+            }
+            _ => {
+                let raw = self.raw(c.span);
+                let stmt_loc = self.lines(stmt_span);
+                let mut pre = Vec::new();
+                let exp = self.without_se(c, &mut pre);
+                let root = self.emit_side_effects(root, pre, &raw, stmt_loc, true);
+                if let Some(v) = self.constant_value(&exp) {
+                    let target = if v == 0 { else_n } else { then_n };
+                    let loc = stmt_loc.map(|(a, _)| (a, a));
+                    self.g.add(root, target, EdgeKind::Blank(BlankKind::ConstCondition), &raw, loc);
+                    return;
+                }
+                // The location is the leaf's, but it starts where the statement starts.
+                let leaf = self.lines(c.span);
+                let loc = match (stmt_loc, leaf) {
+                    (Some((s, _)), Some((a, b))) => Some((s.min(a), b.max(s))),
+                    (_, l) => l,
+                };
+                if is_relational(&exp) {
+                    self.assume_pair(&exp, root, then_n, else_n, loc);
+                } else {
+                    // `x` becomes `x == 0` with the targets swapped.
+                    let text = format!("{} == 0", operand_text(self.prog, &exp));
+                    let positive = EdgeKind::Assume { cond: exp.clone(), truth: false };
+                    let negative = EdgeKind::Assume { cond: exp, truth: true };
+                    self.g.add(root, else_n, positive, &format!("[{text}]"), loc);
+                    self.g.add(root, then_n, negative, &format!("[!({text})]"), loc);
+                }
+            }
+        }
+    }
+
+    /// `[e]` to `then_n` and `[!(e)]` to `else_n`.
+    pub(super) fn assume_pair(&mut self, e: &Expr, root: NodeId, then_n: NodeId, else_n: NodeId, lines: Option<(u32, u32)>) {
+        let text = expr_text(self.prog, e);
+        self.g.add(root, then_n, EdgeKind::Assume { cond: e.clone(), truth: true }, &format!("[{text}]"), lines);
+        self.g.add(root, else_n, EdgeKind::Assume { cond: e.clone(), truth: false }, &format!("[!({text})]"), lines);
+    }
+
+    /// `a op b` for a comparison, with `b` converted to `a`'s type (both are integers or pointers).
+    pub(super) fn relation(&mut self, op: BinOp, a: Expr, b: Expr) -> Expr {
+        let span = a.span;
+        let (a, b) = if self.prog.types.as_int(a.ty).is_some() && self.prog.types.as_int(b.ty).is_some() {
+            let ta = self.promoted(a.ty);
+            let tb = self.promoted(b.ty);
+            // The usual arithmetic conversions of two promoted integer types pick the higher rank,
+            // or the unsigned one at equal rank.
+            let (ia, ib) = (self.prog.types.as_int(ta).expect("int"), self.prog.types.as_int(tb).expect("int"));
+            let common = if ia.rank > ib.rank || (ia.rank == ib.rank && !ia.signed) { ta } else { tb };
+            (self.convert_to(a, common), self.convert_to(b, common))
+        } else {
+            let ty = a.ty;
+            (a, self.convert_to(b, ty))
+        };
+        let int = self.prog.types.int(IntType::INT);
+        Expr { kind: ExprKind::Binary(op, Box::new(a), Box::new(b)), ty: int, span }
+    }
+}
+
+/// Whether CPAchecker treats `e` as a boolean expression (a comparison).
+fn is_relational(e: &Expr) -> bool {
+    matches!(&e.strip_implicit().kind, ExprKind::Binary(op, ..) if op.is_relational())
+}
+
+fn is_var(e: &Expr, v: Option<crate::cfront::ir::VarId>) -> bool {
+    matches!((&e.strip_implicit().kind, v), (ExprKind::Var(x), Some(y)) if *x == y)
+        || (v.is_none() && matches!(e.kind, ExprKind::IntConst(0)))
+}
+
+/// The operands of a comma expression at the top of a statement.
+fn top_comma<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match &e.kind {
+        ExprKind::Comma(a, b) => {
+            top_comma(a, out);
+            top_comma(b, out);
+        }
+        _ => out.push(e),
+    }
+}
+
+impl BlankKind {
+    /// Whether CPAchecker gives this blank edge an empty description (these are re-pointed when an
+    /// `if` is left).
+    pub fn has_empty_description(&self) -> bool {
+        matches!(self, BlankKind::Plain | BlankKind::ConstCondition)
+    }
+}

@@ -1,0 +1,160 @@
+//! The mutable graph the CFA is built in: edges can be removed and redirected until `freeze`.
+
+use super::{BlankKind, Cfa, CallSite, Edge, EdgeId, EdgeKind, FuncCfa, Node, NodeId, NodeKind};
+use crate::cfront::ir::FuncId;
+
+/// A CFA under construction. Removed edges leave holes that `freeze` compacts.
+pub(super) struct Graph {
+    pub nodes: Vec<Node>,
+    pub edges: Vec<Option<Edge>>,
+    pub out: Vec<Vec<EdgeId>>,
+    pub inc: Vec<Vec<EdgeId>>,
+}
+
+impl Graph {
+    pub fn new() -> Graph {
+        Graph { nodes: Vec::new(), edges: Vec::new(), out: Vec::new(), inc: Vec::new() }
+    }
+
+    pub fn new_node(&mut self, func: FuncId, kind: NodeKind) -> NodeId {
+        self.nodes.push(Node { func, kind, loop_head: false, label: None, postorder: 0 });
+        self.out.push(Vec::new());
+        self.inc.push(Vec::new());
+        NodeId::from_idx(self.nodes.len() - 1)
+    }
+
+    pub fn edge(&self, e: EdgeId) -> &Edge {
+        self.edges[e.idx()].as_ref().expect("live edge")
+    }
+
+    /// CPAchecker's `isReachableNode`: a node counts as reachable while building if it has an entering
+    /// edge, or is an entry, a loop head or a label node.
+    pub fn is_reachable(&self, n: NodeId) -> bool {
+        let node = &self.nodes[n.idx()];
+        !self.inc[n.idx()].is_empty() || node.kind == NodeKind::Entry || node.loop_head || node.label.is_some()
+    }
+
+    /// Adds an edge without any check.
+    pub fn add_unchecked(&mut self, src: NodeId, dst: NodeId, kind: EdgeKind, text: &str, lines: Option<(u32, u32)>) -> EdgeId {
+        let id = EdgeId::from_idx(self.edges.len());
+        self.edges.push(Some(Edge { src, dst, kind, text: text.into(), lines }));
+        self.out[src.idx()].push(id);
+        self.inc[dst.idx()].push(id);
+        id
+    }
+
+    /// Adds an edge only if its source counts as reachable (CPAchecker drops edges of dead code).
+    pub fn add(&mut self, src: NodeId, dst: NodeId, kind: EdgeKind, text: &str, lines: Option<(u32, u32)>) -> Option<EdgeId> {
+        self.is_reachable(src).then(|| self.add_unchecked(src, dst, kind, text, lines))
+    }
+
+    /// A blank edge with empty text.
+    pub fn blank(&mut self, src: NodeId, dst: NodeId, kind: BlankKind, lines: Option<(u32, u32)>) -> Option<EdgeId> {
+        self.add(src, dst, EdgeKind::Blank(kind), "", lines)
+    }
+
+    pub fn remove_edge(&mut self, e: EdgeId) {
+        let edge = self.edges[e.idx()].take().expect("edge removed twice");
+        self.out[edge.src.idx()].retain(|&x| x != e);
+        self.inc[edge.dst.idx()].retain(|&x| x != e);
+    }
+
+    /// Removes `n`'s leaving edges and, recursively, successors left without entering edges
+    /// (CPAchecker's `removeChainOfNodesFromCFA`); does nothing if `n` still has entering edges.
+    pub fn remove_chain(&mut self, n: NodeId) {
+        let mut stack = vec![n];
+        while let Some(n) = stack.pop() {
+            if !self.inc[n.idx()].is_empty() {
+                continue;
+            }
+            let leaving = std::mem::take(&mut self.out[n.idx()]);
+            for e in leaving.into_iter().rev() {
+                let edge = self.edges[e.idx()].take().expect("live edge");
+                self.inc[edge.dst.idx()].retain(|&x| x != e);
+                stack.push(edge.dst);
+            }
+        }
+    }
+
+    /// Nodes reachable from `start` inside its function (summary edges stand for calls).
+    pub fn reachable_in_function(&self, start: NodeId) -> Vec<bool> {
+        let mut seen = vec![false; self.nodes.len()];
+        let mut stack = vec![start];
+        seen[start.idx()] = true;
+        while let Some(n) = stack.pop() {
+            for &e in &self.out[n.idx()] {
+                let edge = self.edge(e);
+                if matches!(edge.kind, EdgeKind::Call(_)) {
+                    continue;
+                }
+                if !seen[edge.dst.idx()] {
+                    seen[edge.dst.idx()] = true;
+                    stack.push(edge.dst);
+                }
+            }
+        }
+        seen
+    }
+
+    /// Compacts ids, keeping only the nodes marked in `keep` and the edges between them.
+    pub fn freeze(self, keep: &[bool], mut funcs: Vec<FuncCfa>, mut call_sites: Vec<CallSite>, main: FuncId, n_funcs: usize) -> Cfa {
+        let mut node_map = vec![None; self.nodes.len()];
+        let mut nodes = Vec::new();
+        for (i, node) in self.nodes.into_iter().enumerate() {
+            if keep[i] {
+                node_map[i] = Some(NodeId::from_idx(nodes.len()));
+                nodes.push(node);
+            }
+        }
+        let mut edge_map = vec![None; self.edges.len()];
+        let mut edges = Vec::new();
+        for (i, edge) in self.edges.into_iter().enumerate() {
+            let Some(mut edge) = edge else { continue };
+            let (Some(src), Some(dst)) = (node_map[edge.src.idx()], node_map[edge.dst.idx()]) else { continue };
+            edge.src = src;
+            edge.dst = dst;
+            edge_map[i] = Some(EdgeId::from_idx(edges.len()));
+            edges.push(edge);
+        }
+        let remap_list = |list: &Vec<EdgeId>| -> Vec<EdgeId> { list.iter().filter_map(|e| edge_map[e.idx()]).collect() };
+        let mut out = vec![Vec::new(); nodes.len()];
+        let mut inc = vec![Vec::new(); nodes.len()];
+        for (old, new) in node_map.iter().enumerate() {
+            if let Some(new) = new {
+                out[new.idx()] = remap_list(&self.out[old]);
+                inc[new.idx()] = remap_list(&self.inc[old]);
+            }
+        }
+        for f in &mut funcs {
+            f.entry = node_map[f.entry.idx()].expect("entries are kept");
+            f.exit = node_map[f.exit.idx()].unwrap_or(f.entry);
+        }
+        // Call sites whose call edge was dropped with dead code disappear; ids are renumbered.
+        let mut cs_map = vec![None; call_sites.len()];
+        let mut kept_sites = Vec::new();
+        for (i, mut cs) in call_sites.drain(..).enumerate() {
+            let Some(call_edge) = edge_map[cs.call_edge.idx()] else { continue };
+            cs.call_edge = call_edge;
+            cs.return_edge = cs.return_edge.and_then(|e| edge_map[e.idx()]);
+            cs.return_node = cs.return_node.and_then(|n| node_map[n.idx()]);
+            cs_map[i] = Some(super::CallSiteId::from_idx(kept_sites.len()));
+            kept_sites.push(cs);
+        }
+        let mut dead_edges = Vec::new();
+        for (i, e) in edges.iter_mut().enumerate() {
+            match &mut e.kind {
+                EdgeKind::Call(cs) | EdgeKind::Return(cs) | EdgeKind::Summary(cs) => match cs_map[cs.idx()] {
+                    Some(n) => *cs = n,
+                    None => dead_edges.push(i),
+                },
+                _ => {}
+            }
+        }
+        debug_assert!(dead_edges.is_empty(), "call-site edges without their call edge: {dead_edges:?}");
+        let mut func_index = vec![None; n_funcs];
+        for (i, f) in funcs.iter().enumerate() {
+            func_index[f.func.idx()] = Some(i);
+        }
+        Cfa { nodes, edges, out, inc, funcs, func_index, call_sites: kept_sites, main }
+    }
+}

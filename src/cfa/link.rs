@@ -1,0 +1,605 @@
+//! Whole-program CFA construction, in CPAchecker's order: function bodies, dead-label removal, the
+//! simplifier, function-pointer resolution, blank-loop termination, the global prefix of `main`, and
+//! the second pass that turns calls of defined functions into call/summary/return edges.
+
+use std::collections::{HashMap, HashSet};
+
+use super::build::FnBuilder;
+use super::graph::Graph;
+use super::javaset::hash_set_order;
+use super::{BlankKind, CallSite, CallSiteId, Cfa, CfaConfig, CfaError, EdgeId, EdgeKind, FuncCfa, GlobalKind, NodeId, NodeKind};
+use crate::base::{Diagnostic, Severity, Span};
+use crate::cfront::ir::{BinOp, CastOrigin, Expr, ExprKind, FuncId, GlobalDecl, Init, Program, Var, VarId, VarKind};
+use crate::cfront::types::{IntType, TypeKind};
+
+pub(super) fn build_program(prog: &mut Program, config: &CfaConfig) -> Result<(Cfa, Vec<Diagnostic>), CfaError> {
+    let main = prog
+        .func_by_name(&config.entry)
+        .filter(|&f| prog.func(f).body.is_some())
+        .ok_or_else(|| CfaError::NoEntry { path: prog.file.path().display().to_string(), name: config.entry.clone() })?;
+    let mut diags = Vec::new();
+    let mut g = Graph::new();
+
+    // Function bodies, in definition order.
+    let defined: Vec<FuncId> = prog
+        .globals
+        .iter()
+        .filter_map(|d| match d {
+            GlobalDecl::FuncDef { func } => Some(*func),
+            _ => None,
+        })
+        .collect();
+    let mut funcs = Vec::new();
+    for &f in &defined {
+        let entry = g.new_node(f, NodeKind::Entry);
+        let exit = g.new_node(f, NodeKind::Exit);
+        let ret_var = return_var(prog, f);
+        funcs.push(FuncCfa { func: f, entry, exit, ret_var });
+    }
+    for fc in &funcs {
+        let f = fc.func;
+        let start = g.new_node(f, NodeKind::Normal);
+        g.add_unchecked(fc.entry, start, EdgeKind::Blank(BlankKind::FunctionStart), "", None);
+        let body = prog.func(f).body.clone().expect("defined function has a body");
+        let labels = FnBuilder::new(prog, &mut g, f, start, fc.exit).build_body(&body);
+        // Labels not reachable from the entry are removed with the code hanging off them.
+        let reach = g.reachable_in_function(fc.entry);
+        for l in labels {
+            if !reach[l.idx()] {
+                for e in g.inc[l.idx()].clone() {
+                    g.remove_edge(e);
+                }
+                g.remove_chain(l);
+            }
+        }
+    }
+
+    let mut by_name: Vec<&FuncCfa> = funcs.iter().collect();
+    by_name.sort_by(|a, b| prog.func(a.func).name.cmp(&prog.func(b.func).name));
+    let entries_by_name: Vec<NodeId> = by_name.iter().map(|f| f.entry).collect();
+    let exits: HashMap<FuncId, (NodeId, NodeId)> = funcs.iter().map(|f| (f.func, (f.entry, f.exit))).collect();
+
+    for fc in &funcs {
+        simplify_function(&mut g, fc.entry);
+    }
+    let globals = global_entries(prog);
+    resolve_function_pointers(prog, &mut g, &entries_by_name, &exits, &globals, &mut diags);
+    terminate_blank_loops(&mut g, &entries_by_name);
+    insert_globals(&mut g, exits[&main].0, globals);
+    let call_sites = second_pass(prog, &mut g, &entries_by_name, &exits, &mut diags);
+
+    let mut keep = vec![false; g.nodes.len()];
+    for fc in &funcs {
+        for (i, r) in g.reachable_in_function(fc.entry).into_iter().enumerate() {
+            keep[i] |= r;
+        }
+    }
+    let mut cfa = g.freeze(&keep, funcs, call_sites, main, prog.funcs.len());
+    assign_postorder(&mut cfa);
+    Ok((cfa, diags))
+}
+
+/// The variable that carries a function's result from its return statements to its callers.
+fn return_var(prog: &mut Program, f: FuncId) -> Option<VarId> {
+    let TypeKind::Func(ft) = prog.types.kind(prog.func(f).ty).clone() else { return None };
+    if matches!(prog.types.kind(ft.ret), TypeKind::Void) {
+        return None;
+    }
+    prog.vars.push(Var {
+        name: "__retval__".into(),
+        cpa_name: "__retval__".into(),
+        ty: ft.ret,
+        kind: VarKind::Local(f),
+        span: prog.func(f).span,
+        is_extern: false,
+    });
+    Some(VarId::from_idx(prog.vars.len() - 1))
+}
+
+/// Leaving edges of the nodes of each function, in CPAchecker's depth-first traversal order.
+fn dfs_edges(g: &Graph, entries: &[NodeId]) -> Vec<EdgeId> {
+    let mut res = Vec::new();
+    let mut seen = vec![false; g.nodes.len()];
+    for &entry in entries {
+        let mut stack = vec![entry];
+        seen[entry.idx()] = true;
+        while let Some(n) = stack.pop() {
+            for &e in &g.out[n.idx()] {
+                let edge = g.edge(e);
+                if matches!(edge.kind, EdgeKind::Call(_)) {
+                    continue;
+                }
+                res.push(e);
+                if !seen[edge.dst.idx()] {
+                    seen[edge.dst.idx()] = true;
+                    stack.push(edge.dst);
+                }
+            }
+        }
+    }
+    res
+}
+
+// ----- CFASimplifier -----
+
+fn simplify_function(g: &mut Graph, root: NodeId) {
+    // Branching points in an order where each comes after its predecessors; nodes in or after a loop
+    // are never reached by this order (as in CPAchecker).
+    let mut points = Vec::new();
+    let mut visited = HashSet::new();
+    let mut waitlist = vec![root];
+    while let Some(cur) = waitlist.pop() {
+        if visited.contains(&cur) {
+            continue;
+        }
+        if g.inc[cur.idx()].iter().all(|&e| visited.contains(&g.edge(e).src)) {
+            visited.insert(cur);
+            if g.out[cur.idx()].len() > 1 {
+                points.push(cur);
+            }
+            waitlist.extend(g.out[cur.idx()].iter().map(|&e| g.edge(e).dst));
+        }
+    }
+    while let Some(bp) = points.pop() {
+        if g.out[bp.idx()].len() != 2 {
+            continue;
+        }
+        let (left, right) = (g.out[bp.idx()][0], g.out[bp.idx()][1]);
+        let l_end = end_of_blank_chain(g, g.edge(left).dst);
+        let r_end = end_of_blank_chain(g, g.edge(right).dst);
+        if l_end != r_end {
+            continue;
+        }
+        let mut removed = Vec::new();
+        for e in [left, right] {
+            let (dst, lines) = (g.edge(e).dst, g.edge(e).lines);
+            removed.push(lines);
+            g.remove_edge(e);
+            remove_blank_chain(g, dst, l_end, &mut removed);
+        }
+        let end2 = end_of_blank_chain(g, l_end);
+        remove_blank_chain(g, l_end, end2, &mut removed);
+        let merged = removed.into_iter().flatten().reduce(|(a, b), (c, d)| (a.min(c), b.max(d)));
+        g.add_unchecked(bp, end2, EdgeKind::Blank(BlankKind::Skipped), "skipped unnecessary edges", merged);
+    }
+}
+
+fn end_of_blank_chain(g: &Graph, mut cur: NodeId) -> NodeId {
+    let mut seen = HashSet::new();
+    while g.out[cur.idx()].len() == 1 && matches!(g.edge(g.out[cur.idx()][0]).kind, EdgeKind::Blank(_)) {
+        if !seen.insert(cur) {
+            return cur;
+        }
+        cur = g.edge(g.out[cur.idx()][0]).dst;
+    }
+    cur
+}
+
+fn remove_blank_chain(g: &mut Graph, start: NodeId, end: NodeId, removed: &mut Vec<Option<(u32, u32)>>) {
+    let mut cur = start;
+    while cur != end {
+        if !g.inc[cur.idx()].is_empty() || g.out[cur.idx()].len() != 1 {
+            return;
+        }
+        let e = g.out[cur.idx()][0];
+        let (dst, lines) = (g.edge(e).dst, g.edge(e).lines);
+        removed.push(lines);
+        g.remove_edge(e);
+        cur = dst;
+    }
+}
+
+// ----- global declarations -----
+
+/// `main`'s global prefix: one entry per file-scope declaration that CPAchecker keeps after its
+/// de-duplication (by printed form; redundant typedefs and late forward declarations dropped).
+fn global_entries(prog: &Program) -> Vec<(EdgeKind, String, Option<(u32, u32)>)> {
+    let mut res = Vec::new();
+    let mut seen = HashSet::new();
+    let mut records = HashSet::new();
+    let mut initialized = HashSet::new();
+    let first_line = |span: Span| Some(prog.file.lines(span).0).map(|l| (l, l));
+    for d in prog.globals.iter().chain(&prog.late_globals) {
+        match d {
+            GlobalDecl::Type { span, record } => {
+                if let Some((r, defines)) = record {
+                    if !defines && records.contains(r) {
+                        continue;
+                    }
+                    records.insert(*r);
+                } else if !seen.insert(format!("type {}", normalize(prog.text(*span)))) {
+                    continue;
+                }
+                res.push((EdgeKind::Global(GlobalKind::Type), prog.text(*span).to_string(), first_line(*span)));
+            }
+            GlobalDecl::Var { var, init, span } => {
+                let v = prog.var(*var);
+                let init_text = match init {
+                    Some(Init::Expr(e)) => normalize(prog.text(e.span)),
+                    Some(Init::List(_)) => "{..}".to_string(),
+                    None => String::new(),
+                };
+                if init.is_none() && initialized.contains(var) {
+                    continue;
+                }
+                let key = format!("var {} {} {} = {init_text}", v.is_extern, prog.types.display(v.ty), v.cpa_name);
+                if !seen.insert(key) {
+                    continue;
+                }
+                if init.is_some() {
+                    initialized.insert(*var);
+                }
+                let kind = EdgeKind::Global(GlobalKind::Var { var: *var, init: init.clone() });
+                let text = match v.kind {
+                    // A block-scope static shows the declaration it came from.
+                    VarKind::StaticLocal(_) => prog.text(*span).to_string(),
+                    _ => prog.text(*span).to_string(),
+                };
+                res.push((kind, text, first_line(*span)));
+            }
+            GlobalDecl::FuncProto { func, span, params } => {
+                let key = function_key(prog, *func, params.iter().map(|p| p.clone().unwrap_or_default()));
+                if !seen.insert(key) {
+                    continue;
+                }
+                res.push((EdgeKind::Global(GlobalKind::Function(*func)), prog.text(*span).to_string(), first_line(*span)));
+            }
+            GlobalDecl::FuncDef { func } => {
+                let f = prog.func(*func);
+                let key = function_key(prog, *func, f.params.iter().map(|p| prog.var(*p).name.clone()));
+                if !seen.insert(key) {
+                    continue;
+                }
+                let text = f.header_text.clone().unwrap_or_default();
+                res.push((EdgeKind::Global(GlobalKind::Function(*func)), text, first_line(f.span)));
+            }
+        }
+    }
+    res
+}
+
+fn function_key(prog: &Program, f: FuncId, params: impl Iterator<Item = String>) -> String {
+    let names: Vec<String> = params.collect();
+    format!("fn {} {} ({})", prog.types.display(prog.func(f).ty), prog.func(f).name, names.join(","))
+}
+
+/// Whitespace-insensitive form of a declaration's text.
+fn normalize(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn insert_globals(g: &mut Graph, entry: NodeId, globals: Vec<(EdgeKind, String, Option<(u32, u32)>)>) {
+    let first = g.out[entry.idx()][0];
+    let second = g.edge(first).dst;
+    let func = g.nodes[entry.idx()].func;
+    g.remove_edge(first);
+    let mut cur = g.new_node(func, NodeKind::Normal);
+    g.add_unchecked(entry, cur, EdgeKind::Blank(BlankKind::InitGlobals), "", None);
+    for (kind, text, lines) in globals {
+        let next = g.new_node(func, NodeKind::Normal);
+        g.add_unchecked(cur, next, kind, &text, lines);
+        cur = next;
+    }
+    g.add_unchecked(cur, second, EdgeKind::Blank(BlankKind::FunctionStart), "", None);
+}
+
+// ----- function pointers -----
+
+fn resolve_function_pointers(
+    prog: &mut Program,
+    g: &mut Graph,
+    entries_by_name: &[NodeId],
+    exits: &HashMap<FuncId, (NodeId, NodeId)>,
+    globals: &[(EdgeKind, String, Option<(u32, u32)>)],
+    diags: &mut Vec<Diagnostic>,
+) {
+    // Functions whose address is used anywhere, in the order CPAchecker's hash set yields them.
+    let mut referenced = Vec::new();
+    let mut order: Vec<NodeId> = (0..g.nodes.len()).map(NodeId::from_idx).collect();
+    order.sort_by(|a, b| {
+        let (fa, fb) = (g.nodes[a.idx()].func, g.nodes[b.idx()].func);
+        prog.func(fa).name.cmp(&prog.func(fb).name).then(a.cmp(b))
+    });
+    for n in order {
+        for &e in &g.out[n.idx()] {
+            collect_edge_functions(prog, &g.edge(e).kind, &mut referenced);
+        }
+    }
+    for (kind, _, _) in globals {
+        if let EdgeKind::Global(GlobalKind::Var { init: Some(init), .. }) = kind {
+            collect_init_functions(prog, init, &mut referenced);
+        }
+    }
+    let candidates: Vec<FuncId> = hash_set_order(&referenced)
+        .iter()
+        .filter_map(|name| prog.func_by_name(name))
+        .filter(|f| exits.contains_key(f))
+        .collect();
+
+    for e in dfs_edges(g, entries_by_name) {
+        let Some(edge) = g.edges[e.idx()].as_ref() else { continue };
+        let EdgeKind::ExternCall { lhs, callee, args } = &edge.kind else { continue };
+        if matches!(callee.strip_implicit().kind, ExprKind::Func(_)) {
+            continue;
+        }
+        let (lhs, callee, args) = (lhs.clone(), callee.clone(), args.clone());
+        // `(*fp)(..)` is the same as `fp(..)`.
+        let fp = match &callee.strip_implicit().kind {
+            ExprKind::Deref(inner) if prog.types.pointee(inner.ty).is_some() => (**inner).clone(),
+            _ => callee.clone(),
+        };
+        let targets: Vec<FuncId> =
+            candidates.iter().copied().filter(|&f| pointer_target_fits(prog, f, &callee, &args, lhs.is_some())).collect();
+        if targets.is_empty() {
+            let edge = g.edge(e);
+            let lc = edge.lines.map(|l| l.0).unwrap_or(0);
+            diags.push(Diagnostic::new(
+                Severity::Note,
+                prog.file.path(),
+                lc,
+                0,
+                "call through a function pointer with no possible target in this program",
+            ));
+            continue;
+        }
+        let edge = g.edge(e).clone();
+        g.remove_edge(e);
+        let func = g.nodes[edge.src.idx()].func;
+        let mut root = edge.src;
+        for f in targets {
+            let then_n = g.new_node(func, NodeKind::Normal);
+            let else_n = g.new_node(func, NodeKind::Normal);
+            let fty = prog.func(f).ty;
+            let fptr_ty = prog.types.pointer(fty);
+            let span = fp.span;
+            let addr = Expr {
+                kind: ExprKind::AddrOf(Box::new(Expr { kind: ExprKind::Func(f), ty: fty, span })),
+                ty: fptr_ty,
+                span,
+            };
+            let addr = if addr.ty == fp.ty {
+                addr
+            } else {
+                Expr { kind: ExprKind::Cast(Box::new(addr), CastOrigin::Implicit), ty: fp.ty, span }
+            };
+            let int = prog.types.int(IntType::INT);
+            let cond = Expr { kind: ExprKind::Binary(BinOp::Eq, Box::new(fp.clone()), Box::new(addr)), ty: int, span };
+            let text = super::print::expr_text(prog, &cond);
+            g.add(root, then_n, EdgeKind::Assume { cond: cond.clone(), truth: true }, &format!("[{text}]"), edge.lines);
+            g.add(root, else_n, EdgeKind::Assume { cond, truth: false }, &format!("[!({text})]"), edge.lines);
+            let ret = g.new_node(func, NodeKind::Normal);
+            let direct = Expr { kind: ExprKind::Func(f), ty: fty, span };
+            let text = format!("pointer call({}) {}", prog.func(f).name, edge.text);
+            let kind = EdgeKind::ExternCall { lhs: lhs.clone(), callee: direct, args: args.clone() };
+            g.add_unchecked(then_n, ret, kind, &text, edge.lines);
+            g.add_unchecked(ret, edge.dst, EdgeKind::Blank(BlankKind::Skip), "skip", edge.lines);
+            root = else_n;
+        }
+        g.add_unchecked(root, edge.dst, edge.kind, &edge.text, edge.lines);
+    }
+}
+
+/// CPAchecker's default target filter: same number of parameters (or enough for a variadic
+/// function), return and parameter types of the same sizes, no void function for an assignment.
+fn pointer_target_fits(prog: &Program, f: FuncId, callee: &Expr, args: &[Expr], assigns: bool) -> bool {
+    let TypeKind::Func(ft) = prog.types.kind(prog.func(f).ty) else { return false };
+    let count_ok = if ft.variadic { ft.params.len() <= args.len() } else { ft.params.len() == args.len() };
+    if !count_ok {
+        return false;
+    }
+    let size = |t| match prog.types.kind(t) {
+        TypeKind::Void => Some(1),
+        _ => prog.types.size_of(t),
+    };
+    let call_ret = match prog.types.kind(callee.ty) {
+        TypeKind::Func(cf) => cf.ret,
+        TypeKind::Pointer(p) => match prog.types.kind(*p) {
+            TypeKind::Func(cf) => cf.ret,
+            _ => return false,
+        },
+        _ => return false,
+    };
+    if size(ft.ret) != size(call_ret) {
+        return false;
+    }
+    for (p, a) in ft.params.iter().zip(args) {
+        if size(*p) != size(a.strip_implicit().ty) {
+            return false;
+        }
+    }
+    !(assigns && matches!(prog.types.kind(ft.ret), TypeKind::Void))
+}
+
+fn collect_edge_functions(prog: &Program, kind: &EdgeKind, out: &mut Vec<String>) {
+    match kind {
+        EdgeKind::Assume { cond, .. } => collect_functions(prog, cond, out),
+        EdgeKind::Decl { init: Some(init), .. } => collect_init_functions(prog, init, out),
+        EdgeKind::ReturnStmt(Some(e)) | EdgeKind::Eval(e) => collect_functions(prog, e, out),
+        EdgeKind::Assign { lhs, rhs } => {
+            collect_functions(prog, lhs, out);
+            collect_functions(prog, rhs, out);
+        }
+        EdgeKind::ExternCall { lhs, callee, args } => {
+            if let Some(l) = lhs {
+                collect_functions(prog, l, out);
+            }
+            if !matches!(callee.kind, ExprKind::Func(_)) {
+                collect_functions(prog, callee, out);
+            }
+            for a in args {
+                collect_functions(prog, a, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn collect_init_functions(prog: &Program, init: &Init, out: &mut Vec<String>) {
+    match init {
+        Init::Expr(e) => collect_functions(prog, e, out),
+        Init::List(leaves) => leaves.iter().for_each(|l| collect_functions(prog, &l.value, out)),
+    }
+}
+
+fn collect_functions(prog: &Program, e: &Expr, out: &mut Vec<String>) {
+    match &e.kind {
+        ExprKind::Func(f) => out.push(prog.func(*f).name.clone()),
+        ExprKind::Unary(_, x)
+        | ExprKind::Cast(x, _)
+        | ExprKind::Decay(x)
+        | ExprKind::Deref(x)
+        | ExprKind::AddrOf(x)
+        | ExprKind::Member { base: x, .. } => collect_functions(prog, x, out),
+        ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) | ExprKind::Assign(a, b) | ExprKind::Comma(a, b) => {
+            collect_functions(prog, a, out);
+            collect_functions(prog, b, out);
+        }
+        ExprKind::Call(callee, args) => {
+            if !matches!(callee.kind, ExprKind::Func(_)) {
+                collect_functions(prog, callee, out);
+            }
+            args.iter().for_each(|a| collect_functions(prog, a, out));
+        }
+        _ => {}
+    }
+}
+
+// ----- dummy loops -----
+
+/// A loop made of blank edges only (`L: goto L;`, `while (1);`) ends in a termination node.
+fn terminate_blank_loops(g: &mut Graph, entries_by_name: &[NodeId]) {
+    let mut order: Vec<NodeId> = Vec::new();
+    for &entry in entries_by_name {
+        let f = g.nodes[entry.idx()].func;
+        order.extend((0..g.nodes.len()).map(NodeId::from_idx).filter(|n| g.nodes[n.idx()].func == f));
+    }
+    for node in order {
+        let mut visited = HashSet::from([node]);
+        let mut queue = std::collections::VecDeque::from([node]);
+        while let Some(cur) = queue.pop_front() {
+            let blanks: Vec<EdgeId> =
+                g.out[cur.idx()].iter().copied().filter(|&e| matches!(g.edge(e).kind, EdgeKind::Blank(_))).collect();
+            for e in blanks {
+                let succ = g.edge(e).dst;
+                if succ == node && g.inc[node.idx()].len() > 1 {
+                    let edge = g.edge(e).clone();
+                    g.remove_edge(e);
+                    let term = g.new_node(edge_func(g, edge.src), NodeKind::Termination);
+                    g.add_unchecked(edge.src, term, edge.kind, &edge.text, edge.lines);
+                }
+                if visited.insert(succ) {
+                    queue.push_back(succ);
+                }
+            }
+        }
+    }
+}
+
+fn edge_func(g: &Graph, n: NodeId) -> FuncId {
+    g.nodes[n.idx()].func
+}
+
+// ----- second pass: calls -----
+
+fn second_pass(
+    prog: &Program,
+    g: &mut Graph,
+    entries_by_name: &[NodeId],
+    funcs: &HashMap<FuncId, (NodeId, NodeId)>,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<CallSite> {
+    let mut sites = Vec::new();
+    for e in dfs_edges(g, entries_by_name) {
+        let Some(edge) = g.edges[e.idx()].as_ref() else { continue };
+        let EdgeKind::ExternCall { lhs, callee, args } = &edge.kind else { continue };
+        if g.inc[edge.src.idx()].is_empty() {
+            continue;
+        }
+        let ExprKind::Func(f) = callee.strip_implicit().kind else { continue };
+        let (lhs, args, edge) = (lhs.clone(), args.clone(), edge.clone());
+        if let Some(&(entry, exit)) = funcs.get(&f) {
+            let TypeKind::Func(ft) = prog.types.kind(prog.func(f).ty) else { continue };
+            let count_ok = if ft.variadic { ft.params.len() <= args.len() } else { ft.params.len() == args.len() };
+            if !count_ok && !ft.unprototyped {
+                let line = edge.lines.map(|l| l.0).unwrap_or(0);
+                diags.push(Diagnostic::new(
+                    Severity::Warning,
+                    prog.file.path(),
+                    line,
+                    0,
+                    format!("call of '{}' with {} arguments; it takes {}", prog.func(f).name, args.len(), ft.params.len()),
+                ));
+            }
+            g.remove_edge(e);
+            let caller = g.nodes[edge.src.idx()].func;
+            let mut succ = edge.dst;
+            if g.inc[succ.idx()].iter().any(|&x| matches!(g.edge(x).kind, EdgeKind::Summary(_))) {
+                // Two calls merging into one node: CPAchecker puts a dummy node in between.
+                let tmp = g.new_node(caller, NodeKind::Normal);
+                g.add_unchecked(tmp, succ, EdgeKind::Blank(BlankKind::Plain), "", None);
+                succ = tmp;
+            }
+            let cs = CallSiteId::from_idx(sites.len());
+            g.add_unchecked(edge.src, succ, EdgeKind::Summary(cs), &edge.text, edge.lines);
+            let call_edge = g.add_unchecked(edge.src, entry, EdgeKind::Call(cs), &edge.text, edge.lines);
+            let return_edge = if g.inc[exit.idx()].is_empty() {
+                // The callee never returns: the code after the call is dead.
+                let summary = *g.out[edge.src.idx()]
+                    .iter()
+                    .find(|&&x| matches!(g.edge(x).kind, EdgeKind::Summary(c) if c == cs))
+                    .expect("summary edge");
+                g.remove_edge(summary);
+                g.remove_chain(succ);
+                None
+            } else {
+                Some(g.add_unchecked(exit, succ, EdgeKind::Return(cs), "", edge.lines))
+            };
+            let return_node = return_edge.map(|_| succ);
+            sites.push(CallSite { caller, callee: f, lhs, args, call_edge, return_edge, return_node });
+        } else if prog.func(f).name == "__VERIFIER_assume" && args.len() == 1 && lhs.is_none() {
+            // An undefined `__VERIFIER_assume(c)` becomes two assume edges; the false one ends the path.
+            g.remove_edge(e);
+            let func = g.nodes[edge.src.idx()].func;
+            let term = g.new_node(func, NodeKind::Termination);
+            let text = format!("[{}]", edge.text);
+            let cond = args[0].clone();
+            g.add_unchecked(edge.src, edge.dst, EdgeKind::Assume { cond: cond.clone(), truth: true }, &text, edge.lines);
+            g.add_unchecked(edge.src, term, EdgeKind::Assume { cond, truth: false }, &text, edge.lines);
+        }
+    }
+    sites
+}
+
+// ----- postorder -----
+
+/// Numbers each function's nodes in depth-first postorder from its entry (summary edges stand for
+/// calls), so the exit and the code near it get the lowest numbers.
+fn assign_postorder(cfa: &mut Cfa) {
+    let mut number = vec![u32::MAX; cfa.nodes.len()];
+    for fi in 0..cfa.funcs.len() {
+        let entry = cfa.funcs[fi].entry;
+        let mut next = 0u32;
+        let mut visited = vec![false; cfa.nodes.len()];
+        let mut stack: Vec<(NodeId, usize)> = vec![(entry, 0)];
+        visited[entry.idx()] = true;
+        while let Some(&mut (n, ref mut i)) = stack.last_mut() {
+            let out = &cfa.out[n.idx()];
+            if *i < out.len() {
+                let e = &cfa.edges[out[*i].idx()];
+                *i += 1;
+                if matches!(e.kind, EdgeKind::Call(_)) || visited[e.dst.idx()] {
+                    continue;
+                }
+                visited[e.dst.idx()] = true;
+                stack.push((e.dst, 0));
+            } else {
+                number[n.idx()] = next;
+                next += 1;
+                stack.pop();
+            }
+        }
+    }
+    for (node, num) in cfa.nodes.iter_mut().zip(number) {
+        node.postorder = num;
+    }
+}

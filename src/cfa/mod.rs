@@ -1,0 +1,338 @@
+//! Control-flow automata built the way CPAchecker builds them, so that assumption automata written by
+//! CPAchecker can be matched edge by edge.
+//!
+//! One automaton per defined function; `main`'s begins with CPAchecker's global prefix (the file-scope
+//! declarations as edges). Every edge carries CPAchecker's raw text for it, its source lines, and its
+//! meaning as a side-effect-free operation on the typed IR (calls and assignments hoisted as CPAchecker
+//! hoists them).
+//!
+//! Invariant: node and edge ids are dense and fixed once `build` returns.
+//! Invariant: expressions on edges have no side effects; a call appears only as the whole right-hand
+//! side of `ExternCall` or through `Call`/`Return` edges.
+//! Invariant: only this module and `product` import `petgraph`.
+
+mod build;
+mod dump;
+mod effects;
+mod graph;
+mod javaset;
+mod link;
+pub mod print;
+
+use crate::base::Diagnostic;
+use crate::cfront::ir::{Expr, FuncId, Init, Program, VarId};
+use crate::id_type;
+
+pub use dump::{to_dot, to_text};
+
+id_type! {
+    /// A CFA location.
+    pub struct NodeId;
+}
+id_type! {
+    /// A CFA edge.
+    pub struct EdgeId;
+}
+id_type! {
+    /// A call of a function with a body: its call, return and summary edges.
+    pub struct CallSiteId;
+}
+
+/// What kind of location a node is.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum NodeKind {
+    /// An ordinary location.
+    Normal,
+    /// A function's entry.
+    Entry,
+    /// A function's exit (after the return statements).
+    Exit,
+    /// A location where paths end without reaching the program's exit (`abort()`, blank-only loops,
+    /// the false side of `__VERIFIER_assume`).
+    Termination,
+}
+
+/// One CFA location.
+#[derive(Clone, Debug)]
+pub struct Node {
+    /// The function it belongs to.
+    pub func: FuncId,
+    /// Its kind.
+    pub kind: NodeKind,
+    /// The head of a loop (while/do/for condition, or a backward goto target).
+    pub loop_head: bool,
+    /// The label of a label node.
+    pub label: Option<Box<str>>,
+    /// Position in the postorder of its function (the exit has the lowest numbers).
+    pub postorder: u32,
+}
+
+/// The kind of a blank edge, for matching and display.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum BlankKind {
+    /// A structural edge (`""`) without description: joins, back edges, switch exits.
+    Plain,
+    /// `INIT GLOBAL VARS`
+    InitGlobals,
+    /// The dummy edge at the start of a function body.
+    FunctionStart,
+    /// The `""` edge from the end of a body to the exit (`default return`).
+    DefaultReturn,
+    /// The `""` edge entering a `while`, `do` or `for`.
+    LoopEntry,
+    /// A `""` fall-through into a `case` or `default`.
+    FallThrough,
+    /// A `case` whose test is constant true.
+    CaseTrue,
+    /// `skipped unnecessary edges`: an `if` whose branches were all blank, removed by the simplifier.
+    Skipped,
+    /// A label edge (its text is the whole labelled statement).
+    Label(Box<str>),
+    /// A `goto`.
+    Goto(Box<str>),
+    /// A constant condition (`while (1)`).
+    ConstCondition,
+    /// `switch (e)`
+    Switch,
+    /// `break;` or `continue;`
+    Jump,
+    /// The edge to a switch's default case (its text is the whole switch).
+    SwitchDefault,
+    /// Inline assembly (no effect is modelled).
+    Asm,
+    /// `skip` after a resolved function-pointer call.
+    Skip,
+}
+
+/// The file-scope entity a global declaration edge declares.
+#[derive(Clone, Debug)]
+pub enum GlobalKind {
+    /// A variable, initialised here (zero when no initializer and not `extern`).
+    Var {
+        /// The variable.
+        var: VarId,
+        /// Its initializer.
+        init: Option<Init>,
+    },
+    /// A type.
+    Type,
+    /// A function declaration or definition header (not a line to cover).
+    Function(FuncId),
+}
+
+/// The meaning of an edge.
+#[derive(Clone, Debug)]
+pub enum EdgeKind {
+    /// No effect.
+    Blank(BlankKind),
+    /// A file-scope declaration in `main`'s prefix.
+    Global(GlobalKind),
+    /// A local variable comes into existence, uninitialised unless `init` is given.
+    Decl {
+        /// The variable.
+        var: VarId,
+        /// Initializer.
+        init: Option<Init>,
+    },
+    /// A local type declaration.
+    TypeDecl,
+    /// `lhs = rhs`
+    Assign {
+        /// The assigned lvalue.
+        lhs: Expr,
+        /// The value, already of `lhs`'s type.
+        rhs: Expr,
+    },
+    /// An expression evaluated for nothing (`x;`); kept for its lines.
+    Eval(Expr),
+    /// A call of a function without a body here (or an unresolved pointer call).
+    ExternCall {
+        /// Where the result goes.
+        lhs: Option<Expr>,
+        /// The callee: a function designator or a function pointer.
+        callee: Expr,
+        /// Arguments.
+        args: Vec<Expr>,
+    },
+    /// Continue only if `cond` is non-zero (`truth`) or zero (`!truth`).
+    Assume {
+        /// A scalar condition.
+        cond: Expr,
+        /// Which outcome the edge takes.
+        truth: bool,
+    },
+    /// Call edge into a function with a body.
+    Call(CallSiteId),
+    /// Return edge from a callee's exit to the call's return site.
+    Return(CallSiteId),
+    /// Summary edge from a call site to its return site (never taken by CPAchecker's analyses).
+    Summary(CallSiteId),
+    /// `return e;`: stores the result and leads to the exit.
+    ReturnStmt(Option<Expr>),
+}
+
+/// One CFA edge.
+#[derive(Clone, Debug)]
+pub struct Edge {
+    /// Source location.
+    pub src: NodeId,
+    /// Target location.
+    pub dst: NodeId,
+    /// What it does.
+    pub kind: EdgeKind,
+    /// CPAchecker's raw statement for the edge (what `MATCH "..."` compares with).
+    pub text: Box<str>,
+    /// First and last source line, `None` for edges without a place in the source.
+    pub lines: Option<(u32, u32)>,
+}
+
+/// A call of a function with a body.
+#[derive(Clone, Debug)]
+pub struct CallSite {
+    /// The calling function.
+    pub caller: FuncId,
+    /// The called function.
+    pub callee: FuncId,
+    /// Where the result is stored.
+    pub lhs: Option<Expr>,
+    /// Arguments, converted to the parameter types.
+    pub args: Vec<Expr>,
+    /// The call edge.
+    pub call_edge: EdgeId,
+    /// The return edge, absent when the callee cannot return.
+    pub return_edge: Option<EdgeId>,
+    /// The node after the call, absent when the callee cannot return.
+    pub return_node: Option<NodeId>,
+}
+
+/// A function's automaton.
+#[derive(Clone, Debug)]
+pub struct FuncCfa {
+    /// The function.
+    pub func: FuncId,
+    /// Entry node.
+    pub entry: NodeId,
+    /// Exit node.
+    pub exit: NodeId,
+    /// The variable holding the return value, if the function returns one.
+    pub ret_var: Option<VarId>,
+}
+
+/// The control-flow automata of a whole program.
+#[derive(Clone, Debug)]
+pub struct Cfa {
+    nodes: Vec<Node>,
+    edges: Vec<Edge>,
+    out: Vec<Vec<EdgeId>>,
+    inc: Vec<Vec<EdgeId>>,
+    /// Automata of the defined functions, in definition order.
+    pub funcs: Vec<FuncCfa>,
+    func_index: Vec<Option<usize>>,
+    /// All calls of functions with bodies.
+    pub call_sites: Vec<CallSite>,
+    /// The program's entry function.
+    pub main: FuncId,
+}
+
+/// Options of CFA construction.
+#[derive(Clone, Debug)]
+pub struct CfaConfig {
+    /// The entry function. [default: `main`]
+    pub entry: String,
+}
+
+impl Default for CfaConfig {
+    fn default() -> Self {
+        CfaConfig { entry: "main".into() }
+    }
+}
+
+/// Why a CFA cannot be built.
+#[derive(Debug, thiserror::Error)]
+pub enum CfaError {
+    /// The program has no definition of the entry function.
+    #[error("{path}: the program does not define the entry function '{name}'")]
+    NoEntry {
+        /// The program file.
+        path: String,
+        /// The function looked for.
+        name: String,
+    },
+}
+
+/// Builds the CFA of `prog`; temporaries CPAchecker introduces are added to `prog.vars`.
+pub fn build(prog: &mut Program, config: &CfaConfig) -> Result<(Cfa, Vec<Diagnostic>), CfaError> {
+    link::build_program(prog, config)
+}
+
+impl Cfa {
+    /// Number of nodes.
+    pub fn n_nodes(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Number of edges.
+    pub fn n_edges(&self) -> usize {
+        self.edges.len()
+    }
+
+    /// The node `n`.
+    pub fn node(&self, n: NodeId) -> &Node {
+        &self.nodes[n.idx()]
+    }
+
+    /// The edge `e`.
+    pub fn edge(&self, e: EdgeId) -> &Edge {
+        &self.edges[e.idx()]
+    }
+
+    /// All edges in id order.
+    pub fn edges(&self) -> impl Iterator<Item = (EdgeId, &Edge)> {
+        self.edges.iter().enumerate().map(|(i, e)| (EdgeId::from_idx(i), e))
+    }
+
+    /// Edges leaving `n`, in creation order (CPAchecker's order of leaving edges).
+    pub fn out_edges(&self, n: NodeId) -> &[EdgeId] {
+        &self.out[n.idx()]
+    }
+
+    /// Edges entering `n`.
+    pub fn in_edges(&self, n: NodeId) -> &[EdgeId] {
+        &self.inc[n.idx()]
+    }
+
+    /// The automaton of `f`, if `f` is defined.
+    pub fn func(&self, f: FuncId) -> Option<&FuncCfa> {
+        self.func_index.get(f.idx()).copied().flatten().map(|i| &self.funcs[i])
+    }
+
+    /// The entry node of the program (`main`'s entry, before the global prefix).
+    pub fn entry(&self) -> NodeId {
+        self.func(self.main).expect("main is defined").entry
+    }
+
+    /// The call site `cs`.
+    pub fn call_site(&self, cs: CallSiteId) -> &CallSite {
+        &self.call_sites[cs.idx()]
+    }
+
+    /// Whether the edge counts for line coverage (it has a source place and does not declare a function).
+    pub fn counts_for_lines(&self, e: EdgeId) -> bool {
+        let edge = self.edge(e);
+        edge.lines.is_some() && !matches!(edge.kind, EdgeKind::Global(GlobalKind::Function(_)) | EdgeKind::Summary(_))
+    }
+
+    /// The lines of every edge that counts for coverage: CPAchecker's lines to cover, ascending.
+    pub fn lines_to_cover(&self) -> Vec<u32> {
+        let mut lines = Vec::new();
+        for (id, e) in self.edges() {
+            if self.counts_for_lines(id) {
+                let (a, b) = e.lines.expect("counted edges have lines");
+                lines.extend(a..=b);
+            }
+        }
+        lines.sort_unstable();
+        lines.dedup();
+        lines
+    }
+}
