@@ -4,3 +4,5 @@
 #![warn(missing_docs)]
 
 pub mod base;
+
+pub mod automaton;
