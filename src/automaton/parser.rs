@@ -61,13 +61,14 @@ pub struct ParseError {
 /// The diagnostics are notes and warnings about input that was read but is unusual; anything that
 /// CPAchecker would reject as syntax is an `Err`.
 pub fn parse(file: &SourceFile) -> Result<(Automaton, Vec<Diagnostic>), ParseError> {
-    let (automata, mut diags) = parse_all(file)?;
+    let (automata, mut diags, n_includes) = parse_file(file)?;
     let n_automata = automata.len();
     let Some(first) = automata.into_iter().next() else {
+        let why = if n_includes > 0 { " (`#include`d files are not read)" } else { "" };
         return Err(error_at(
             file,
             file.text().len() as u32,
-            "no automaton in the file: expected `OBSERVER AUTOMATON`, `CONTROL AUTOMATON` or `ASSERT`".to_string(),
+            format!("no automaton in the file{why}: expected `OBSERVER AUTOMATON`, `CONTROL AUTOMATON` or `ASSERT`"),
         ));
     };
     if n_automata > 1 {
@@ -87,9 +88,16 @@ pub fn parse(file: &SourceFile) -> Result<(Automaton, Vec<Diagnostic>), ParseErr
 /// A top-level `ASSERT cond;` becomes an automaton `AnonymousAutomaton<n>` with one state `OK` whose only
 /// transition `TRUE -> ASSERT cond GOTO OK;` loops, as in CPAchecker.
 pub fn parse_all(file: &SourceFile) -> Result<(Vec<Automaton>, Vec<Diagnostic>), ParseError> {
+    let (automata, diags, _) = parse_file(file)?;
+    Ok((automata, diags))
+}
+
+/// Parses every automaton of `file`; also returns the number of `#include` lines skipped.
+fn parse_file(file: &SourceFile) -> Result<(Vec<Automaton>, Vec<Diagnostic>, usize), ParseError> {
     let mut p = Parser::new(file);
     let automata = p.file()?;
     let includes = std::mem::take(&mut p.lexer.includes);
+    let n_includes = includes.len();
     for inc in includes {
         p.diag(
             Severity::Warning,
@@ -97,7 +105,7 @@ pub fn parse_all(file: &SourceFile) -> Result<(Vec<Automaton>, Vec<Diagnostic>),
             format!("`#include {}` is skipped: automata in other files are not read", inc.file),
         );
     }
-    Ok((automata, p.diags))
+    Ok((automata, p.diags, n_includes))
 }
 
 /// Deepest nesting of parentheses and `!` in one expression.
@@ -1497,6 +1505,32 @@ END AUTOMATON
             parse(&empty).unwrap_err().to_string(),
             "e.spc:2:1: no automaton in the file: expected `OBSERVER AUTOMATON`, `CONTROL AUTOMATON` or `ASSERT`"
         );
+    }
+
+    #[test]
+    fn include_only_file_has_no_automaton() {
+        let file = SourceFile::new("d.spc", "#include a.spc\n#include b.spc\n".to_string());
+        assert_eq!(
+            parse(&file).unwrap_err().to_string(),
+            "d.spc:3:1: no automaton in the file (`#include`d files are not read): \
+             expected `OBSERVER AUTOMATON`, `CONTROL AUTOMATON` or `ASSERT`"
+        );
+    }
+
+    #[test]
+    fn crlf_line_ends() {
+        let text = "OBSERVER AUTOMATON A\r\n// c\r\nINITIAL STATE q;\r\nSTATE USEFIRST q :\r\n  MATCH \"a\" -> GOTO q;\r\nEND AUTOMATON\r\n";
+        let (aut, diags) = parse(&SourceFile::new("t.spc", text.to_string())).unwrap();
+        assert!(diags.is_empty());
+        assert_eq!(aut.states[0].line, 4);
+        assert_eq!((aut.states[0].transitions[0].line, aut.states[0].transitions[0].col), (5, 3));
+        assert_eq!(aut.states[0].transitions[0].trigger, Trigger::Match(MatchTrigger::Exact("a".to_string())));
+    }
+
+    #[test]
+    fn parse_error_displays_as_path_line_col_message() {
+        let err = ParseError { path: "dir/a.spc".into(), line: 3, col: 7, message: "expected `;`".to_string() };
+        assert_eq!(err.to_string(), "dir/a.spc:3:7: expected `;`");
     }
 
     #[test]
