@@ -3,6 +3,7 @@
 //! The pipeline and the layering of the modules are described in `ARCHITECTURE.md`.
 #![warn(missing_docs)]
 
+pub mod automaton;
 pub mod base;
 pub mod cfa;
 pub mod cfront;
