@@ -29,7 +29,6 @@ pub use parser::{parse, parse_all, ParseError};
 #[cfg(test)]
 mod tests {
     use std::path::{Path, PathBuf};
-    use std::time::Instant;
 
     use proptest::prelude::*;
 
@@ -209,28 +208,6 @@ mod tests {
         assert_eq!(arg18.transitions[1].target, Target::Stop);
         assert!(aut.state_by_name("ARG2_0_1").is_some());
         assert_eq!(aut.true_state(), None);
-    }
-
-    #[test]
-    fn corpus_parse_time() {
-        let Some(dir) = corpus_dir() else { return };
-        let path = dir.join("cpachecker/keyspan_remote-explicit/AssumptionAutomaton.txt");
-        if !path.is_file() {
-            return;
-        }
-        let file = read(&path);
-        let mut best = f64::INFINITY;
-        for _ in 0..5 {
-            let start = Instant::now();
-            let (aut, _) = parse(&file).unwrap();
-            best = best.min(start.elapsed().as_secs_f64() * 1e3);
-            assert!(aut.n_transitions() > 50_000);
-        }
-        eprintln!("parse {} ({} bytes): {best:.1} ms", path.display(), file.text().len());
-        if !cfg!(debug_assertions) {
-            // Measured at about 20 ms; the bound leaves room for a loaded machine.
-            assert!(best < 200.0, "parsing took {best:.1} ms");
-        }
     }
 
     /// Parses every prefix of `text` that ends at a multiple of `step` (and on a char boundary).
