@@ -137,7 +137,9 @@ impl<'a> FnBuilder<'a> {
                 self.stmt(body);
                 self.leave_loop(head, post);
             }
-            StmtKind::For { init, cond, step, body } => self.for_loop(s.span, init.as_deref(), cond.as_ref(), step.as_ref(), body),
+            StmtKind::For { init, cond, step, body } => {
+                self.for_loop(s.span, init.as_deref(), cond.as_ref(), step.as_ref(), body)
+            }
             StmtKind::Switch { cond, body } => self.switch(s.span, cond, body),
             StmtKind::Case { lo, hi, body } => {
                 self.case(s.span, lo, hi.as_ref());
@@ -182,7 +184,13 @@ impl<'a> FnBuilder<'a> {
 
     /// Declaration edges (CPAchecker's `createEdgeForDeclaration`): side effects of all declarators
     /// first, then one edge per declared entity, then the calls of `int x = f();`.
-    pub(super) fn declaration(&mut self, prev: NodeId, entries: &[LocalEntry], raw: &str, lines: Option<(u32, u32)>) -> NodeId {
+    pub(super) fn declaration(
+        &mut self,
+        prev: NodeId,
+        entries: &[LocalEntry],
+        raw: &str,
+        lines: Option<(u32, u32)>,
+    ) -> NodeId {
         let mut pre = Vec::new();
         let mut post = Vec::new();
         let mut kinds = Vec::new();
@@ -530,7 +538,14 @@ impl<'a> FnBuilder<'a> {
     }
 
     /// `[e]` to `then_n` and `[!(e)]` to `else_n`.
-    pub(super) fn assume_pair(&mut self, e: &Expr, root: NodeId, then_n: NodeId, else_n: NodeId, lines: Option<(u32, u32)>) {
+    pub(super) fn assume_pair(
+        &mut self,
+        e: &Expr,
+        root: NodeId,
+        then_n: NodeId,
+        else_n: NodeId,
+        lines: Option<(u32, u32)>,
+    ) {
         let text = expr_text(self.prog, e);
         self.g.add(root, then_n, EdgeKind::Assume { cond: e.clone(), truth: true }, &format!("[{text}]"), lines);
         self.g.add(root, else_n, EdgeKind::Assume { cond: e.clone(), truth: false }, &format!("[!({text})]"), lines);

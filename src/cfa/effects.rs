@@ -182,11 +182,7 @@ impl FnBuilder<'_> {
                 let lhs = self.without_se(target, pre);
                 let one = Expr { kind: ExprKind::IntConst(1), ty: self.prog.types.int(IntType::INT), span };
                 let op = if *inc { BinOp::Add } else { BinOp::Sub };
-                let comp = if self.prog.types.pointee(lhs.ty).is_some() {
-                    lhs.ty
-                } else {
-                    self.promoted(lhs.ty)
-                };
+                let comp = if self.prog.types.pointee(lhs.ty).is_some() { lhs.ty } else { self.promoted(lhs.ty) };
                 let value = self.arith(op, lhs.clone(), one, comp, span);
                 let value = self.convert_to(value, lhs.ty);
                 if *prefix || ctx == Ctx::ForIteration {
@@ -202,7 +198,11 @@ impl FnBuilder<'_> {
                 None => {
                     if matches!(self.prog.types.kind(ty), TypeKind::Void) {
                         pre.push(SideItem::Cond(CondItem::Ternary(e.clone()), None));
-                        return Conv::Expr(Expr { kind: ExprKind::IntConst(0), ty: self.prog.types.int(IntType::INT), span });
+                        return Conv::Expr(Expr {
+                            kind: ExprKind::IntConst(0),
+                            ty: self.prog.types.int(IntType::INT),
+                            span,
+                        });
                     }
                     let tmp = self.new_tmp(ty, span);
                     pre.push(SideItem::Decl(tmp, None));
@@ -235,7 +235,12 @@ impl FnBuilder<'_> {
             }
             ExprKind::Member { base, field, arrow, anonymous } => {
                 let base = self.without_se(base, pre);
-                Conv::Expr(mk(ExprKind::Member { base: Box::new(base), field: *field, arrow: *arrow, anonymous: *anonymous }))
+                Conv::Expr(mk(ExprKind::Member {
+                    base: Box::new(base),
+                    field: *field,
+                    arrow: *arrow,
+                    anonymous: *anonymous,
+                }))
             }
             ExprKind::Index(a, i) => {
                 let a = self.without_se(a, pre);
@@ -345,10 +350,19 @@ impl FnBuilder<'_> {
         next
     }
 
-    pub(super) fn emit_stmt_to(&mut self, prev: NodeId, next: NodeId, s: SimpleStmt, raw: &str, lines: Option<(u32, u32)>) {
+    pub(super) fn emit_stmt_to(
+        &mut self,
+        prev: NodeId,
+        next: NodeId,
+        s: SimpleStmt,
+        raw: &str,
+        lines: Option<(u32, u32)>,
+    ) {
         let kind = match s {
             SimpleStmt::Assign(lhs, Rhs::Expr(rhs)) => EdgeKind::Assign { lhs, rhs },
-            SimpleStmt::Assign(lhs, Rhs::Call(c)) => EdgeKind::ExternCall { lhs: Some(lhs), callee: c.callee, args: c.args },
+            SimpleStmt::Assign(lhs, Rhs::Call(c)) => {
+                EdgeKind::ExternCall { lhs: Some(lhs), callee: c.callee, args: c.args }
+            }
             SimpleStmt::Call(c) => EdgeKind::ExternCall { lhs: None, callee: c.callee, args: c.args },
             SimpleStmt::Eval(e) => EdgeKind::Eval(e),
         };
@@ -437,7 +451,14 @@ impl FnBuilder<'_> {
         }
     }
 
-    fn ternary_branch(&mut self, branch: &Expr, last: NodeId, lines: Option<(u32, u32)>, prev: NodeId, tmp: Option<VarId>) {
+    fn ternary_branch(
+        &mut self,
+        branch: &Expr,
+        last: NodeId,
+        lines: Option<(u32, u32)>,
+        prev: NodeId,
+        tmp: Option<VarId>,
+    ) {
         let raw = self.prog.text(branch.span).to_string();
         let mut pre = Vec::new();
         let conv = self.with_se(branch, Ctx::AssignRhs, &mut pre);

@@ -1,6 +1,6 @@
 //! The mutable graph the CFA is built in: edges can be removed and redirected until `freeze`.
 
-use super::{BlankKind, Cfa, CallSite, Edge, EdgeId, EdgeKind, FuncCfa, Node, NodeId, NodeKind};
+use super::{BlankKind, CallSite, Cfa, Edge, EdgeId, EdgeKind, FuncCfa, Node, NodeId, NodeKind};
 use crate::cfront::ir::FuncId;
 
 /// A CFA under construction. Removed edges leave holes that `freeze` compacts.
@@ -35,7 +35,14 @@ impl Graph {
     }
 
     /// Adds an edge without any check.
-    pub fn add_unchecked(&mut self, src: NodeId, dst: NodeId, kind: EdgeKind, text: &str, lines: Option<(u32, u32)>) -> EdgeId {
+    pub fn add_unchecked(
+        &mut self,
+        src: NodeId,
+        dst: NodeId,
+        kind: EdgeKind,
+        text: &str,
+        lines: Option<(u32, u32)>,
+    ) -> EdgeId {
         let id = EdgeId::from_idx(self.edges.len());
         self.edges.push(Some(Edge { src, dst, kind, text: text.into(), lines }));
         self.out[src.idx()].push(id);
@@ -44,7 +51,14 @@ impl Graph {
     }
 
     /// Adds an edge only if its source counts as reachable (CPAchecker drops edges of dead code).
-    pub fn add(&mut self, src: NodeId, dst: NodeId, kind: EdgeKind, text: &str, lines: Option<(u32, u32)>) -> Option<EdgeId> {
+    pub fn add(
+        &mut self,
+        src: NodeId,
+        dst: NodeId,
+        kind: EdgeKind,
+        text: &str,
+        lines: Option<(u32, u32)>,
+    ) -> Option<EdgeId> {
         self.is_reachable(src).then(|| self.add_unchecked(src, dst, kind, text, lines))
     }
 
@@ -97,7 +111,14 @@ impl Graph {
     }
 
     /// Compacts ids, keeping only the nodes marked in `keep` and the edges between them.
-    pub fn freeze(self, keep: &[bool], mut funcs: Vec<FuncCfa>, mut call_sites: Vec<CallSite>, main: FuncId, n_funcs: usize) -> Cfa {
+    pub fn freeze(
+        self,
+        keep: &[bool],
+        mut funcs: Vec<FuncCfa>,
+        mut call_sites: Vec<CallSite>,
+        main: FuncId,
+        n_funcs: usize,
+    ) -> Cfa {
         let mut node_map = vec![None; self.nodes.len()];
         let mut nodes = Vec::new();
         for (i, node) in self.nodes.into_iter().enumerate() {
@@ -116,7 +137,8 @@ impl Graph {
             edge_map[i] = Some(EdgeId::from_idx(edges.len()));
             edges.push(edge);
         }
-        let remap_list = |list: &Vec<EdgeId>| -> Vec<EdgeId> { list.iter().filter_map(|e| edge_map[e.idx()]).collect() };
+        let remap_list =
+            |list: &Vec<EdgeId>| -> Vec<EdgeId> { list.iter().filter_map(|e| edge_map[e.idx()]).collect() };
         let mut out = vec![Vec::new(); nodes.len()];
         let mut inc = vec![Vec::new(); nodes.len()];
         for (old, new) in node_map.iter().enumerate() {

@@ -7,16 +7,17 @@ use std::collections::{HashMap, HashSet};
 use super::build::FnBuilder;
 use super::graph::Graph;
 use super::javaset::hash_set_order;
-use super::{BlankKind, CallSite, CallSiteId, Cfa, CfaConfig, CfaError, EdgeId, EdgeKind, FuncCfa, GlobalKind, NodeId, NodeKind};
+use super::{
+    BlankKind, CallSite, CallSiteId, Cfa, CfaConfig, CfaError, EdgeId, EdgeKind, FuncCfa, GlobalKind, NodeId, NodeKind,
+};
 use crate::base::{Diagnostic, Severity, Span};
 use crate::cfront::ir::{BinOp, CastOrigin, Expr, ExprKind, FuncId, GlobalDecl, Init, Program, Var, VarId, VarKind};
 use crate::cfront::types::{IntType, TypeKind};
 
 pub(super) fn build_program(prog: &mut Program, config: &CfaConfig) -> Result<(Cfa, Vec<Diagnostic>), CfaError> {
-    let main = prog
-        .func_by_name(&config.entry)
-        .filter(|&f| prog.func(f).body.is_some())
-        .ok_or_else(|| CfaError::NoEntry { path: prog.file.path().display().to_string(), name: config.entry.clone() })?;
+    let main = prog.func_by_name(&config.entry).filter(|&f| prog.func(f).body.is_some()).ok_or_else(|| {
+        CfaError::NoEntry { path: prog.file.path().display().to_string(), name: config.entry.clone() }
+    })?;
     let mut diags = Vec::new();
     let mut g = Graph::new();
 
@@ -242,7 +243,11 @@ fn global_entries(prog: &Program) -> Vec<(EdgeKind, String, Option<(u32, u32)>)>
                 if !seen.insert(key) {
                     continue;
                 }
-                res.push((EdgeKind::Global(GlobalKind::Function(*func)), prog.text(*span).to_string(), first_line(*span)));
+                res.push((
+                    EdgeKind::Global(GlobalKind::Function(*func)),
+                    prog.text(*span).to_string(),
+                    first_line(*span),
+                ));
             }
             GlobalDecl::FuncDef { func } => {
                 let f = prog.func(*func);
@@ -328,8 +333,11 @@ fn resolve_function_pointers(
             ExprKind::Deref(inner) if prog.types.pointee(inner.ty).is_some() => (**inner).clone(),
             _ => callee.clone(),
         };
-        let targets: Vec<FuncId> =
-            candidates.iter().copied().filter(|&f| pointer_target_fits(prog, f, &callee, &args, lhs.is_some())).collect();
+        let targets: Vec<FuncId> = candidates
+            .iter()
+            .copied()
+            .filter(|&f| pointer_target_fits(prog, f, &callee, &args, lhs.is_some()))
+            .collect();
         if targets.is_empty() {
             let edge = g.edge(e);
             let lc = edge.lines.map(|l| l.0).unwrap_or(0);
@@ -527,7 +535,12 @@ fn second_pass(
                     prog.file.path(),
                     line,
                     0,
-                    format!("call of '{}' with {} arguments; it takes {}", prog.func(f).name, args.len(), ft.params.len()),
+                    format!(
+                        "call of '{}' with {} arguments; it takes {}",
+                        prog.func(f).name,
+                        args.len(),
+                        ft.params.len()
+                    ),
                 ));
             }
             g.remove_edge(e);
@@ -563,7 +576,13 @@ fn second_pass(
             let term = g.new_node(func, NodeKind::Termination);
             let text = format!("[{}]", edge.text);
             let cond = args[0].clone();
-            g.add_unchecked(edge.src, edge.dst, EdgeKind::Assume { cond: cond.clone(), truth: true }, &text, edge.lines);
+            g.add_unchecked(
+                edge.src,
+                edge.dst,
+                EdgeKind::Assume { cond: cond.clone(), truth: true },
+                &text,
+                edge.lines,
+            );
             g.add_unchecked(edge.src, term, EdgeKind::Assume { cond, truth: false }, &text, edge.lines);
         }
     }
