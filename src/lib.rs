@@ -7,4 +7,5 @@ pub mod automaton;
 pub mod base;
 pub mod cfa;
 pub mod cfront;
+pub mod product;
 pub mod sat;

@@ -75,7 +75,8 @@ fn node_suffix(cfa: &Cfa, n: super::NodeId) -> &'static str {
     }
 }
 
-fn kind_name(k: &EdgeKind) -> &'static str {
+/// A short name of an edge kind (`assume`, `label`, `call`, ...).
+pub fn kind_name(k: &EdgeKind) -> &'static str {
     match k {
         EdgeKind::Blank(b) => match b {
             BlankKind::Plain => "blank",

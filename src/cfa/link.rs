@@ -160,7 +160,8 @@ fn simplify_function(g: &mut Graph, root: NodeId) {
         }
         let end2 = end_of_blank_chain(g, l_end);
         remove_blank_chain(g, l_end, end2, &mut removed);
-        let merged = removed.into_iter().flatten().reduce(|(a, b), (c, d)| (a.min(c), b.max(d)));
+        // Only the `if` line counts: the removed edges did nothing and their lines are gone.
+        let merged = removed.into_iter().flatten().reduce(|(a, b), (c, d)| (a.min(c), b.max(d))).map(|(a, _)| (a, a));
         g.add_unchecked(bp, end2, EdgeKind::Blank(BlankKind::Skipped), "skipped unnecessary edges", merged);
     }
 }
@@ -202,12 +203,12 @@ fn global_entries(prog: &Program) -> Vec<(EdgeKind, String, Option<(u32, u32)>)>
     let first_line = |span: Span| Some(prog.file.lines(span).0).map(|l| (l, l));
     for d in prog.globals.iter().chain(&prog.late_globals) {
         match d {
-            GlobalDecl::Type { span, record } => {
-                if let Some((r, defines)) = record {
-                    if !defines && records.contains(r) {
+            GlobalDecl::Type { span, tag } => {
+                if let Some((t, defines)) = tag {
+                    if !defines && records.contains(t) {
                         continue;
                     }
-                    records.insert(*r);
+                    records.insert(*t);
                 } else if !seen.insert(format!("type {}", normalize(prog.text(*span)))) {
                     continue;
                 }

@@ -23,7 +23,7 @@ use crate::base::Diagnostic;
 use crate::cfront::ir::{Expr, FuncId, Init, Program, VarId};
 use crate::id_type;
 
-pub use dump::{to_dot, to_text};
+pub use dump::{kind_name, to_dot, to_text};
 
 id_type! {
     /// A CFA location.

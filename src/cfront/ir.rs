@@ -135,8 +135,9 @@ pub enum GlobalDecl {
     Type {
         /// The whole declaration, `;` included.
         span: Span,
-        /// The struct or union this entry declares (not for typedefs), and whether it defines it.
-        record: Option<(RecordId, bool)>,
+        /// The struct, union or enum tag this entry declares (not for typedefs), and whether it
+        /// defines it (rather than only naming it, as in `struct s;`).
+        tag: Option<(TagRef, bool)>,
     },
     /// A function prototype.
     FuncProto {
@@ -152,6 +153,15 @@ pub enum GlobalDecl {
         /// The function.
         func: FuncId,
     },
+}
+
+/// The identity of a struct, union or enum tag.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum TagRef {
+    /// A struct or union.
+    Record(RecordId),
+    /// An enum, numbered in order of first appearance.
+    Enum(u32),
 }
 
 /// A statement with its source span.

@@ -49,7 +49,7 @@ enum Ordinary {
 #[derive(Clone, Copy, Debug)]
 enum Tag {
     Record(RecordId),
-    Enum(TypeId),
+    Enum(TypeId, u32),
 }
 
 #[derive(Default)]
@@ -64,7 +64,7 @@ struct Specs {
     ty: TypeId,
     /// The specifiers define a struct/union/enum (`Some((record, true))` for a struct or union,
     /// `None` record for an enum), or name a struct/union tag (`Some((record, false))`).
-    tag: Option<(Option<RecordId>, bool)>,
+    tag: Option<(Option<TagRef>, bool)>,
     /// CPAchecker's rendering of the base type (`unsigned long`, `struct s `, `size_t `).
     text: String,
     /// Span of all specifiers together.
@@ -74,10 +74,10 @@ struct Specs {
 impl Specs {
     /// The tag this declaration declares, as the `record` of a `GlobalDecl::Type`: a definition, or a
     /// forward declaration (`struct s;`, no declarators).
-    fn declared_tag(&self, no_declarators: bool) -> Option<Option<(RecordId, bool)>> {
+    fn declared_tag(&self, no_declarators: bool) -> Option<Option<(TagRef, bool)>> {
         match self.tag {
-            Some((rec, true)) => Some(rec.map(|r| (r, true))),
-            Some((Some(rec), false)) if no_declarators => Some(Some((rec, false))),
+            Some((tag, true)) => Some(tag.map(|t| (t, true))),
+            Some((tag, false)) if no_declarators => Some(tag.map(|t| (t, false))),
             _ => None,
         }
     }
@@ -110,6 +110,8 @@ struct Lowerer<'a> {
     local_names: HashMap<String, u32>,
     size_t: TypeId,
     ptrdiff_t: TypeId,
+    /// Enum tags seen so far (their identities are `TagRef::Enum(0..n_enums)`).
+    n_enums: u32,
 }
 
 impl<'a> Lowerer<'a> {
@@ -140,6 +142,7 @@ impl<'a> Lowerer<'a> {
             local_names: HashMap::new(),
             size_t,
             ptrdiff_t,
+            n_enums: 0,
         }
     }
 
@@ -187,14 +190,14 @@ impl<'a> Lowerer<'a> {
         let span = sp(&d.span);
         let specs = self.specifiers(&d.node.specifiers)?;
         if let Some(record) = specs.declared_tag(d.node.declarators.is_empty()) {
-            self.globals.push(GlobalDecl::Type { span, record });
+            self.globals.push(GlobalDecl::Type { span, tag: record });
         }
         for id in &d.node.declarators {
             let decl = self.declarator(specs.ty, &id.node.declarator)?;
             let Some((name, name_span)) = decl.name.clone() else { continue };
             if specs.storage == Some(ast::StorageClassSpecifier::Typedef) {
                 self.bind(&name, Ordinary::Typedef(decl.ty));
-                self.globals.push(GlobalDecl::Type { span, record: None });
+                self.globals.push(GlobalDecl::Type { span, tag: None });
                 continue;
             }
             if matches!(self.types.kind(decl.ty), TypeKind::Func(_)) {
@@ -288,7 +291,8 @@ impl<'a> Lowerer<'a> {
             return self.err(sp(&fd.span), "K&R-style parameter declarations are not supported");
         }
         let f = self.declare_func(&name, decl.ty, sp(&fd.span));
-        let header = format!("{} {}", self.text(specs.span), self.text(sp(&fd.node.declarator.span)));
+        let header =
+            format!("{} {}", self.text(specs.span).trim_end(), self.text(sp(&fd.node.declarator.span)).trim_start());
         {
             let func = &mut self.funcs[f.idx()];
             func.ty = decl.ty;
@@ -411,7 +415,13 @@ impl<'a> Lowerer<'a> {
                 ast::DeclarationSpecifier::Function(_) | ast::DeclarationSpecifier::Alignment(_) => {}
             }
         }
-        let span = specs.iter().map(|s| sp(&s.span)).reduce(Span::join).unwrap_or_default();
+        // CDT's declaration-specifier text leaves out GNU attributes before and after the keywords.
+        let span = specs
+            .iter()
+            .filter(|s| !matches!(s.node, ast::DeclarationSpecifier::Extension(_)))
+            .map(|s| sp(&s.span))
+            .reduce(Span::join)
+            .unwrap_or_default();
         let (ty, tag, text) = self.type_specifiers(&tspecs, &quals, &attrs, span)?;
         Ok(Specs { storage, ty, tag, text, span })
     }
@@ -440,12 +450,12 @@ impl<'a> Lowerer<'a> {
         quals: &[ast::TypeQualifier],
         attrs: &[&Node<ast::Extension>],
         span: Span,
-    ) -> Res<(TypeId, Option<(Option<RecordId>, bool)>, String)> {
+    ) -> Res<(TypeId, Option<(Option<TagRef>, bool)>, String)> {
         use ast::TypeSpecifier as T;
         let (mut n_long, mut n_short, mut n_char, mut n_int) = (0, 0, 0, 0);
         let (mut signed, mut unsigned, mut bool_, mut void, mut float, mut double) =
             (false, false, false, false, false, false);
-        let mut other: Option<(TypeId, Option<(Option<RecordId>, bool)>, String)> = None;
+        let mut other: Option<(TypeId, Option<(Option<TagRef>, bool)>, String)> = None;
         let packed = attrs.iter().any(|a| attr_named(a, "packed"));
         for ts in tspecs {
             match &ts.node {
@@ -543,7 +553,7 @@ impl<'a> Lowerer<'a> {
         &mut self,
         st: &Node<ast::StructType>,
         packed: bool,
-    ) -> Res<(TypeId, Option<(Option<RecordId>, bool)>, String)> {
+    ) -> Res<(TypeId, Option<(Option<TagRef>, bool)>, String)> {
         let kind = match st.node.kind.node {
             ast::StructKind::Struct => RecordKind::Struct,
             ast::StructKind::Union => RecordKind::Union,
@@ -565,7 +575,7 @@ impl<'a> Lowerer<'a> {
                     r
                 }
             };
-            return Ok((self.types.intern(TypeKind::Record(rid)), Some((Some(rid), false)), text));
+            return Ok((self.types.intern(TypeKind::Record(rid)), Some((Some(TagRef::Record(rid)), false)), text));
         };
         let rid = match tag.as_ref().and_then(|t| self.scopes.last().expect("scope").tags.get(t).copied()) {
             Some(Tag::Record(r)) if self.types.record(r).fields.is_none() => r,
@@ -608,21 +618,29 @@ impl<'a> Lowerer<'a> {
             }
         }
         self.types.complete_record(rid, members, packed);
-        Ok((self.types.intern(TypeKind::Record(rid)), Some((Some(rid), true)), text))
+        Ok((self.types.intern(TypeKind::Record(rid)), Some((Some(TagRef::Record(rid)), true)), text))
     }
 
-    fn enum_type(&mut self, et: &Node<ast::EnumType>) -> Res<(TypeId, Option<(Option<RecordId>, bool)>, String)> {
+    fn enum_type(&mut self, et: &Node<ast::EnumType>) -> Res<(TypeId, Option<(Option<TagRef>, bool)>, String)> {
         let tag = et.node.identifier.as_ref().map(|i| i.node.name.clone());
         let text = match &tag {
             Some(t) => format!("enum {t} "),
             None => "enum ".to_string(),
         };
         if et.node.enumerators.is_empty() {
-            let ty = match tag.as_ref().and_then(|t| self.lookup_tag(t)) {
-                Some(Tag::Enum(ty)) => ty,
-                _ => self.types.int(IntType::UINT),
+            let (ty, id) = match tag.as_ref().and_then(|t| self.lookup_tag(t)) {
+                Some(Tag::Enum(ty, id)) => (ty, id),
+                _ => {
+                    let ty = self.types.int(IntType::UINT);
+                    let id = self.n_enums;
+                    self.n_enums += 1;
+                    if let Some(t) = &tag {
+                        self.scopes.last_mut().expect("scope").tags.insert(t.clone(), Tag::Enum(ty, id));
+                    }
+                    (ty, id)
+                }
             };
-            return Ok((ty, None, text));
+            return Ok((ty, Some((Some(TagRef::Enum(id)), false)), text));
         }
         let int = self.types.int(IntType::INT);
         let mut next: i128 = 0;
@@ -644,10 +662,18 @@ impl<'a> Lowerer<'a> {
         }
         // gcc gives an enum `unsigned int` as its type when no enumerator is negative.
         let ty = if any_negative { int } else { self.types.int(IntType::UINT) };
+        // A definition completes an earlier forward declaration of the same tag in this scope.
+        let id = match tag.as_ref().and_then(|t| self.scopes.last().expect("scope").tags.get(t).copied()) {
+            Some(Tag::Enum(_, id)) => id,
+            _ => {
+                self.n_enums += 1;
+                self.n_enums - 1
+            }
+        };
         if let Some(t) = tag {
-            self.scopes.last_mut().expect("scope").tags.insert(t, Tag::Enum(ty));
+            self.scopes.last_mut().expect("scope").tags.insert(t, Tag::Enum(ty, id));
         }
-        Ok((ty, Some((None, true)), text))
+        Ok((ty, Some((Some(TagRef::Enum(id)), true)), text))
     }
 
     /// The type of a type name (casts, `sizeof`) and its CPAchecker rendering.
