@@ -1,47 +1,26 @@
-//! The `vcov` command line: parses arguments, runs the pipeline, maps the outcome to an exit code.
+//! The `vcov` binary: parses the arguments, runs the command, prints a fatal error once, and maps the
+//! outcome to the exit code.
 
-use std::path::PathBuf;
+use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
-use vcov::base::SourceFile;
-use vcov::cfront::types::DataModel;
+use clap::Parser;
+use vcov::cli::{self, args::Cli, ExitStatus};
 
-/// Verification coverage of C programs from interrupted software-verifier runs.
-#[derive(Parser)]
-#[command(name = "vcov", version)]
-struct Cli {
-    #[command(subcommand)]
-    cmd: Cmd,
-}
-
-#[derive(Subcommand)]
-enum Cmd {
-    /// Print the control-flow automaton of a program.
-    Cfa {
-        /// The C program.
-        program: PathBuf,
-        /// Print Graphviz DOT instead of text.
-        #[arg(long)]
-        dot: bool,
-        /// 64-bit data model (LP64).
-        #[arg(long = "64")]
-        lp64: bool,
-    },
-}
-
-fn main() {
+fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.cmd {
-        Cmd::Cfa { program, dot, lp64 } => {
-            let text = std::fs::read_to_string(&program).unwrap();
-            let dm = if lp64 { DataModel::Lp64 } else { DataModel::Ilp32 };
-            let (mut prog, _) = vcov::cfront::parse_program(SourceFile::new(&program, text), dm).unwrap();
-            let (cfa, _) = vcov::cfa::build(&mut prog, &Default::default()).unwrap();
-            if dot {
-                print!("{}", vcov::cfa::to_dot(&cfa, &prog));
-            } else {
-                print!("{}", vcov::cfa::to_text(&cfa, &prog));
+    let stdout = std::io::stdout();
+    let stderr = std::io::stderr();
+    match cli::run(cli, &mut stdout.lock(), &mut stderr.lock()) {
+        Ok(status) => ExitCode::from(status as u8),
+        Err(e) => {
+            // A closed pipe (`vcov cfa x.c | head`) is not an error.
+            if e.chain().any(|c| {
+                c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            }) {
+                return ExitCode::SUCCESS;
             }
+            eprintln!("vcov: {e:#}");
+            ExitCode::from(ExitStatus::Error as u8)
         }
     }
 }

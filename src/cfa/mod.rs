@@ -234,6 +234,18 @@ pub struct Cfa {
     pub main: FuncId,
 }
 
+/// Which lines an edge counts for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum LineRule {
+    /// Every line a statement or condition spans (the rule of the Verification Coverage reference
+    /// scripts and their `EXPECTED.json`); labels, gotos, loop entries and `switch` heads count with
+    /// their first line only, global declarations with the line they start on.
+    #[default]
+    Spanned,
+    /// Only the first line of each edge (CPAchecker 1.5's own `coverage.info`).
+    FirstLine,
+}
+
 /// Options of CFA construction.
 #[derive(Clone, Debug)]
 pub struct CfaConfig {
@@ -322,12 +334,23 @@ impl Cfa {
         edge.lines.is_some() && !matches!(edge.kind, EdgeKind::Global(GlobalKind::Function(_)) | EdgeKind::Summary(_))
     }
 
+    /// The first and last line edge `e` counts for under `rule`, if it counts at all.
+    pub fn counted_lines(&self, e: EdgeId, rule: LineRule) -> Option<(u32, u32)> {
+        if !self.counts_for_lines(e) {
+            return None;
+        }
+        let (a, b) = self.edge(e).lines?;
+        Some(match rule {
+            LineRule::Spanned => (a, b),
+            LineRule::FirstLine => (a, a),
+        })
+    }
+
     /// The lines of every edge that counts for coverage: CPAchecker's lines to cover, ascending.
-    pub fn lines_to_cover(&self) -> Vec<u32> {
+    pub fn lines_to_cover(&self, rule: LineRule) -> Vec<u32> {
         let mut lines = Vec::new();
-        for (id, e) in self.edges() {
-            if self.counts_for_lines(id) {
-                let (a, b) = e.lines.expect("counted edges have lines");
+        for (id, _) in self.edges() {
+            if let Some((a, b)) = self.counted_lines(id, rule) {
                 lines.extend(a..=b);
             }
         }

@@ -12,15 +12,17 @@
 
 mod matching;
 mod reach;
+mod walk;
 
 use std::collections::HashMap;
 
 use crate::automaton::{Automaton, StateId, Target};
-use crate::cfa::{CallSiteId, Cfa, EdgeId, EdgeKind, NodeId};
+use crate::cfa::{CallSiteId, Cfa, EdgeId, NodeId};
 use crate::id_type;
 
 pub use matching::{assume_polarity, token_key, Fired, Matcher, Tier};
 pub use reach::{ReachInfo, TrueRegion};
+pub use walk::{stack_after, step, takeable_edges, Step};
 
 id_type! {
     /// A node of the product.
@@ -147,25 +149,12 @@ impl Product {
             if p.is_leaf(node.aut) {
                 continue;
             }
-            let edges: Vec<EdgeId> = cfa
-                .out_edges(node.cfa)
-                .iter()
-                .copied()
-                .filter(|&e| match cfa.edge(e).kind {
-                    EdgeKind::Summary(_) => false,
-                    EdgeKind::Return(cs) => p.stacks.top(node.stack).is_some_and(|(top, _)| top == cs),
-                    _ => true,
-                })
-                .collect();
+            let edges = takeable_edges(cfa, &p.stacks, node.stack, node.cfa);
             let fired = matcher.fire_all(node.aut, &edges);
             let mut succ = Vec::new();
             for (&e, f) in edges.iter().zip(fired) {
                 let edge = cfa.edge(e);
-                let stack = match edge.kind {
-                    EdgeKind::Call(cs) => p.stacks.push(node.stack, cs),
-                    EdgeKind::Return(_) => p.stacks.top(node.stack).expect("checked above").1,
-                    _ => node.stack,
-                };
+                let stack = stack_after(cfa, &mut p.stacks, node.stack, e);
                 if let Some(t) = f.tier {
                     p.tier_counts[t as usize] += f.transitions.len() as u64;
                 }

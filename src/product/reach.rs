@@ -15,7 +15,7 @@ use petgraph::graph::DiGraph;
 
 use super::{Product, ProductNodeId, StackId};
 use crate::automaton::Automaton;
-use crate::cfa::{Cfa, EdgeKind, NodeId};
+use crate::cfa::{Cfa, EdgeKind, LineRule, NodeId};
 
 /// Reach sets of `__TRUE` leaves: locations reachable on the CFA from (node, stack).
 pub struct TrueRegion<'a> {
@@ -193,7 +193,7 @@ pub struct ReachInfo {
 
 impl ReachInfo {
     /// Solves the Reach fixpoint on `product`.
-    pub fn compute(product: &Product, aut: &Automaton, cfa: &Cfa) -> ReachInfo {
+    pub fn compute(product: &Product, aut: &Automaton, cfa: &Cfa, rule: LineRule) -> ReachInfo {
         let n_cfa = cfa.n_nodes();
         let is_true = |i: usize| Some(product.nodes[i].aut) == product.true_state;
         let is_false = |i: usize| Some(product.nodes[i].aut) == product.false_state;
@@ -259,8 +259,7 @@ impl ReachInfo {
         // Lines of every edge taken from a node outside `__FALSE`, plus the `__TRUE` region.
         let mut lines = Vec::new();
         let mut push_lines = |e: crate::cfa::EdgeId| {
-            if cfa.counts_for_lines(e) {
-                let (a, b) = cfa.edge(e).lines.expect("counted edges have lines");
+            if let Some((a, b)) = cfa.counted_lines(e, rule) {
                 lines.extend(a..=b);
             }
         };

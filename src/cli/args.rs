@@ -1,0 +1,119 @@
+//! The command-line flags, mirrored one to one (no IO, no validation beyond clap's).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Verification coverage of C programs from interrupted software-verifier runs.
+#[derive(Parser, Debug)]
+#[command(name = "vcov", version, about)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Measure the verification coverage of an assumption automaton on a program.
+    Coverage(CoverageArgs),
+    /// Write the Reach score of every automaton state as CSV.
+    Scores(ScoresArgs),
+    /// Print the control-flow automaton of a program, as CPAchecker builds it.
+    Cfa(CfaArgs),
+}
+
+/// The data model flags shared by the subcommands.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct ModelArgs {
+    /// 32-bit data model: int, long and pointers are 32 bits (the default, CPAchecker's LINUX32).
+    #[arg(long = "32", conflicts_with = "lp64")]
+    pub ilp32: bool,
+    /// 64-bit data model (LP64): long and pointers are 64 bits.
+    #[arg(long = "64")]
+    pub lp64: bool,
+}
+
+/// Which lines an edge counts for.
+#[derive(ValueEnum, Debug, Clone, Copy, Default)]
+pub enum LineRuleArg {
+    /// Every line a statement spans (the Verification Coverage scripts, EXPECTED.json).
+    #[default]
+    Spanned,
+    /// Only the first line of each edge (CPAchecker 1.5's coverage.info, the paper's tables).
+    FirstLine,
+}
+
+/// What goes to standard output.
+#[derive(ValueEnum, Debug, Clone, Copy, Default)]
+pub enum FormatArg {
+    /// A summary table.
+    #[default]
+    Text,
+    /// The JSON report.
+    Json,
+}
+
+/// `vcov coverage`
+#[derive(Args, Debug)]
+pub struct CoverageArgs {
+    /// The C program (.c or preprocessed .i).
+    pub program: PathBuf,
+    /// The assumption automaton written by CPAchecker.
+    #[arg(long)]
+    pub aa: PathBuf,
+    /// Measure the executions described by the counterexample automata (*.spc) in this directory.
+    #[arg(long, value_name = "DIR")]
+    pub executions_from: Option<PathBuf>,
+    /// Measure at most this many executions.
+    #[arg(long, value_name = "N")]
+    pub max_executions: Option<usize>,
+    /// Write the JSON report to this file.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write lcov tracefiles PREFIX.under.info and PREFIX.over.info.
+    #[arg(long, value_name = "PREFIX")]
+    pub lcov: Option<PathBuf>,
+    /// What to print on standard output.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: FormatArg,
+    /// Which lines an edge counts for.
+    #[arg(long, value_enum, default_value_t)]
+    pub line_rule: LineRuleArg,
+    /// Fail (exit code 2) when some automaton state is not reached in the program.
+    #[arg(long)]
+    pub strict: bool,
+    /// Data model.
+    #[command(flatten)]
+    pub model: ModelArgs,
+}
+
+/// `vcov scores`
+#[derive(Args, Debug)]
+pub struct ScoresArgs {
+    /// The C program.
+    pub program: PathBuf,
+    /// The assumption automaton.
+    #[arg(long)]
+    pub aa: PathBuf,
+    /// Write the CSV to this file instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Data model.
+    #[command(flatten)]
+    pub model: ModelArgs,
+}
+
+/// `vcov cfa`
+#[derive(Args, Debug)]
+pub struct CfaArgs {
+    /// The C program.
+    pub program: PathBuf,
+    /// Print Graphviz DOT instead of text.
+    #[arg(long)]
+    pub dot: bool,
+    /// Data model.
+    #[command(flatten)]
+    pub model: ModelArgs,
+}

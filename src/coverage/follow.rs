@@ -1,0 +1,60 @@
+//! Executions given as CPAchecker counterexample automata (`Counterexample.N.spc`): the automaton is
+//! followed through the CFA until it reaches its `ERROR` transition.
+
+use std::collections::{HashMap, VecDeque};
+
+use crate::automaton::{Automaton, StateId};
+use crate::cfa::{Cfa, EdgeId, NodeId};
+use crate::product::{stack_after, step, takeable_edges, Matcher, StackId, Stacks, Step};
+
+/// Why a counterexample automaton does not describe a path of the program.
+#[derive(Debug, thiserror::Error)]
+pub enum FollowError {
+    /// No path of the CFA takes the automaton to its `ERROR` transition.
+    #[error(
+        "no path of the program follows the automaton to its ERROR transition (it got as far as automaton line {line})"
+    )]
+    NoPath {
+        /// Line in the automaton file of the furthest state reached.
+        line: u32,
+    },
+}
+
+/// The CFA path described by counterexample automaton `cex`: the shortest path from the program entry
+/// whose edges the automaton follows to its `ERROR` transition (breadth-first over automaton state,
+/// CFA node and call stack, so edges with equal texts are told apart by what follows them).
+pub fn path_of_counterexample(cex: &Automaton, cfa: &Cfa, func_names: Vec<String>) -> Result<Vec<EdgeId>, FollowError> {
+    let matcher = Matcher::new(cex, cfa, func_names);
+    let mut stacks = Stacks::default();
+    type Key = (StateId, NodeId, StackId);
+    let start: Key = (cex.initial, cfa.entry(), Stacks::EMPTY);
+    let mut parent: HashMap<Key, Option<(Key, EdgeId)>> = HashMap::from([(start, None)]);
+    let mut queue = VecDeque::from([start]);
+    let mut furthest = cex.state(cex.initial).line;
+    while let Some(key @ (q, n, s)) = queue.pop_front() {
+        furthest = furthest.max(cex.state(q).line);
+        let siblings = takeable_edges(cfa, &stacks, s, n);
+        for &e in &siblings {
+            let next_q = match step(cex, &matcher, q, &siblings, e) {
+                Step::To(q2) => q2,
+                Step::Blocked => continue,
+                Step::Error => {
+                    let mut path = vec![e];
+                    let mut cur = key;
+                    while let Some(Some((prev, pe))) = parent.get(&cur) {
+                        path.push(*pe);
+                        cur = *prev;
+                    }
+                    path.reverse();
+                    return Ok(path);
+                }
+            };
+            let next = (next_q, cfa.edge(e).dst, stack_after(cfa, &mut stacks, s, e));
+            if !parent.contains_key(&next) {
+                parent.insert(next, Some((key, e)));
+                queue.push_back(next);
+            }
+        }
+    }
+    Err(FollowError::NoPath { line: furthest })
+}

@@ -1,0 +1,115 @@
+//! Verification coverage of one program under one assumption automaton: lines to cover, the
+//! over-approximation from the product, and the under-approximation from terminating executions.
+//!
+//! An execution covers the lines of its edges up to, not including, the edge on which the automaton
+//! enters `__FALSE`; once the automaton is in `__TRUE` every later edge covers its lines.
+//!
+//! Invariant: the under-approximation is the union of the lines of executions that terminate; every
+//! covered line is backed by one of them.
+
+mod follow;
+pub mod result;
+
+use std::collections::BTreeSet;
+
+use crate::automaton::{Automaton, StateId};
+use crate::cfa::{Cfa, EdgeId, LineRule};
+use crate::product::{stack_after, step, takeable_edges, MatchStats, Matcher, Product, ReachInfo, Stacks, Step};
+
+pub use follow::{path_of_counterexample, FollowError};
+
+/// One execution of the program as a path of CFA edges from the program entry.
+#[derive(Clone, Debug)]
+pub struct Execution {
+    /// Where it came from (a file name, or a generated execution's number).
+    pub origin: String,
+    /// The edges in order.
+    pub edges: Vec<EdgeId>,
+    /// Whether it ends at the exit of `main` (a terminating execution).
+    pub terminating: bool,
+}
+
+/// What one execution contributes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExecutionCoverage {
+    /// Lines covered (empty for executions that do not terminate).
+    pub lines: Vec<u32>,
+    /// Whether the automaton entered `__FALSE` on the path.
+    pub left_explored_region: bool,
+}
+
+/// The composition of a program with an assumption automaton, ready to measure executions.
+pub struct Analysis<'a> {
+    /// The automaton.
+    pub aut: &'a Automaton,
+    /// The program's CFA.
+    pub cfa: &'a Cfa,
+    /// Which lines an edge counts for.
+    pub line_rule: LineRule,
+    /// The product.
+    pub product: Product,
+    /// Reach scores and the over-approximation.
+    pub reach: ReachInfo,
+    matcher: Matcher<'a>,
+}
+
+impl<'a> Analysis<'a> {
+    /// Builds the product and solves the Reach fixpoint.
+    pub fn new(aut: &'a Automaton, cfa: &'a Cfa, func_names: Vec<String>, line_rule: LineRule) -> Self {
+        let product = Product::build(aut, cfa, func_names.clone());
+        let reach = ReachInfo::compute(&product, aut, cfa, line_rule);
+        let matcher = Matcher::new(aut, cfa, func_names);
+        Analysis { aut, cfa, line_rule, product, reach, matcher }
+    }
+
+    /// CPAchecker's lines to cover.
+    pub fn lines_to_cover(&self) -> Vec<u32> {
+        self.cfa.lines_to_cover(self.line_rule)
+    }
+
+    /// Which automaton states and transitions the program reaches.
+    pub fn match_stats(&self) -> MatchStats {
+        self.product.match_stats(self.aut)
+    }
+
+    /// The lines `exec` covers.
+    pub fn measure(&self, exec: &Execution) -> ExecutionCoverage {
+        let mut stacks = Stacks::default();
+        let mut stack = Stacks::EMPTY;
+        let mut q = Some(self.aut.initial);
+        let mut lines = BTreeSet::new();
+        let mut left = false;
+        for &e in &exec.edges {
+            let src = self.cfa.edge(e).src;
+            let siblings = takeable_edges(self.cfa, &stacks, stack, src);
+            if let Some(state) = q {
+                if Some(state) != self.product.true_state {
+                    match step(self.aut, &self.matcher, state, &siblings, e) {
+                        Step::To(next) if Some(next) == self.product.false_state => {
+                            left = true;
+                            q = None;
+                        }
+                        Step::To(next) => q = Some(next),
+                        Step::Blocked | Step::Error => q = None,
+                    }
+                }
+                if q.is_some() {
+                    if let Some((a, b)) = self.cfa.counted_lines(e, self.line_rule) {
+                        lines.extend(a..=b);
+                    }
+                }
+            }
+            stack = stack_after(self.cfa, &mut stacks, stack, e);
+            if q.is_none() {
+                break;
+            }
+        }
+        let lines = if exec.terminating { lines.into_iter().collect() } else { Vec::new() };
+        ExecutionCoverage { lines, left_explored_region: left }
+    }
+
+    /// The automaton state the initial product node is in.
+    pub fn initial_state(&self) -> StateId {
+        self.aut.initial
+    }
+}

@@ -1,0 +1,80 @@
+//! The plain result of a coverage run, handed to the report writers.
+
+use std::path::PathBuf;
+
+use crate::product::MatchStats;
+
+/// A function of the program, for function coverage.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FunctionInfo {
+    /// Name.
+    pub name: String,
+    /// First line of the definition.
+    pub first_line: u32,
+    /// Last line of the definition.
+    pub last_line: u32,
+}
+
+/// One execution and what it covers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExecutionRecord {
+    /// 1-based number in the report.
+    pub id: usize,
+    /// Where it came from (file name or `generated`).
+    pub origin: String,
+    /// Lines it covers (empty if it does not terminate).
+    pub lines: Vec<u32>,
+    /// Whether it ends at `main`'s exit.
+    pub terminating: bool,
+    /// Whether it violates the property.
+    pub violates_property: bool,
+}
+
+/// Wall-clock and CPU time of the stages, in seconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Times {
+    /// Reading and parsing the program and the automaton.
+    pub parse: f64,
+    /// Building the CFA, the product and the Reach fixpoint.
+    pub compose: f64,
+    /// Everything, wall clock.
+    pub total: f64,
+    /// Process CPU time at the end of the run.
+    pub cpu: f64,
+}
+
+/// Everything a coverage report shows.
+#[derive(Clone, Debug)]
+pub struct CoverageResult {
+    /// The program file as given.
+    pub program: PathBuf,
+    /// The automaton file as given.
+    pub automaton: PathBuf,
+    /// `ILP32` or `LP64`.
+    pub data_model: &'static str,
+    /// `spanned` or `first-line`.
+    pub line_rule: &'static str,
+    /// Lines to cover, ascending.
+    pub lines_to_cover: Vec<u32>,
+    /// Over-approximation, ascending.
+    pub over_lines: Vec<u32>,
+    /// Under-approximation, ascending.
+    pub under_lines: Vec<u32>,
+    /// The executions measured.
+    pub executions: Vec<ExecutionRecord>,
+    /// Automaton states and transitions reached.
+    pub matching: MatchStats,
+    /// Functions of the program (with a body), by first line.
+    pub functions: Vec<FunctionInfo>,
+    /// Whether an execution violating the property was found.
+    pub bug_found: bool,
+    /// Stage times.
+    pub times: Times,
+}
+
+impl CoverageResult {
+    /// Number of terminating executions.
+    pub fn n_terminating(&self) -> usize {
+        self.executions.iter().filter(|e| e.terminating).count()
+    }
+}

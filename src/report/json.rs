@@ -1,0 +1,114 @@
+//! The JSON coverage report (`--json FILE` or `--format json`).
+
+use serde::Serialize;
+
+use crate::coverage::result::CoverageResult;
+
+/// Version of the JSON report's schema; later versions only add fields.
+pub const SCHEMA_VERSION: u32 = 1;
+
+#[derive(Serialize)]
+struct Report<'a> {
+    schema_version: u32,
+    program: String,
+    automaton: String,
+    data_model: &'a str,
+    line_rule: &'a str,
+    lines_to_cover: &'a [u32],
+    over_approximation: Lines<'a>,
+    under_approximation: Under<'a>,
+    bug_found: bool,
+    automaton_match: Match,
+    executions: Vec<Execution<'a>>,
+    time_seconds: Times,
+}
+
+#[derive(Serialize)]
+struct Lines<'a> {
+    lines: &'a [u32],
+}
+
+#[derive(Serialize)]
+struct Under<'a> {
+    lines: &'a [u32],
+    executions: usize,
+}
+
+#[derive(Serialize)]
+struct Match {
+    states: usize,
+    states_reached: usize,
+    transitions: usize,
+    transitions_used: usize,
+    unmatched: Vec<Unmatched>,
+}
+
+#[derive(Serialize)]
+struct Unmatched {
+    state: String,
+    aa_line: u32,
+}
+
+#[derive(Serialize)]
+struct Execution<'a> {
+    id: usize,
+    origin: &'a str,
+    lines: &'a [u32],
+    terminating: bool,
+    violates_property: bool,
+}
+
+#[derive(Serialize)]
+struct Times {
+    parse: f64,
+    compose: f64,
+    total: f64,
+    cpu: f64,
+}
+
+/// The JSON report of `res` on one line (compact: line lists can be long), with a trailing newline.
+pub fn coverage_json(res: &CoverageResult) -> String {
+    let m = &res.matching;
+    let report = Report {
+        schema_version: SCHEMA_VERSION,
+        program: res.program.display().to_string(),
+        automaton: res.automaton.display().to_string(),
+        data_model: res.data_model,
+        line_rule: res.line_rule,
+        lines_to_cover: &res.lines_to_cover,
+        over_approximation: Lines { lines: &res.over_lines },
+        under_approximation: Under { lines: &res.under_lines, executions: res.n_terminating() },
+        bug_found: res.bug_found,
+        automaton_match: Match {
+            states: m.states,
+            states_reached: m.states_reached,
+            transitions: m.transitions,
+            transitions_used: m.transitions_used,
+            unmatched: m.unreached.iter().map(|(s, l)| Unmatched { state: s.clone(), aa_line: *l }).collect(),
+        },
+        executions: res
+            .executions
+            .iter()
+            .map(|e| Execution {
+                id: e.id,
+                origin: &e.origin,
+                lines: &e.lines,
+                terminating: e.terminating,
+                violates_property: e.violates_property,
+            })
+            .collect(),
+        time_seconds: Times {
+            parse: round3(res.times.parse),
+            compose: round3(res.times.compose),
+            total: round3(res.times.total),
+            cpu: round3(res.times.cpu),
+        },
+    };
+    let mut s = serde_json::to_string(&report).expect("report serializes");
+    s.push('\n');
+    s
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}

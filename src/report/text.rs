@@ -1,0 +1,50 @@
+//! The human-readable summary with the columns of the paper's tables.
+
+use std::fmt::Write;
+
+use crate::coverage::result::CoverageResult;
+
+/// A few lines: the paper's columns (# lines, Over A., Under A., # exec, Bug?, CPU time) and how much
+/// of the automaton the program reaches.
+pub fn coverage_summary(res: &CoverageResult) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} with {} ({}, {} lines)",
+        res.program.display(),
+        res.automaton.display(),
+        res.data_model,
+        res.line_rule
+    );
+    let pct = |n: usize| {
+        if res.lines_to_cover.is_empty() {
+            0.0
+        } else {
+            100.0 * n as f64 / res.lines_to_cover.len() as f64
+        }
+    };
+    let _ = writeln!(
+        out,
+        "  {:>8}  {:>16}  {:>16}  {:>7}  {:>4}  {:>9}",
+        "# lines", "Over A.", "Under A.", "# exec", "Bug?", "CPU time"
+    );
+    let _ = writeln!(
+        out,
+        "  {:>8}  {:>8} ({:>5.1}%)  {:>8} ({:>5.1}%)  {:>7}  {:>4}  {:>8.2}s",
+        res.lines_to_cover.len(),
+        res.over_lines.len(),
+        pct(res.over_lines.len()),
+        res.under_lines.len(),
+        pct(res.under_lines.len()),
+        res.n_terminating(),
+        if res.bug_found { "yes" } else { "-" },
+        res.times.cpu
+    );
+    let m = &res.matching;
+    let _ = writeln!(
+        out,
+        "  automaton: {} of {} states reached, {} of {} transitions used",
+        m.states_reached, m.states, m.transitions_used, m.transitions
+    );
+    out
+}
