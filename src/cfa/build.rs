@@ -20,6 +20,9 @@ struct SwitchCtx {
     default: Option<(NodeId, Option<(u32, u32)>)>,
 }
 
+/// A forward goto waiting for its label: label, source node, goto location.
+type PendingGoto = (String, NodeId, Option<(u32, u32)>);
+
 /// Builds the body of one function into the shared graph.
 pub(super) struct FnBuilder<'a> {
     pub prog: &'a mut Program,
@@ -34,7 +37,7 @@ pub(super) struct FnBuilder<'a> {
     switches: Vec<SwitchCtx>,
     labels: HashMap<String, NodeId>,
     /// Forward gotos waiting for their label: label, source node, goto location.
-    goto_needed: Vec<(String, NodeId, Option<(u32, u32)>)>,
+    goto_needed: Vec<PendingGoto>,
 }
 
 impl<'a> FnBuilder<'a> {
@@ -236,7 +239,7 @@ impl<'a> FnBuilder<'a> {
         last: Option<NodeId>,
     ) -> NodeId {
         let mut pre = Vec::new();
-        let s = self.to_statement(e, ctx, &mut pre);
+        let s = self.as_statement(e, ctx, &mut pre);
         // `c ? f() : g();` and `a && b;` need no temporary: the value is not used.
         let conds: Vec<_> = pre.iter().filter(|i| matches!(i, SideItem::Cond(..))).collect();
         let result_is_used = !(conds.len() == 1

@@ -270,7 +270,7 @@ impl FnBuilder<'_> {
     }
 
     /// CPAchecker's `convertExpressionToStatement`.
-    pub(super) fn to_statement(&mut self, e: &Expr, ctx: Ctx, pre: &mut Vec<SideItem>) -> SimpleStmt {
+    pub(super) fn as_statement(&mut self, e: &Expr, ctx: Ctx, pre: &mut Vec<SideItem>) -> SimpleStmt {
         match self.with_se(e, ctx, pre) {
             Conv::Expr(x) => SimpleStmt::Eval(x),
             Conv::Call(c) => SimpleStmt::Call(c),
@@ -419,7 +419,7 @@ impl FnBuilder<'_> {
                 let (last, init) = items.split_last().expect("non-empty comma list");
                 for item in init {
                     let mut pre = Vec::new();
-                    let s = self.to_statement(item, Ctx::Plain, &mut pre);
+                    let s = self.as_statement(item, Ctx::Plain, &mut pre);
                     let raw = self.prog.text(item.span).to_string();
                     let lines = self.lines(item.span);
                     prev = self.emit_side_effects(prev, pre, &raw, lines, true);

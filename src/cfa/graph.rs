@@ -149,7 +149,7 @@ impl Graph {
         }
         for f in &mut funcs {
             f.entry = node_map[f.entry.idx()].expect("entries are kept");
-            f.exit = node_map[f.exit.idx()].unwrap_or(f.entry);
+            f.exit = node_map[f.exit.idx()].expect("exits are kept");
         }
         // Call sites whose call edge was dropped with dead code disappear; ids are renumbered.
         let mut cs_map = vec![None; call_sites.len()];

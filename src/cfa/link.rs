@@ -74,6 +74,8 @@ pub(super) fn build_program(prog: &mut Program, config: &CfaConfig) -> Result<(C
         for (i, r) in g.reachable_in_function(fc.entry).into_iter().enumerate() {
             keep[i] |= r;
         }
+        // The exit stays even when no return reaches it.
+        keep[fc.exit.idx()] = true;
     }
     let mut cfa = g.freeze(&keep, funcs, call_sites, main, prog.funcs.len());
     assign_postorder(&mut cfa);
@@ -193,9 +195,12 @@ fn remove_blank_chain(g: &mut Graph, start: NodeId, end: NodeId, removed: &mut V
 
 // ----- global declarations -----
 
+/// One edge of `main`'s global prefix: its meaning, raw text and line.
+type GlobalEntry = (EdgeKind, String, Option<(u32, u32)>);
+
 /// `main`'s global prefix: one entry per file-scope declaration that CPAchecker keeps after its
 /// de-duplication (by printed form; redundant typedefs and late forward declarations dropped).
-fn global_entries(prog: &Program) -> Vec<(EdgeKind, String, Option<(u32, u32)>)> {
+fn global_entries(prog: &Program) -> Vec<GlobalEntry> {
     let mut res = Vec::new();
     let mut seen = HashSet::new();
     let mut records = HashSet::new();
@@ -274,7 +279,7 @@ fn normalize(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-fn insert_globals(g: &mut Graph, entry: NodeId, globals: Vec<(EdgeKind, String, Option<(u32, u32)>)>) {
+fn insert_globals(g: &mut Graph, entry: NodeId, globals: Vec<GlobalEntry>) {
     let first = g.out[entry.idx()][0];
     let second = g.edge(first).dst;
     let func = g.nodes[entry.idx()].func;
@@ -296,7 +301,7 @@ fn resolve_function_pointers(
     g: &mut Graph,
     entries_by_name: &[NodeId],
     exits: &HashMap<FuncId, (NodeId, NodeId)>,
-    globals: &[(EdgeKind, String, Option<(u32, u32)>)],
+    globals: &[GlobalEntry],
     diags: &mut Vec<Diagnostic>,
 ) {
     // Functions whose address is used anywhere, in the order CPAchecker's hash set yields them.

@@ -359,3 +359,6 @@ impl Cfa {
         lines
     }
 }
+
+#[cfg(test)]
+mod tests;

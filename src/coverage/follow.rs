@@ -50,8 +50,8 @@ pub fn path_of_counterexample(cex: &Automaton, cfa: &Cfa, func_names: Vec<String
                 }
             };
             let next = (next_q, cfa.edge(e).dst, stack_after(cfa, &mut stacks, s, e));
-            if !parent.contains_key(&next) {
-                parent.insert(next, Some((key, e)));
+            if let std::collections::hash_map::Entry::Vacant(slot) = parent.entry(next) {
+                slot.insert(Some((key, e)));
                 queue.push_back(next);
             }
         }

@@ -1,1 +1,5 @@
-//! The single integration-test binary.
+//! The single integration-test binary: runs the built `vcov` on the project's fixtures.
+
+mod cli_coverage;
+mod corpus;
+mod util;

@@ -499,10 +499,7 @@ impl Lowerer<'_> {
                     Ok(mkb(o, a, b, ty))
                 }
                 _ if o.is_relational() => {
-                    let (a, b) = if pa && pb {
-                        let ty = a.ty;
-                        (a, self.convert(b, ty))
-                    } else if pa {
+                    let (a, b) = if pa {
                         let ty = a.ty;
                         (a, self.convert(b, ty))
                     } else {

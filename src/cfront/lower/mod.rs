@@ -58,13 +58,22 @@ struct Scope {
     tags: HashMap<String, Tag>,
 }
 
+/// A parameter of a function declarator: name, adjusted type, span.
+type Param = (Option<String>, TypeId, Span);
+
+/// The tag a type specifier defines (`true`) or names (`false`), if any.
+type TagInfo = Option<(Option<TagRef>, bool)>;
+
+/// A resolved type specifier: the type, its tag, and CPAchecker's rendering of it.
+type Resolved = (TypeId, TagInfo, String);
+
 /// The resolved declaration specifiers of one declaration.
 struct Specs {
     storage: Option<ast::StorageClassSpecifier>,
     ty: TypeId,
     /// The specifiers define a struct/union/enum (`Some((record, true))` for a struct or union,
     /// `None` record for an enum), or name a struct/union tag (`Some((record, false))`).
-    tag: Option<(Option<TagRef>, bool)>,
+    tag: TagInfo,
     /// CPAchecker's rendering of the base type (`unsigned long`, `struct s `, `size_t `).
     text: String,
     /// Span of all specifiers together.
@@ -88,7 +97,7 @@ struct Declared {
     name: Option<(String, Span)>,
     ty: TypeId,
     /// The parameters of the function declarator attached to the name, if any.
-    params: Option<Vec<(Option<String>, TypeId, Span)>>,
+    params: Option<Vec<Param>>,
     /// The abstract declarator rendered for casts (`*`, `**`), empty for none.
     pointer_text: String,
 }
@@ -450,12 +459,12 @@ impl<'a> Lowerer<'a> {
         quals: &[ast::TypeQualifier],
         attrs: &[&Node<ast::Extension>],
         span: Span,
-    ) -> Res<(TypeId, Option<(Option<TagRef>, bool)>, String)> {
+    ) -> Res<Resolved> {
         use ast::TypeSpecifier as T;
         let (mut n_long, mut n_short, mut n_char, mut n_int) = (0, 0, 0, 0);
         let (mut signed, mut unsigned, mut bool_, mut void, mut float, mut double) =
             (false, false, false, false, false, false);
-        let mut other: Option<(TypeId, Option<(Option<TagRef>, bool)>, String)> = None;
+        let mut other: Option<Resolved> = None;
         let packed = attrs.iter().any(|a| attr_named(a, "packed"));
         for ts in tspecs {
             match &ts.node {
@@ -549,11 +558,7 @@ impl<'a> Lowerer<'a> {
         Ok((self.types.intern(kind), None, parts.join(" ")))
     }
 
-    fn struct_type(
-        &mut self,
-        st: &Node<ast::StructType>,
-        packed: bool,
-    ) -> Res<(TypeId, Option<(Option<TagRef>, bool)>, String)> {
+    fn struct_type(&mut self, st: &Node<ast::StructType>, packed: bool) -> Res<Resolved> {
         let kind = match st.node.kind.node {
             ast::StructKind::Struct => RecordKind::Struct,
             ast::StructKind::Union => RecordKind::Union,
@@ -621,7 +626,7 @@ impl<'a> Lowerer<'a> {
         Ok((self.types.intern(TypeKind::Record(rid)), Some((Some(TagRef::Record(rid)), true)), text))
     }
 
-    fn enum_type(&mut self, et: &Node<ast::EnumType>) -> Res<(TypeId, Option<(Option<TagRef>, bool)>, String)> {
+    fn enum_type(&mut self, et: &Node<ast::EnumType>) -> Res<Resolved> {
         let tag = et.node.identifier.as_ref().map(|i| i.node.name.clone());
         let text = match &tag {
             Some(t) => format!("enum {t} "),
@@ -761,11 +766,7 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn function_declarator(
-        &mut self,
-        ret: TypeId,
-        fd: &Node<ast::FunctionDeclarator>,
-    ) -> Res<(TypeId, Vec<(Option<String>, TypeId, Span)>)> {
+    fn function_declarator(&mut self, ret: TypeId, fd: &Node<ast::FunctionDeclarator>) -> Res<(TypeId, Vec<Param>)> {
         let mut params = Vec::new();
         let mut tys = Vec::new();
         self.push_scope();

@@ -1,0 +1,236 @@
+//! Tests of CFA construction: the edges CPAchecker builds and their raw texts and lines.
+
+use super::*;
+use crate::base::SourceFile;
+use crate::cfront::parse_program;
+use crate::cfront::types::DataModel;
+
+/// The edges of function `func` in a depth-first walk from its entry (leaving edges in order), one per
+/// line: `kind "text" lines`.
+fn walk(src: &str, func: &str) -> Vec<String> {
+    let (mut prog, _) = parse_program(SourceFile::new("t.c", src.to_string()), DataModel::Ilp32).expect("parses");
+    let (cfa, _) = build(&mut prog, &CfaConfig::default()).expect("builds");
+    let f = cfa.func(prog.func_by_name(func).expect("function")).expect("defined");
+    let mut res = Vec::new();
+    let mut seen = vec![false; cfa.n_nodes()];
+    let mut stack = vec![f.entry];
+    while let Some(n) = stack.pop() {
+        if std::mem::replace(&mut seen[n.idx()], true) {
+            continue;
+        }
+        for &e in cfa.out_edges(n).iter().rev() {
+            let edge = cfa.edge(e);
+            if !matches!(edge.kind, EdgeKind::Call(_)) {
+                stack.push(edge.dst);
+            }
+        }
+        for &e in cfa.out_edges(n) {
+            let edge = cfa.edge(e);
+            let lines = match edge.lines {
+                Some((a, b)) if a == b => format!("{a}"),
+                Some((a, b)) => format!("{a}-{b}"),
+                None => "-".into(),
+            };
+            res.push(format!("{} {:?} {lines}", kind_name(&edge.kind), edge.text.as_ref()));
+        }
+    }
+    res
+}
+
+fn check(src: &str, func: &str, expect: &[&str]) {
+    let got = walk(src, func);
+    assert_eq!(got, expect, "\n{}", got.join("\n"));
+}
+
+#[test]
+fn declaration_with_call_is_split_in_two_edges() {
+    check(
+        "int f(void);\nint main(void) {\n int x = f();\n return x;\n}",
+        "main",
+        &[
+            "init-globals \"\" -",
+            "function-declaration \"int f(void);\" 1",
+            "function-declaration \"int main(void)\" 2",
+            "function-start \"\" -",
+            "declaration \"int x = f();\" 3",
+            "external-call \"int x = f();\" 3",
+            "return-statement \"return x;\" 4",
+        ],
+    );
+}
+
+#[test]
+fn conditions_split_and_swap_like_cpachecker() {
+    check(
+        "int main(void) {\n int x = 1, y = 2;\n if (x && !(y > 3)) {\n  x = 0;\n }\n return 0;\n}",
+        "main",
+        &[
+            "init-globals \"\" -",
+            "function-declaration \"int main(void)\" 1",
+            "function-start \"\" -",
+            "declaration \"int x = 1, y = 2;\" 2",
+            "declaration \"int x = 1, y = 2;\" 2",
+            // `x` becomes `x == 0` with the branches swapped.
+            "assume \"[x == 0]\" 3",
+            "assume \"[!(x == 0)]\" 3",
+            "return-statement \"return 0;\" 6",
+            // `!(y > 3)` swaps the targets of `y > 3`.
+            "assume \"[y > 3]\" 3",
+            "assume \"[!(y > 3)]\" 3",
+            "assignment \"x = 0;\" 4",
+            "blank \"\" -",
+        ],
+    );
+}
+
+#[test]
+fn calls_in_values_get_temporaries() {
+    let edges = walk("int f(int a);\nint main(void) {\n int x;\n x = (long)f(f(1)) + 2;\n return f(x);\n}", "main");
+    let texts: Vec<&str> = edges.iter().map(|s| s.as_str()).collect();
+    assert_eq!(
+        &texts[4..],
+        [
+            "declaration \"int x;\" 3",
+            "declaration \"x = (long)f(f(1)) + 2;\" 4",
+            "external-call \"x = (long)f(f(1)) + 2;\" 4",
+            "declaration \"x = (long)f(f(1)) + 2;\" 4",
+            "external-call \"x = (long)f(f(1)) + 2;\" 4",
+            "assignment \"x = (long)f(f(1)) + 2;\" 4",
+            "declaration \"return f(x);\" 5",
+            "external-call \"return f(x);\" 5",
+            "return-statement \"return f(x);\" 5",
+        ]
+    );
+}
+
+#[test]
+fn postfix_increment_as_statement_is_three_edges() {
+    let edges = walk("int main(void) {\n int i = 0;\n i++;\n ++i;\n return i;\n}", "main");
+    assert_eq!(
+        &edges[4..8],
+        ["declaration \"i++;\" 3", "assignment \"i++;\" 3", "expression \"i++;\" 3", "assignment \"++i;\" 4"]
+    );
+}
+
+#[test]
+fn forward_and_backward_gotos_and_label_direction() {
+    let src =
+        "int main(void) {\n int x = 0;\n goto L;\n x = 1;\n L: x = 2;\n M: x = 3;\n if (x) goto M;\n return 0;\n}";
+    let edges = walk(src, "main");
+    // The forward goto has the synthetic text; nothing falls into `L`, so its label edge leaves it.
+    assert!(edges.contains(&"goto \"Goto: L\" 3".to_string()), "{edges:?}");
+    assert!(edges.contains(&"label \"L: x = 2;\" 5".to_string()));
+    assert!(edges.contains(&"goto \"goto M;\" 7".to_string()));
+    // Dead code after the goto has no edge.
+    assert!(!edges.iter().any(|e| e.contains("x = 1;")));
+}
+
+#[test]
+fn while_one_and_break() {
+    check(
+        "int main(void) {\n int i = 0;\n while (1) {\n  if (i > 2) {\n   break;\n  }\n  i = i + 1;\n }\n return i;\n}",
+        "main",
+        &[
+            "init-globals \"\" -",
+            "function-declaration \"int main(void)\" 1",
+            "function-start \"\" -",
+            "declaration \"int i = 0;\" 2",
+            "loop-entry \"\" 3",
+            "const-condition \"1\" 3",
+            "assume \"[i > 2]\" 4",
+            "assume \"[!(i > 2)]\" 4",
+            "jump \"break;\" 5",
+            "return-statement \"return i;\" 9",
+            "assignment \"i = i + 1;\" 7",
+            "blank \"\" -",
+        ],
+    );
+}
+
+#[test]
+fn switch_cases_and_default() {
+    let src = "int main(void) {\n int v = 1;\n switch (v) {\n case 1:\n  v = 2;\n  break;\n default:\n  v = 3;\n }\n return v;\n}";
+    let edges = walk(src, "main");
+    assert!(edges.contains(&"switch \"switch (v)\" 3".to_string()), "{edges:?}");
+    assert!(edges.contains(&"assume \"[v == 1]\" 4".to_string()));
+    assert!(edges.contains(&"assume \"[!(v == 1)]\" 4".to_string()));
+    // The edge to the default case carries the whole switch statement and the `default:` line.
+    assert!(edges.iter().any(|e| e.starts_with("switch-default \"switch (v) {") && e.ends_with(" 7")), "{edges:?}");
+}
+
+#[test]
+fn if_with_blank_branches_is_simplified() {
+    let edges = walk("int main(void) {\n int x = 1;\n if (x) {\n } else {\n }\n return 0;\n}", "main");
+    assert!(edges.contains(&"skipped \"skipped unnecessary edges\" 3".to_string()), "{edges:?}");
+    assert!(!edges.iter().any(|e| e.starts_with("assume")));
+}
+
+#[test]
+fn non_returning_callee_cuts_the_code_after_the_call() {
+    let src = "void error(void) { ERROR: goto ERROR; }\nint main(void) {\n int x = 0;\n if (x) {\n  error();\n  x = 5;\n }\n return x;\n}";
+    let edges = walk(src, "main");
+    assert!(edges.contains(&"call \"error();\" 5".to_string()), "{edges:?}");
+    assert!(!edges.iter().any(|e| e.contains("x = 5;")), "{edges:?}");
+    let err = walk(src, "error");
+    // The blank self-loop ends in a termination node.
+    assert_eq!(err, ["function-start \"\" -", "label \"ERROR: goto ERROR;\" 1", "goto \"goto ERROR;\" 1"]);
+}
+
+#[test]
+fn function_pointer_calls_are_resolved_to_candidates() {
+    let src = "int a(int x) { return x; }\nint b(int x) { return -x; }\nint c(int x, int y) { return y; }\nint main(void) {\n int (*fp)(int) = &a;\n if (fp == 0) fp = b;\n return fp(3);\n}";
+    let edges = walk(src, "main");
+    let assumes: Vec<&String> = edges.iter().filter(|e| e.contains("== (&")).collect();
+    // `c` has another parameter count; `a` and `b` are tried, then the unresolved call.
+    assert_eq!(assumes.len(), 4, "{edges:?}");
+    assert!(edges.iter().any(|e| e.starts_with("call \"pointer call(a) return fp(3);\"")), "{edges:?}");
+    assert!(edges.iter().any(|e| e.starts_with("skip \"skip\"")));
+    assert!(edges.iter().any(|e| e.starts_with("external-call \"return fp(3);\"")));
+}
+
+#[test]
+fn verifier_assume_becomes_two_assume_edges() {
+    let edges = walk(
+        "void __VERIFIER_assume(int);\nint main(void) {\n int x = 3;\n __VERIFIER_assume(x > 2);\n return x;\n}",
+        "main",
+    );
+    assert_eq!(
+        edges.iter().filter(|e| e.as_str() == "assume \"[__VERIFIER_assume(x > 2);]\" 4").count(),
+        2,
+        "{edges:?}"
+    );
+}
+
+#[test]
+fn globals_are_deduplicated_like_cpachecker() {
+    let src = "struct s;\nstruct s { int a; };\nstruct s;\ntypedef int I;\ntypedef int I;\nextern int g;\nint g = 1;\nint f(int a);\nint f(int a) { return a; }\nint main(void) { return f(g); }";
+    let edges = walk(src, "main");
+    let globals: Vec<&String> =
+        edges.iter().filter(|e| e.starts_with("global") || e.starts_with("function-decl")).collect();
+    assert_eq!(
+        globals,
+        [
+            "global-type \"struct s;\" 1",
+            "global-type \"struct s { int a; };\" 2",
+            "global-type \"typedef int I;\" 4",
+            "global-var \"extern int g;\" 6",
+            "global-var \"int g = 1;\" 7",
+            "function-declaration \"int f(int a);\" 8",
+            "function-declaration \"int main(void)\" 10",
+        ]
+    );
+}
+
+#[test]
+fn postorder_puts_the_exit_first() {
+    let (mut prog, _) = parse_program(
+        SourceFile::new("t.c", "int main(void) { int x = 0; if (x) { x = 1; } return x; }".into()),
+        DataModel::Ilp32,
+    )
+    .unwrap();
+    let (cfa, _) = build(&mut prog, &CfaConfig::default()).unwrap();
+    let f = cfa.func(cfa.main).unwrap();
+    assert_eq!(cfa.node(f.exit).postorder, 0);
+    let max = (0..cfa.n_nodes()).map(|i| cfa.node(NodeId::from_idx(i)).postorder).max().unwrap();
+    assert_eq!(cfa.node(f.entry).postorder, max);
+}

@@ -1,0 +1,199 @@
+//! `vcov coverage`, `vcov scores` and `vcov cfa` on the fixtures: numbers, report files, errors.
+
+use crate::util::{fixture, json, nums, vcov};
+
+fn coverage_json(program: &str, aa: &str, extra: &[&str]) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.json");
+    let mut args = vec!["coverage".to_string(), fixture(program).display().to_string(), "--aa".into()];
+    args.push(fixture(aa).display().to_string());
+    args.push("--json".into());
+    args.push(out.display().to_string());
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let run = vcov(&args);
+    assert_eq!(run.code, 0, "stderr: {}", run.stderr);
+    json(&out)
+}
+
+#[test]
+fn over_and_under_approximation_from_given_executions() {
+    let execs = fixture("e2e/branches/executions").display().to_string();
+    let j = coverage_json("e2e/branches/program.c", "e2e/branches/aa_else_prefix.txt", &["--executions-from", &execs]);
+    assert_eq!(j["schema_version"], 1);
+    assert_eq!(nums(&j["lines_to_cover"]), [3, 4, 5, 6, 7, 9, 10, 13, 14, 15]);
+    // The edge into __FALSE (`x = x * 2;`) counts for the over-approximation, not for executions.
+    assert_eq!(nums(&j["over_approximation"]["lines"]), [3, 4, 13, 14]);
+    assert_eq!(nums(&j["under_approximation"]["lines"]), [3, 4, 13]);
+    assert_eq!(j["under_approximation"]["executions"], 2);
+    assert_eq!(nums(&j["executions"][0]["lines"]), [3, 4, 13]);
+    // The second execution leaves the explored region at the first branch.
+    assert_eq!(nums(&j["executions"][1]["lines"]), [3]);
+    assert_eq!(j["automaton_match"]["states"], 9);
+    assert_eq!(j["automaton_match"]["states_reached"], 9);
+
+    let j =
+        coverage_json("e2e/branches/program.c", "e2e/branches/aa_then_explored.txt", &["--executions-from", &execs]);
+    assert_eq!(nums(&j["over_approximation"]["lines"]), [3, 4, 5, 6, 7, 9, 10]);
+    assert_eq!(nums(&j["under_approximation"]["lines"]), [3, 4, 5, 6]);
+}
+
+#[test]
+fn max_executions_limits_the_executions_measured() {
+    let execs = fixture("e2e/branches/executions").display().to_string();
+    let j = coverage_json(
+        "e2e/branches/program.c",
+        "e2e/branches/aa_then_explored.txt",
+        &["--executions-from", &execs, "--max-executions", "1"],
+    );
+    assert_eq!(j["under_approximation"]["executions"], 1);
+    assert_eq!(nums(&j["under_approximation"]["lines"]), [3]);
+}
+
+#[test]
+fn returns_go_back_to_their_own_call_site() {
+    let j = coverage_json("e2e/calls/program.c", "e2e/calls/aa.txt", &[]);
+    assert_eq!(j["automaton_match"]["states_reached"], j["automaton_match"]["states"]);
+    assert_eq!(j["automaton_match"]["states"], 23);
+    // Line 15 (`error();`) is behind the edge into __FALSE; line 3 is error()'s body.
+    assert_eq!(nums(&j["over_approximation"]["lines"]), [1, 5, 6, 8, 11, 12, 13, 14, 17, 18]);
+    assert_eq!(nums(&j["lines_to_cover"]), [1, 3, 5, 6, 8, 11, 12, 13, 14, 15, 17, 18]);
+}
+
+#[test]
+fn first_line_rule_counts_only_where_edges_start() {
+    let spanned = coverage_json("e2e/multiline/program.c", "e2e/multiline/aa_true.txt", &[]);
+    let first = coverage_json("e2e/multiline/program.c", "e2e/multiline/aa_true.txt", &["--line-rule", "first-line"]);
+    // `int x;` (3), the call over lines 4-5, both `&&` leaves of the `if` (6-7), the assignment (8-9).
+    assert_eq!(nums(&spanned["lines_to_cover"]), [3, 4, 5, 6, 7, 8, 9]);
+    // CPAchecker 1.5's coverage.info counts where edges start; both leaves start on the `if` line.
+    assert_eq!(nums(&first["lines_to_cover"]), [3, 4, 6, 8]);
+    // Everything was explored: the over-approximation is every line to cover.
+    assert_eq!(spanned["over_approximation"]["lines"], spanned["lines_to_cover"]);
+}
+
+#[test]
+fn text_summary_has_the_papers_columns() {
+    let run = vcov(["coverage", "fixtures/e2e/branches/program.c", "--aa", "fixtures/e2e/branches/aa_else_prefix.txt"]);
+    assert_eq!(run.code, 0);
+    assert!(run.stdout.contains("# lines"), "{}", run.stdout);
+    assert!(run.stdout.contains("Over A."));
+    assert!(run.stdout.contains("9 of 9 states reached"), "{}", run.stdout);
+}
+
+#[test]
+fn lcov_tracefiles_list_every_line_to_cover() {
+    let dir = tempfile::tempdir().unwrap();
+    let prefix = dir.path().join("cov");
+    let run = vcov([
+        "coverage",
+        "fixtures/e2e/branches/program.c",
+        "--aa",
+        "fixtures/e2e/branches/aa_then_explored.txt",
+        "--lcov",
+        prefix.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let over = std::fs::read_to_string(dir.path().join("cov.over.info")).unwrap();
+    assert!(over.starts_with("TN:"));
+    assert!(over.contains("DA:5,1\n") && over.contains("DA:13,0\n") && over.contains("LF:10\nLH:7\n"), "{over}");
+    assert!(over.contains("FN:2,main\n") && over.ends_with("end_of_record\n"));
+    let under = std::fs::read_to_string(dir.path().join("cov.under.info")).unwrap();
+    assert!(under.contains("LH:0\n"), "{under}");
+    // genhtml from Debian's lcov must accept the files (CI installs it and sets VCOV_REQUIRE_GENHTML).
+    let genhtml = std::process::Command::new("genhtml")
+        .args(["--quiet", "-o"])
+        .arg(dir.path().join("html"))
+        .arg(dir.path().join("cov.over.info"))
+        .current_dir(crate::util::root())
+        .output();
+    match genhtml {
+        Ok(out) => {
+            assert!(out.status.success(), "genhtml rejected the tracefile: {}", String::from_utf8_lossy(&out.stderr));
+            assert!(dir.path().join("html/index.html").exists());
+        }
+        Err(_) => assert!(std::env::var_os("VCOV_REQUIRE_GENHTML").is_none(), "genhtml is required but not installed"),
+    }
+}
+
+#[test]
+fn scores_are_written_as_csv() {
+    let run = vcov(["scores", "fixtures/e2e/branches/program.c", "--aa", "fixtures/e2e/branches/aa_then_explored.txt"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let mut lines = run.stdout.lines();
+    assert_eq!(lines.next(), Some("state,aa_line,score,product_nodes"));
+    // ARG5 branches into both explored inner blocks; ARG7M0 only reaches `return 2;`.
+    let row = |name: &str| run.stdout.lines().find(|l| l.starts_with(&format!("{name},"))).unwrap().to_string();
+    let score = |name: &str| row(name).split(',').nth(2).unwrap().parse::<u32>().unwrap();
+    assert!(score("ARG5") > score("ARG6"));
+    assert!(score("ARG6") > score("ARG6M0"));
+    assert_eq!(score("__FALSE"), 0);
+}
+
+#[test]
+fn bad_inputs_name_the_place_and_exit_with_2() {
+    let run = vcov(["coverage", "fixtures/e2e/missing.c", "--aa", "fixtures/e2e/calls/aa.txt"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("fixtures/e2e/missing.c: cannot read the file"), "{}", run.stderr);
+
+    let run = vcov(["coverage", "fixtures/c/errors/syntax.c", "--aa", "fixtures/e2e/calls/aa.txt"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("fixtures/c/errors/syntax.c:3:"), "{}", run.stderr);
+
+    let run =
+        vcov(["coverage", "fixtures/e2e/calls/program.c", "--aa", "fixtures/automata/invalid/missing_semicolon.spc"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("fixtures/automata/invalid/missing_semicolon.spc:"), "{}", run.stderr);
+    assert!(!run.stderr.contains("panicked"));
+}
+
+#[test]
+fn strict_fails_on_an_automaton_that_does_not_fit_but_writes_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.json");
+    // The automaton of another program: its states beyond the global prefix are not reached.
+    let args = |strict: bool| {
+        let mut a = vec![
+            "coverage".to_string(),
+            "fixtures/e2e/calls/program.c".into(),
+            "--aa".into(),
+            "fixtures/e2e/branches/aa_else_prefix.txt".into(),
+            "--json".into(),
+            out.display().to_string(),
+        ];
+        if strict {
+            a.push("--strict".into());
+        }
+        a
+    };
+    let run = vcov(args(false));
+    assert_eq!(run.code, 0);
+    assert!(run.stderr.contains("automaton states are not reached"), "{}", run.stderr);
+    let run = vcov(args(true));
+    assert_eq!(run.code, 2);
+    let j = json(&out);
+    assert!(j["automaton_match"]["states_reached"].as_u64() < j["automaton_match"]["states"].as_u64());
+    assert!(!j["automaton_match"]["unmatched"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn output_into_a_missing_directory_fails_without_a_partial_file() {
+    let run = vcov([
+        "coverage",
+        "fixtures/e2e/calls/program.c",
+        "--aa",
+        "fixtures/e2e/calls/aa.txt",
+        "--json",
+        "/nonexistent-dir/r.json",
+    ]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("/nonexistent-dir/r.json: cannot write the JSON report"), "{}", run.stderr);
+}
+
+#[test]
+fn cfa_prints_text_and_dot() {
+    let run = vcov(["cfa", "fixtures/e2e/calls/program.c"]);
+    assert_eq!(run.code, 0);
+    assert!(run.stdout.contains("\"a = step(a);\""), "{}", run.stdout);
+    let run = vcov(["cfa", "--dot", "fixtures/e2e/calls/program.c"]);
+    assert!(run.stdout.starts_with("digraph cfa {"));
+}

@@ -1,0 +1,61 @@
+//! Checks against the shared corpus (`../shared/corpus`), skipped when it is absent.
+
+use std::path::PathBuf;
+
+use crate::util::{json, nums, root, vcov};
+
+fn corpus() -> Option<PathBuf> {
+    let p = root().join("../shared/corpus");
+    p.is_dir().then_some(p)
+}
+
+/// Every state of every real CPAchecker assumption automaton is reached in the product, and the lines
+/// to cover agree with CPAchecker's own `coverage.info` to at least 99%.
+#[test]
+fn real_automata_fit_their_programs() {
+    let Some(corpus) = corpus() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let (mut differ, mut total) = (0usize, 0usize);
+    let mut runs: Vec<PathBuf> = std::fs::read_dir(corpus.join("cpachecker"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("AssumptionAutomaton.txt").exists())
+        .collect();
+    runs.sort();
+    assert!(runs.len() >= 27);
+    for run_dir in runs {
+        let out = dir.path().join("r.json");
+        let run = vcov([
+            "coverage".as_ref(),
+            run_dir.join("program.c").as_os_str(),
+            "--aa".as_ref(),
+            run_dir.join("AssumptionAutomaton.txt").as_os_str(),
+            "--json".as_ref(),
+            out.as_os_str(),
+        ]);
+        assert_eq!(run.code, 0, "{}: {}", run_dir.display(), run.stderr);
+        let j = json(&out);
+        let m = &j["automaton_match"];
+        assert_eq!(m["states_reached"], m["states"], "{}", run_dir.display());
+        if let Ok(info) = std::fs::read_to_string(run_dir.join("coverage.info")) {
+            let mut da = std::collections::BTreeMap::new();
+            for l in info.lines().filter_map(|l| l.strip_prefix("DA:")) {
+                let (line, count) = l.split_once(',').unwrap();
+                da.insert(line.parse::<u64>().unwrap(), count.parse::<u64>().unwrap());
+            }
+            let ltc: std::collections::BTreeSet<u64> = nums(&j["lines_to_cover"]).into_iter().collect();
+            let cpa: std::collections::BTreeSet<u64> = da.keys().copied().collect();
+            differ += ltc.symmetric_difference(&cpa).count();
+            total += cpa.len();
+            let over: std::collections::BTreeSet<u64> = nums(&j["over_approximation"]["lines"]).into_iter().collect();
+            for (line, count) in &da {
+                assert!(
+                    *count == 0 || over.contains(line),
+                    "{}: visited line {line} outside the over-approximation",
+                    run_dir.display()
+                );
+            }
+        }
+    }
+    assert!(differ * 100 <= total, "lines to cover differ on {differ} of {total} lines");
+}
