@@ -120,6 +120,7 @@ pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
                 lines: cov.lines,
                 terminating,
                 violates_property: false,
+                inputs: Vec::new(),
             });
         }
     }
@@ -141,6 +142,22 @@ pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
                 matching.states,
                 shown.join(", "),
                 if matching.unreached.len() > 10 { ", ..." } else { "" }
+            ),
+        ));
+    }
+    if !matching.unused_transitions.is_empty() {
+        let shown: Vec<String> =
+            matching.unused_transitions.iter().take(10).map(|(s, l)| format!("{s} (line {l})")).collect();
+        diags.push(Diagnostic::new(
+            Severity::Warning,
+            &config.automaton,
+            0,
+            0,
+            format!(
+                "{} MATCH transitions of reached states never fire: {}{}",
+                matching.unused_transitions.len(),
+                shown.join(", "),
+                if matching.unused_transitions.len() > 10 { ", ..." } else { "" }
             ),
         ));
     }

@@ -15,6 +15,18 @@ pub struct FunctionInfo {
     pub last_line: u32,
 }
 
+/// One nondeterministic value an execution consumed: a call of `__VERIFIER_nondet_*` or of a
+/// function without a body, in call order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputValue {
+    /// The function whose call produced the value.
+    pub function: String,
+    /// The C type of the value, as written in the program (`int`, `unsigned long`, `char *`).
+    pub c_type: String,
+    /// The value (two's complement for signed types; pointers as integers).
+    pub value: i128,
+}
+
 /// One execution and what it covers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExecutionRecord {
@@ -28,6 +40,8 @@ pub struct ExecutionRecord {
     pub terminating: bool,
     /// Whether it violates the property.
     pub violates_property: bool,
+    /// The nondeterministic values it consumed, in order (empty when it came from a file).
+    pub inputs: Vec<InputValue>,
 }
 
 /// Wall-clock and CPU time of the stages, in seconds.

@@ -216,7 +216,8 @@ impl<'a> Matcher<'a> {
     }
 }
 
-fn has_match(t: &Trigger) -> bool {
+/// Whether a trigger contains a `MATCH`.
+pub(super) fn has_match(t: &Trigger) -> bool {
     let mut found = false;
     t.for_each_match(&mut |_| found = true);
     found

@@ -122,7 +122,7 @@ pub struct MatchStats {
     pub transitions_used: usize,
     /// States never reached: name and line in the automaton file.
     pub unreached: Vec<(String, u32)>,
-    /// Transitions never fired: state name, transition line.
+    /// `MATCH` transitions of reached states that never fired: state name, transition line.
     pub unused_transitions: Vec<(String, u32)>,
 }
 
@@ -238,7 +238,8 @@ impl Product {
             for (t, tr) in st.transitions.iter().enumerate() {
                 if used[q.idx()][t] {
                     stats.transitions_used += 1;
-                } else if reached[q.idx()] {
+                } else if reached[q.idx()] && matching::has_match(&tr.trigger) {
+                    // A fallback that never fires is normal; a MATCH that never fires did not fit.
                     stats.unused_transitions.push((st.name.clone(), tr.line));
                 }
             }

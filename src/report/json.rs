@@ -41,6 +41,7 @@ struct Match {
     transitions: usize,
     transitions_used: usize,
     unmatched: Vec<Unmatched>,
+    unmatched_transitions: Vec<Unmatched>,
 }
 
 #[derive(Serialize)]
@@ -85,6 +86,11 @@ pub fn coverage_json(res: &CoverageResult) -> String {
             transitions: m.transitions,
             transitions_used: m.transitions_used,
             unmatched: m.unreached.iter().map(|(s, l)| Unmatched { state: s.clone(), aa_line: *l }).collect(),
+            unmatched_transitions: m
+                .unused_transitions
+                .iter()
+                .map(|(s, l)| Unmatched { state: s.clone(), aa_line: *l })
+                .collect(),
         },
         executions: res
             .executions

@@ -173,6 +173,9 @@ fn strict_fails_on_an_automaton_that_does_not_fit_but_writes_the_report() {
     let j = json(&out);
     assert!(j["automaton_match"]["states_reached"].as_u64() < j["automaton_match"]["states"].as_u64());
     assert!(!j["automaton_match"]["unmatched"].as_array().unwrap().is_empty());
+    // The prefix states are reached, but their MATCHes for the other program's edges never fire.
+    let unfired = j["automaton_match"]["unmatched_transitions"].as_array().unwrap();
+    assert!(unfired.iter().any(|t| t["aa_line"].as_u64().unwrap() > 0), "{unfired:?}");
 }
 
 #[test]
