@@ -47,6 +47,10 @@ pub struct CoverageConfig {
     pub lcov: Option<PathBuf>,
     /// What goes to standard output.
     pub format: Format,
+    /// Append a row with the paper's columns to this CSV file.
+    pub csv: Option<PathBuf>,
+    /// The row's name in tables. [default: the program's file name]
+    pub instance: Option<String>,
 }
 
 /// The outcome of a coverage run.
@@ -103,6 +107,7 @@ pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
     let t_compose = start.elapsed().as_secs_f64() - t_parse;
 
     let mut executions = Vec::new();
+    let mut under_edges: Vec<crate::cfa::EdgeId> = Vec::new();
     if let Some(dir) = &config.executions_from {
         let limit = config.max_executions.unwrap_or(usize::MAX);
         for (i, file) in counterexample_files(dir)?.into_iter().take(limit).enumerate() {
@@ -114,6 +119,7 @@ pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
             let terminating = path.last().is_some_and(|&e| cfa.edge(e).dst == main_exit);
             let exec = Execution { origin: file_name(&file), edges: path, terminating };
             let cov = analysis.measure(&exec);
+            under_edges.extend(&cov.edges);
             executions.push(ExecutionRecord {
                 id: i + 1,
                 origin: exec.origin,
@@ -173,6 +179,10 @@ pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
     let mut functions = functions;
     functions.sort_by_key(|f| (f.first_line, f.name.clone()));
 
+    under_edges.sort_unstable();
+    under_edges.dedup();
+    let branches = branch_info(&cfa, &analysis.reach.over_edges, &under_edges);
+
     let result = CoverageResult {
         program: config.program.clone(),
         automaton: config.automaton.clone(),
@@ -187,7 +197,11 @@ pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
         executions,
         matching,
         functions,
+        branches,
         bug_found: false,
+        exact: false,
+        interrupted: false,
+        instance: config.instance.clone().unwrap_or_else(|| file_name(&config.program)),
         times: Times { parse: t_parse, compose: t_compose, total: start.elapsed().as_secs_f64(), cpu: cpu_seconds() },
     };
     write_outputs(config, &result)?;
@@ -198,10 +212,39 @@ pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
     Ok(CoverageOutcome { result, stdout, diagnostics: diags })
 }
 
+/// Which arms of each branching point the over-approximation and the covering executions take.
+fn branch_info(
+    cfa: &Cfa,
+    over: &[crate::cfa::EdgeId],
+    under: &[crate::cfa::EdgeId],
+) -> Vec<crate::coverage::result::BranchInfo> {
+    let mut res: Vec<_> = cfa
+        .branches()
+        .into_iter()
+        .map(|arms| crate::coverage::result::BranchInfo {
+            line: cfa.edge(arms[0]).lines.map_or(0, |l| l.0),
+            arms: arms.iter().map(|e| (over.binary_search(e).is_ok(), under.binary_search(e).is_ok())).collect(),
+        })
+        .collect();
+    res.sort_by_key(|b| b.line);
+    res
+}
+
 fn write_outputs(config: &CoverageConfig, result: &CoverageResult) -> Result<()> {
     if let Some(path) = &config.json {
         report::write_atomically(path, report::coverage_json(result).as_bytes())
             .with_context(|| format!("{}: cannot write the JSON report", path.display()))?;
+    }
+    if let Some(path) = &config.csv {
+        let existing = match std::fs::read(path) {
+            Ok(b) => Some(b),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(e).with_context(|| format!("{}: cannot read the CSV file", path.display())),
+        };
+        let contents = report::append_csv_row(existing.as_deref(), result)
+            .with_context(|| format!("{}: cannot append to the CSV file", path.display()))?;
+        report::write_atomically(path, &contents)
+            .with_context(|| format!("{}: cannot write the CSV file", path.display()))?;
     }
     if let Some(prefix) = &config.lcov {
         for (which, suffix) in [(LineSet::Under, "under"), (LineSet::Over, "over")] {

@@ -348,15 +348,38 @@ impl Cfa {
 
     /// The lines of every edge that counts for coverage: CPAchecker's lines to cover, ascending.
     pub fn lines_to_cover(&self, rule: LineRule) -> Vec<u32> {
+        let all: Vec<EdgeId> = self.edges().map(|(id, _)| id).collect();
+        self.lines_of_edges(&all, rule)
+    }
+
+    /// The lines the given edges count for, ascending and without duplicates.
+    pub fn lines_of_edges(&self, edges: &[EdgeId], rule: LineRule) -> Vec<u32> {
         let mut lines = Vec::new();
-        for (id, _) in self.edges() {
-            if let Some((a, b)) = self.counted_lines(id, rule) {
+        for &e in edges {
+            if let Some((a, b)) = self.counted_lines(e, rule) {
                 lines.extend(a..=b);
             }
         }
         lines.sort_unstable();
         lines.dedup();
         lines
+    }
+
+    /// The branches of the program: for every node with assume edges that count for coverage, those
+    /// edges in order (`lcov`'s branch blocks).
+    pub fn branches(&self) -> Vec<Vec<EdgeId>> {
+        let mut res = Vec::new();
+        for n in 0..self.n_nodes() {
+            let edges: Vec<EdgeId> = self.out[n]
+                .iter()
+                .copied()
+                .filter(|&e| matches!(self.edge(e).kind, EdgeKind::Assume { .. }) && self.counts_for_lines(e))
+                .collect();
+            if edges.len() >= 2 {
+                res.push(edges);
+            }
+        }
+        res
     }
 }
 

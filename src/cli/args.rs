@@ -72,6 +72,12 @@ pub struct CoverageArgs {
     /// Write the JSON report to this file.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Append one row with the paper's columns (and `exact`) to this CSV file.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Name of the row in the CSV table (default: the program's file name).
+    #[arg(long, value_name = "NAME")]
+    pub instance: Option<String>,
     /// Write lcov tracefiles PREFIX.under.info and PREFIX.over.info.
     #[arg(long, value_name = "PREFIX")]
     pub lcov: Option<PathBuf>,

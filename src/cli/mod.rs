@@ -54,6 +54,8 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitSta
                 },
                 json: a.json,
                 lcov: a.lcov,
+                csv: a.csv,
+                instance: a.instance,
                 format: match a.format {
                     FormatArg::Text => Format::Text,
                     FormatArg::Json => Format::Json,

@@ -32,6 +32,8 @@ pub struct Execution {
 /// What one execution contributes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExecutionCoverage {
+    /// Edges taken inside the explored region (empty for executions that do not terminate).
+    pub edges: Vec<EdgeId>,
     /// Lines covered (empty for executions that do not terminate).
     pub lines: Vec<u32>,
     /// Whether the automaton entered `__FALSE` on the path.
@@ -77,7 +79,7 @@ impl<'a> Analysis<'a> {
         let mut stacks = Stacks::default();
         let mut stack = Stacks::EMPTY;
         let mut q = Some(self.aut.initial);
-        let mut lines = BTreeSet::new();
+        let mut covered = BTreeSet::new();
         let mut left = false;
         for &e in &exec.edges {
             let src = self.cfa.edge(e).src;
@@ -94,9 +96,7 @@ impl<'a> Analysis<'a> {
                     }
                 }
                 if q.is_some() {
-                    if let Some((a, b)) = self.cfa.counted_lines(e, self.line_rule) {
-                        lines.extend(a..=b);
-                    }
+                    covered.insert(e);
                 }
             }
             stack = stack_after(self.cfa, &mut stacks, stack, e);
@@ -104,8 +104,9 @@ impl<'a> Analysis<'a> {
                 break;
             }
         }
-        let lines = if exec.terminating { lines.into_iter().collect() } else { Vec::new() };
-        ExecutionCoverage { lines, left_explored_region: left }
+        let edges: Vec<EdgeId> = if exec.terminating { covered.into_iter().collect() } else { Vec::new() };
+        let lines = self.cfa.lines_of_edges(&edges, self.line_rule);
+        ExecutionCoverage { edges, lines, left_explored_region: left }
     }
 
     /// The automaton state the initial product node is in.

@@ -15,6 +15,15 @@ pub struct FunctionInfo {
     pub last_line: u32,
 }
 
+/// One branching point (a node with two or more assume edges) and which of its arms are taken.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BranchInfo {
+    /// Line of the condition.
+    pub line: u32,
+    /// For every arm, in CFA order: taken in the over-approximation, taken by a covering execution.
+    pub arms: Vec<(bool, bool)>,
+}
+
 /// One nondeterministic value an execution consumed: a call of `__VERIFIER_nondet_*` or of a
 /// function without a body, in call order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,8 +89,16 @@ pub struct CoverageResult {
     pub matching: MatchStats,
     /// Functions of the program (with a body), by first line.
     pub functions: Vec<FunctionInfo>,
+    /// Branching points, by line.
+    pub branches: Vec<BranchInfo>,
     /// Whether an execution violating the property was found.
     pub bug_found: bool,
+    /// Whether every line to cover that is not covered was proven not coverable.
+    pub exact: bool,
+    /// Whether the run was stopped (signal or time limit) before its search ended.
+    pub interrupted: bool,
+    /// The row name for tables (`--instance`, default the program's file name).
+    pub instance: String,
     /// Stage times.
     pub times: Times,
 }

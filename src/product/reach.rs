@@ -187,6 +187,8 @@ pub struct ReachInfo {
     pub node_reach: Vec<u32>,
     /// For every automaton state, the size of its largest Reach set (0 if unreached).
     pub state_score: Vec<u32>,
+    /// Edges of the over-approximation (taken outside `__FALSE`), ascending.
+    pub over_edges: Vec<crate::cfa::EdgeId>,
     /// Lines of the over-approximation, ascending.
     pub over_lines: Vec<u32>,
 }
@@ -256,31 +258,24 @@ impl ReachInfo {
             state_score[q] = state_score[q].max(size);
         }
 
-        // Lines of every edge taken from a node outside `__FALSE`, plus the `__TRUE` region.
-        let mut lines = Vec::new();
-        let mut push_lines = |e: crate::cfa::EdgeId| {
-            if let Some((a, b)) = cfa.counted_lines(e, rule) {
-                lines.extend(a..=b);
-            }
-        };
+        // Every edge taken from a node outside `__FALSE`, plus the edges of the `__TRUE` region.
+        let mut edges = Vec::new();
         for (i, succ) in product.succ.iter().enumerate() {
-            if is_false(i) {
-                continue;
-            }
-            for e in succ {
-                push_lines(e.edge);
+            if !is_false(i) {
+                edges.extend(succ.iter().map(|e| e.edge));
             }
         }
         for v in true_union.ones() {
             for &e in cfa.out_edges(NodeId::from_idx(v)) {
                 if !matches!(cfa.edge(e).kind, EdgeKind::Return(_) | EdgeKind::Summary(_)) {
-                    push_lines(e);
+                    edges.push(e);
                 }
             }
         }
-        lines.sort_unstable();
-        lines.dedup();
-        ReachInfo { node_reach, state_score, over_lines: lines }
+        edges.sort_unstable();
+        edges.dedup();
+        let lines = cfa.lines_of_edges(&edges, rule);
+        ReachInfo { node_reach, state_score, over_edges: edges, over_lines: lines }
     }
 
     /// The score of product node `n` (its Reach size).

@@ -18,6 +18,8 @@ struct Report<'a> {
     over_approximation: Lines<'a>,
     under_approximation: Under<'a>,
     bug_found: bool,
+    branch_coverage: Counts,
+    function_coverage: Counts,
     automaton_match: Match,
     executions: Vec<Execution<'a>>,
     time_seconds: Times,
@@ -32,6 +34,14 @@ struct Lines<'a> {
 struct Under<'a> {
     lines: &'a [u32],
     executions: usize,
+}
+
+/// How many branches (or functions) there are and how many each approximation reaches.
+#[derive(Serialize)]
+struct Counts {
+    total: usize,
+    over: usize,
+    under: usize,
 }
 
 #[derive(Serialize)]
@@ -80,6 +90,16 @@ pub fn coverage_json(res: &CoverageResult) -> String {
         over_approximation: Lines { lines: &res.over_lines },
         under_approximation: Under { lines: &res.under_lines, executions: res.n_terminating() },
         bug_found: res.bug_found,
+        branch_coverage: Counts {
+            total: res.branches.iter().map(|b| b.arms.len()).sum(),
+            over: res.branches.iter().flat_map(|b| &b.arms).filter(|a| a.0).count(),
+            under: res.branches.iter().flat_map(|b| &b.arms).filter(|a| a.1).count(),
+        },
+        function_coverage: Counts {
+            total: res.functions.len(),
+            over: res.functions.iter().filter(|f| function_hit(res, f, &res.over_lines)).count(),
+            under: res.functions.iter().filter(|f| function_hit(res, f, &res.under_lines)).count(),
+        },
         automaton_match: Match {
             states: m.states,
             states_reached: m.states_reached,
@@ -113,6 +133,11 @@ pub fn coverage_json(res: &CoverageResult) -> String {
     let mut s = serde_json::to_string(&report).expect("report serializes");
     s.push('\n');
     s
+}
+
+/// Whether some line to cover of `f` is in `hit` (ascending).
+pub(super) fn function_hit(res: &CoverageResult, f: &crate::coverage::result::FunctionInfo, hit: &[u32]) -> bool {
+    res.lines_to_cover.iter().any(|&l| l >= f.first_line && l <= f.last_line && hit.binary_search(&l).is_ok())
 }
 
 fn round3(x: f64) -> f64 {

@@ -40,6 +40,23 @@ pub fn lcov_tracefile(res: &CoverageResult, which: LineSet) -> String {
     }
     let _ = writeln!(out, "FNF:{}", res.functions.len());
     let _ = writeln!(out, "FNH:{fn_hit}");
+    // Branches: `-` when no arm of the point is taken (the point is not reached), else 0 or 1.
+    let (mut brf, mut brh) = (0, 0);
+    let mut block_of_line: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
+    for b in &res.branches {
+        let block = block_of_line.entry(b.line).or_insert(0);
+        let taken: Vec<bool> = b.arms.iter().map(|&(o, u)| if which == LineSet::Over { o } else { u }).collect();
+        let reached = taken.iter().any(|&t| t);
+        for (i, &t) in taken.iter().enumerate() {
+            brf += 1;
+            brh += t as usize;
+            let count = if reached { (t as u32).to_string() } else { "-".to_string() };
+            let _ = writeln!(out, "BRDA:{},{},{i},{count}", b.line, block);
+        }
+        *block += 1;
+    }
+    let _ = writeln!(out, "BRF:{brf}");
+    let _ = writeln!(out, "BRH:{brh}");
     let mut lh = 0;
     for &l in &res.lines_to_cover {
         let h = is_hit(l);

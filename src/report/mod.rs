@@ -4,6 +4,7 @@
 //! Invariant: lists are written sorted (ascending lines, executions by id), so the same inputs give
 //! byte-identical reports apart from timings.
 
+mod csv;
 mod json;
 mod lcov;
 mod text;
@@ -11,6 +12,7 @@ mod text;
 use std::io::Write;
 use std::path::Path;
 
+pub use self::csv::{append_csv_row, CSV_HEADER};
 pub use json::{coverage_json, SCHEMA_VERSION};
 pub use lcov::{lcov_tracefile, LineSet};
 pub use text::coverage_summary;

@@ -200,3 +200,42 @@ fn cfa_prints_text_and_dot() {
     let run = vcov(["cfa", "--dot", "fixtures/e2e/calls/program.c"]);
     assert!(run.stdout.starts_with("digraph cfa {"));
 }
+
+#[test]
+fn csv_rows_are_appended_under_one_header() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("t.csv");
+    for name in ["first", "second"] {
+        let run = vcov([
+            "coverage",
+            "fixtures/e2e/branches/program.c",
+            "--aa",
+            "fixtures/e2e/branches/aa_then_explored.txt",
+            "--csv",
+            table.to_str().unwrap(),
+            "--instance",
+            name,
+        ]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+    }
+    let text = std::fs::read_to_string(&table).unwrap();
+    let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 3, "{text}");
+    assert_eq!(rows[0], ["instance", "lines", "over", "under", "executions", "bug", "cpu_seconds", "exact"]);
+    for (row, name) in rows[1..].iter().zip(["first", "second"]) {
+        // The CPU time (column 6) varies from run to run.
+        assert_eq!([&row[..6], &row[7..]].concat(), [name, "10", "7", "0", "0", "no", "false"]);
+        assert!(row[6].parse::<f64>().is_ok());
+    }
+}
+
+#[test]
+fn branch_and_function_coverage() {
+    let execs = fixture("e2e/branches/executions").display().to_string();
+    let j =
+        coverage_json("e2e/branches/program.c", "e2e/branches/aa_then_explored.txt", &["--executions-from", &execs]);
+    // Two branching points with two arms each; the over-approximation takes three arms (the else arm
+    // of `if (x)` goes into __FALSE, which still counts), the executions one per point.
+    assert_eq!(j["branch_coverage"], serde_json::json!({"total": 4, "over": 4, "under": 2}));
+    assert_eq!(j["function_coverage"], serde_json::json!({"total": 1, "over": 1, "under": 1}));
+}
