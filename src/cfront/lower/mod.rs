@@ -368,44 +368,44 @@ impl<'a> Lowerer<'a> {
                 }
                 Some(ast::StorageClassSpecifier::Static) => {
                     let fname = self.funcs[func.idx()].name.clone();
-                    let v = self.new_var(Var {
-                        name: name.clone(),
-                        cpa_name: format!("static__{fname}__{name}"),
-                        ty: decl.ty,
-                        kind: VarKind::StaticLocal(func),
-                        span: name_span,
-                        is_extern: false,
-                    });
-                    self.bind(&name, Ordinary::Var(v));
-                    let init = match &id.node.initializer {
-                        Some(init) => Some(self.initializer_for_var(v, init)?),
-                        None => None,
-                    };
-                    self.late_globals.push(GlobalDecl::Var { var: v, init, span });
+                    let cpa_name = format!("static__{fname}__{name}");
+                    let kind = VarKind::StaticLocal(func);
+                    let (var, init) =
+                        self.block_var(&name, cpa_name, decl.ty, kind, name_span, &id.node.initializer)?;
+                    self.late_globals.push(GlobalDecl::Var { var, init, span });
                 }
                 _ => {
                     let count = self.local_names.entry(name.clone()).and_modify(|c| *c += 1).or_insert(0);
                     let cpa_name = if *count == 0 { name.clone() } else { format!("{name}__{count}") };
-                    let v = self.new_var(Var {
-                        name: name.clone(),
-                        cpa_name,
-                        ty: decl.ty,
-                        kind: VarKind::Local(func),
-                        span: name_span,
-                        is_extern: false,
-                    });
-                    // The variable is in scope in its own initializer.
-                    self.bind(&name, Ordinary::Var(v));
-                    let init = match &id.node.initializer {
-                        Some(init) => Some(self.initializer_for_var(v, init)?),
-                        None => None,
-                    };
-                    entries.push(LocalEntry::Var(LocalDecl { var: v, init }));
+                    let kind = VarKind::Local(func);
+                    let (var, init) =
+                        self.block_var(&name, cpa_name, decl.ty, kind, name_span, &id.node.initializer)?;
+                    entries.push(LocalEntry::Var(LocalDecl { var, init }));
                 }
             }
         }
         let kind = if entries.is_empty() { StmtKind::NoEdgeDecl } else { StmtKind::Decl(entries) };
         Ok(Stmt { kind, span })
+    }
+
+    /// A block-scope variable, bound in the current scope before its initializer is lowered (it is in
+    /// scope in its own initializer).
+    fn block_var(
+        &mut self,
+        name: &str,
+        cpa_name: String,
+        ty: TypeId,
+        kind: VarKind,
+        span: Span,
+        init: &Option<Node<ast::Initializer>>,
+    ) -> Res<(VarId, Option<Init>)> {
+        let v = self.new_var(Var { name: name.to_string(), cpa_name, ty, kind, span, is_extern: false });
+        self.bind(name, Ordinary::Var(v));
+        let init = match init {
+            Some(init) => Some(self.initializer_for_var(v, init)?),
+            None => None,
+        };
+        Ok((v, init))
     }
 
     // ----- types -----
