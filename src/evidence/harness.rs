@@ -19,6 +19,13 @@
 //!   (plus `syscall`, which the harness itself uses). Inputs a test case holds for them are skipped.
 //! - *builtin*: `__builtin_*`, `__sync_*`, `__atomic_*` are gcc's.
 //!
+//! Stubs are named `vcov_stub_NAME`, and the program's object file has its references renamed to
+//! them (`objcopy --redefine-syms`, `Harness::renames`): a stub of `strlen` or `snprintf` serves the
+//! program without replacing the C library's function for libgcov and libc themselves. Variables
+//! the program declares `extern` without definition are defined weak, so a definition the program
+//! has after all (an `alias` attribute on a declaration, which the IR does not show) wins. Functions only inline assembly calls (`call
+//! __put_user_4` in kernel code) get stubs that end the run as unsupported.
+//!
 //! `exit`, `_exit`, `_Exit` and `abort` are wrapped (`ld --wrap`) to tell an `exit()` from a return
 //! of `main` and to write the coverage data before `abort`. The harness does its own IO with raw
 //! system calls (through `syscall`), so stubs named like C library functions cannot disturb it.
@@ -93,6 +100,19 @@ pub struct Harness {
     pub functions: BTreeMap<String, StubKind>,
     /// Extern variables the harness defines (zero-initialized).
     pub variables: Vec<String>,
+    /// Functions only inline assembly calls (`call NAME` in an `asm` string); their stubs end the
+    /// run as unsupported.
+    pub asm_targets: Vec<String>,
+    /// The program's symbols to rename in its object file (`objcopy --redefine-syms`), each to the
+    /// harness's stub: (name in the program, stub symbol).
+    pub renames: Vec<(String, String)>,
+}
+
+impl Harness {
+    /// The `--redefine-syms` file for `objcopy`: one `OLD NEW` line per stubbed function.
+    pub fn redefine_syms(&self) -> String {
+        self.renames.iter().map(|(old, new)| format!("{old} {new}\n")).collect()
+    }
 }
 
 impl Harness {
@@ -129,6 +149,7 @@ pub fn harness(prog: &Program) -> Harness {
     }
     let mut r = Render::new(&prog.types, &records);
     let mut functions = BTreeMap::new();
+    let mut renames = Vec::new();
     let mut stubs = String::new();
     for f in &prog.funcs {
         if f.body.is_some()
@@ -160,7 +181,9 @@ pub fn harness(prog: &Program) -> Harness {
         } else {
             params.join(", ")
         };
-        let header = r.decl(ft.ret, &format!("{}({params})", f.name), true);
+        let symbol = stub_symbol(&f.name);
+        renames.push((f.name.clone(), symbol.clone()));
+        let header = r.decl(ft.ret, &format!("{symbol}({params})"), true);
         let ret = ft.ret;
         let name = c_string(&f.name);
         let body = match kind {
@@ -178,7 +201,7 @@ pub fn harness(prog: &Program) -> Harness {
                 }
             },
         };
-        let _ = write!(stubs, "{header} {{\n{body}}}\n\n");
+        let _ = write!(stubs, "__attribute__((weak)) {header} {{\n{body}}}\n\n");
     }
 
     let mut variables = Vec::new();
@@ -201,8 +224,22 @@ pub fn harness(prog: &Program) -> Harness {
         // The linker only needs the size and alignment; the type may be incomplete here.
         let size = prog.types.size_of(v.ty).filter(|&s| s > 0).unwrap_or(4096);
         let align = prog.types.align_of(v.ty).max(1);
-        let _ = writeln!(var_defs, "unsigned char {}[{size}] __attribute__((aligned({align})));", v.name);
+        let _ = writeln!(var_defs, "unsigned char {}[{size}] __attribute__((weak, aligned({align})));", v.name);
         variables.push(v.name.clone());
+    }
+
+    // Inline assembly may call helpers the C code never declares (the kernel's `call __put_user_4`).
+    let mut asm_defs = String::new();
+    let mut asm_targets = Vec::new();
+    for name in asm_call_targets(prog.file.text()) {
+        if functions.contains_key(&name) || prog.funcs.iter().any(|f| f.name == name) || asm_targets.contains(&name) {
+            continue;
+        }
+        let _ = write!(
+            asm_defs,
+            "__attribute__((weak)) void {name}(void) {{\n  vcov_end(\"unsupported {name}\");\n  __wrap_abort();\n}}\n\n"
+        );
+        asm_targets.push(name);
     }
 
     let fed: Vec<&str> = functions.iter().filter(|(_, k)| **k == StubKind::Fed).map(|(n, _)| n.as_str()).collect();
@@ -221,7 +258,11 @@ pub fn harness(prog: &Program) -> Harness {
     source.push_str(&var_defs);
     source.push_str("\n/* Functions the program declares without body. */\n");
     source.push_str(&stubs);
-    Harness { source, functions, variables }
+    if !asm_defs.is_empty() {
+        source.push_str("/* Functions inline assembly calls: the harness cannot run them. */\n");
+        source.push_str(&asm_defs);
+    }
+    Harness { source, functions, variables, asm_targets, renames }
 }
 
 /// The inputs file for one test case (see the protocol in the module header).
@@ -398,6 +439,20 @@ impl<'a> Render<'a> {
         }
         Some(res)
     }
+}
+
+/// The symbol of the stub for the program's function `name`.
+pub fn stub_symbol(name: &str) -> String {
+    format!("vcov_stub_{name}")
+}
+
+/// The identifiers after `call` or `jmp` in the string literals of `text` (inline assembly).
+fn asm_call_targets(text: &str) -> Vec<String> {
+    let re = regex::Regex::new(r#""[^"\n]*\b(?:call|jmp)[lq]?\s+([A-Za-z_][A-Za-z0-9_]*)"#).expect("valid regex");
+    let mut res: Vec<String> = re.captures_iter(text).map(|c| c[1].to_string()).collect();
+    res.sort();
+    res.dedup();
+    res
 }
 
 /// Adds every record `ty` mentions, through pointers, arrays, function types and fields.
@@ -631,8 +686,12 @@ static int vcov_entry(char name[256], unsigned char value[16]) {
 static void vcov_count_left(void) {
   char name[256];
   unsigned char value[16];
-  while (vcov_entry(name, value))
-    if (vcov_streq(name, "-") || vcov_is_fed(name)) vcov_left++;
+  while (vcov_entry(name, value)) {
+    if (vcov_streq(name, "-") || vcov_is_fed(name))
+      vcov_left++;
+    else
+      vcov_skipped++;
+  }
 }
 
 /* The next input for a call of `fn`: inputs written for functions the harness does not feed
@@ -728,14 +787,14 @@ int main(void) { return __VERIFIER_nondet_int(); }
 "#,
             DataModel::Ilp32,
             &[
-                "int __VERIFIER_nondet_int(void) {\n  return (int)vcov_int(\"__VERIFIER_nondet_int\");\n}",
-                "int sensor_read(struct dev *p0, int p1) {",
-                "struct pair make_pair(int p0) {\n  struct pair res;\n  vcov_bytes(&res, sizeof res, \"make_pair\");",
+                "int vcov_stub___VERIFIER_nondet_int(void) {\n  return (int)vcov_int(\"__VERIFIER_nondet_int\");\n}",
+                "int vcov_stub_sensor_read(struct dev *p0, int p1) {",
+                "struct pair vcov_stub_make_pair(int p0) {\n  struct pair res;\n  vcov_bytes(&res, sizeof res, \"make_pair\");",
                 "struct pair {\n  long a;\n  long b;\n};",
-                "int (*handler_of(int p0))(int) {\n  return (int (*)(int))vcov_ptr(\"handler_of\");",
-                "int log_msg(char *p0, ...) {",
-                "double sqrt(double p0) {",
-                "void reset() {\n}",
+                "int (*vcov_stub_handler_of(int p0))(int) {\n  return (int (*)(int))vcov_ptr(\"handler_of\");",
+                "int vcov_stub_log_msg(char *p0, ...) {",
+                "double vcov_stub_sqrt(double p0) {",
+                "void vcov_stub_reset() {\n}",
                 "static const char *const vcov_fed[] = {\"__VERIFIER_nondet_int\", \"handler_of\", \"log_msg\", ",
             ],
         );
@@ -761,12 +820,12 @@ int main(void) { return 0; }
 "#,
             DataModel::Lp64,
             &[
-                "void reach_error(void) {\n  vcov_end(\"violation reach_error\");\n  __real_exit(0);\n}",
-                "void __assert_fail(char *p0, char *p1, unsigned int p2, char *p3) {\n  vcov_end(\"violation __assert_fail\");",
-                "void __VERIFIER_assume(int p0) {\n  if (!p0) {\n    vcov_end(\"assume\");",
-                "void __VERIFIER_atomic_begin(void) {\n}",
-                "unsigned char jiffies[4] __attribute__((aligned(4)));",
-                "unsigned char __this_module[4096] __attribute__((aligned(1)));",
+                "void vcov_stub_reach_error(void) {\n  vcov_end(\"violation reach_error\");\n  __real_exit(0);\n}",
+                "void vcov_stub___assert_fail(char *p0, char *p1, unsigned int p2, char *p3) {\n  vcov_end(\"violation __assert_fail\");",
+                "void vcov_stub___VERIFIER_assume(int p0) {\n  if (!p0) {\n    vcov_end(\"assume\");",
+                "void vcov_stub___VERIFIER_atomic_begin(void) {\n}",
+                "unsigned char jiffies[4] __attribute__((weak, aligned(4)));",
+                "unsigned char __this_module[4096] __attribute__((weak, aligned(1)));",
             ],
         );
         assert!(!h.source.contains("malloc("));
