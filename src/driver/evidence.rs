@@ -42,8 +42,7 @@ pub fn write_test_suite(dir: &Path, meta: &SuiteMetadata, executions: &[Executio
 /// automaton is named after the file's first number (`Counterexample.3.spc`: `ErrorPath3`).
 pub fn write_counterexample(file: &Path, cfa: &Cfa, path: &[EdgeId]) -> Result<()> {
     let stem = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let number: String =
-        stem.split(|c: char| !c.is_ascii_digit()).find(|s| !s.is_empty()).unwrap_or("1").to_string();
+    let number: String = stem.split(|c: char| !c.is_ascii_digit()).find(|s| !s.is_empty()).unwrap_or("1").to_string();
     let text = evidence::counterexample_automaton(cfa, path, &format!("ErrorPath{number}"))
         .with_context(|| format!("{}: an empty path has no counterexample automaton", file.display()))?;
     report::write_atomically(file, text.as_bytes())

@@ -84,8 +84,8 @@ pub fn replay(config: &ReplayConfig) -> Result<ReplayOutcome> {
     let meta = evidence::read_metadata(&read_text(&meta_path)?).map_err(|e| located(&meta_path, e))?;
     let arch = config.architecture.unwrap_or(meta.architecture);
 
-    let program_bytes =
-        std::fs::read(&config.program).with_context(|| format!("{}: cannot read the file", config.program.display()))?;
+    let program_bytes = std::fs::read(&config.program)
+        .with_context(|| format!("{}: cannot read the file", config.program.display()))?;
     let hash = evidence::sha256_hex(&program_bytes);
     if !meta.program_hash.is_empty() && !meta.program_hash.eq_ignore_ascii_case(&hash) {
         bail!(
@@ -126,7 +126,10 @@ pub fn replay(config: &ReplayConfig) -> Result<ReplayOutcome> {
             w.clone()
         }
         None => {
-            temp = tempfile::Builder::new().prefix("vcov-replay").tempdir().context("cannot create a temporary directory")?;
+            temp = tempfile::Builder::new()
+                .prefix("vcov-replay")
+                .tempdir()
+                .context("cannot create a temporary directory")?;
             temp.path().to_path_buf()
         }
     };
@@ -144,7 +147,8 @@ pub fn replay(config: &ReplayConfig) -> Result<ReplayOutcome> {
     for (file, case) in &cases {
         let stem = file.strip_suffix(".xml").unwrap_or(file);
         let run_dir = work.join("runs").join(stem);
-        std::fs::create_dir_all(&run_dir).with_context(|| format!("{}: cannot create the directory", run_dir.display()))?;
+        std::fs::create_dir_all(&run_dir)
+            .with_context(|| format!("{}: cannot create the directory", run_dir.display()))?;
         let (status, counts) = run_test(config, &binary, &build, &run_dir, &program_name, case)?;
         let claim = claims.as_ref().and_then(|c| c.tests.iter().find(|t| &t.file == file));
         let v = replay::verdict(file, claim, &status, counts.as_ref());
@@ -185,8 +189,24 @@ fn build_program(
         }
     }
     // `-x cpp-output`: the copy is not preprocessed again, as vcov does not preprocess it.
+    // `-fgnu89-inline`: CIL output and kernel code mean GNU inline semantics (a plain `inline`
+    // definition is also an external one). `-fno-pie`/`-no-pie`: kernel inline assembly addresses
+    // symbols absolutely.
     let compile = [
-        "-c", "-x", "cpp-output", m, "--coverage", "-O0", "-g", "-w", "-fno-builtin", program_name, "-o", "program.o",
+        "-c",
+        "-x",
+        "cpp-output",
+        m,
+        "--coverage",
+        "-O0",
+        "-g",
+        "-w",
+        "-fno-builtin",
+        "-fgnu89-inline",
+        "-fno-pie",
+        program_name,
+        "-o",
+        "program.o",
     ];
     if let Err(msg) = gcc(config, build, &compile)? {
         bail!("{}: gcc cannot compile the program:\n{}", config.program.display(), first_lines(&msg, 40));
@@ -203,7 +223,18 @@ fn build_program(
     if !out.status.success() {
         bail!("objcopy cannot rename the program's calls:\n{}", first_lines(&String::from_utf8_lossy(&out.stderr), 20));
     }
-    let harness_args = ["-c", m, "-O0", "-g", "-w", "-fno-builtin", "vcov_replay_harness.c", "-o", "vcov_replay_harness.o"];
+    let harness_args = [
+        "-c",
+        m,
+        "-O0",
+        "-g",
+        "-w",
+        "-fno-builtin",
+        "-fno-pie",
+        "vcov_replay_harness.c",
+        "-o",
+        "vcov_replay_harness.o",
+    ];
     if let Err(msg) = gcc(config, build, &harness_args)? {
         bail!(
             "{}: gcc cannot compile the generated harness (replay with --work-dir to keep it):\n{}",
@@ -211,7 +242,7 @@ fn build_program(
             first_lines(&msg, 40)
         );
     }
-    let mut link = vec![m, "--coverage", "program.o", "vcov_replay_harness.o"];
+    let mut link = vec![m, "--coverage", "-no-pie", "program.o", "vcov_replay_harness.o"];
     link.extend(LINK_FLAGS);
     link.extend(["-o", "program"]);
     if let Err(msg) = gcc(config, build, &link)? {

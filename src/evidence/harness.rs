@@ -448,7 +448,8 @@ pub fn stub_symbol(name: &str) -> String {
 
 /// The identifiers after `call` or `jmp` in the string literals of `text` (inline assembly).
 fn asm_call_targets(text: &str) -> Vec<String> {
-    let re = regex::Regex::new(r#""[^"\n]*\b(?:call|jmp)[lq]?\s+([A-Za-z_][A-Za-z0-9_]*)"#).expect("valid regex");
+    let re =
+        regex::Regex::new(r#""[^"\n]*(?:\b|\\[nt])(?:call|jmp)[lq]?\s+([A-Za-z_][A-Za-z0-9_]*)"#).expect("valid regex");
     let mut res: Vec<String> = re.captures_iter(text).map(|c| c[1].to_string()).collect();
     res.sort();
     res.dedup();
@@ -851,6 +852,20 @@ int main(void) { return 0; }
                 "struct p {\n  char c;\n  int i;\n} __attribute__((packed));",
             ],
         );
+    }
+
+    #[test]
+    fn inline_assembly_call_targets_get_stubs() {
+        let h = check(
+            r#"int f(unsigned long w) { unsigned long res; __asm__ ("661:\n\tcall __sw_hweight64\n662:" : "=a" (res) : "D" (w)); __asm__ ("call __put_user_4" : : ); return 0; }
+int printk(const char *fmt, ...);
+int main(void) { return printk("call me"); }
+"#,
+            DataModel::Lp64,
+            &["__attribute__((weak)) void __sw_hweight64(void) {\n  vcov_end(\"unsupported __sw_hweight64\");"],
+        );
+        assert_eq!(h.asm_targets, vec!["__put_user_4", "__sw_hweight64", "me"]);
+        assert_eq!(h.redefine_syms(), "printk vcov_stub_printk\n");
     }
 
     #[test]

@@ -305,7 +305,8 @@ mod tests {
 
     #[test]
     fn status_file() {
-        let s = read_status("end violation reach_error\nused 3\nskipped 1\nleft 2\nmismatch 2 f g\nexhausted h\n", Some(0));
+        let s =
+            read_status("end violation reach_error\nused 3\nskipped 1\nleft 2\nmismatch 2 f g\nexhausted h\n", Some(0));
         assert_eq!(s.end, Some(RunEnd::Violation("reach_error".into())));
         assert_eq!((s.used, s.skipped, s.left), (3, 1, 2));
         assert_eq!(s.mismatch, Some((2, "f".into(), "g".into())));
@@ -327,14 +328,24 @@ mod tests {
 
     #[test]
     fn confirmed_claim() {
-        let v = verdict("test1.xml", Some(&claim(&[2, 3, 4], Some(true), Some(false))), &returned(), Some(&counts(&[(2, 1), (4, 5)])));
+        let v = verdict(
+            "test1.xml",
+            Some(&claim(&[2, 3, 4], Some(true), Some(false))),
+            &returned(),
+            Some(&counts(&[(2, 1), (4, 5)])),
+        );
         assert!(v.confirmed());
         assert_eq!(v.render(), "test1.xml: ok, 2 lines confirmed, 1 without code (3)\n");
     }
 
     #[test]
     fn a_line_not_executed_refutes_the_claim() {
-        let v = verdict("test1.xml", Some(&claim(&[2, 7, 8], None, None)), &returned(), Some(&counts(&[(2, 1), (7, 0), (8, 0)])));
+        let v = verdict(
+            "test1.xml",
+            Some(&claim(&[2, 7, 8], None, None)),
+            &returned(),
+            Some(&counts(&[(2, 1), (7, 0), (8, 0)])),
+        );
         assert!(!v.confirmed());
         assert_eq!(v.render(), "test1.xml: MISMATCH, claimed but not executed: 7, 8\n");
     }
@@ -349,7 +360,12 @@ mod tests {
         let violation = RunStatus { end: Some(RunEnd::Violation("reach_error".into())), ..Default::default() };
         let v = verdict("t.xml", Some(&claim(&[], Some(false), Some(true))), &violation, Some(&counts(&[])));
         assert!(v.confirmed() && v.notes.is_empty(), "{v:?}");
-        let v = verdict("t.xml", Some(&claim(&[1], None, None)), &RunStatus { end: Some(RunEnd::Signal(11)), ..Default::default() }, None);
+        let v = verdict(
+            "t.xml",
+            Some(&claim(&[1], None, None)),
+            &RunStatus { end: Some(RunEnd::Signal(11)), ..Default::default() },
+            None,
+        );
         assert_eq!(
             v.render(),
             "t.xml: MISMATCH, the run wrote no coverage data (the program was killed by signal 11), so no claimed line is confirmed\n\
