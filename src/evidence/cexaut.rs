@@ -62,8 +62,8 @@ mod tests {
         (cfa, names)
     }
 
-    /// Every path from the entry with at most `max_len` edges that ends at `main`'s exit or at a node
-    /// without successors, plus every proper prefix of them, taking calls and matching returns.
+    /// Every path from the entry with at most `max_len` edges (at most `limit` of them), taking calls
+    /// and only the returns to the call site on top of the stack.
     fn paths(cfa: &Cfa, max_len: usize, limit: usize) -> Vec<Vec<EdgeId>> {
         fn go(
             cfa: &Cfa,
@@ -77,7 +77,6 @@ mod tests {
                 return;
             }
             let node = path.last().map_or(cfa.entry(), |&e| cfa.edge(e).dst);
-            let mut any = false;
             for &e in cfa.out_edges(node) {
                 let pushed = match cfa.edge(e).kind {
                     EdgeKind::Summary(_) => continue,
@@ -89,7 +88,6 @@ mod tests {
                         go(cfa, path, stack, max_len, limit, out);
                         path.pop();
                         stack.extend(top);
-                        any = true;
                         continue;
                     }
                     EdgeKind::Call(cs) => Some(cs),
@@ -103,9 +101,7 @@ mod tests {
                 if pushed.is_some() {
                     stack.pop();
                 }
-                any = true;
             }
-            let _ = any;
         }
         let mut out = Vec::new();
         go(cfa, &mut Vec::new(), &mut Vec::new(), max_len, limit, &mut out);
