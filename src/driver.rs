@@ -2,6 +2,9 @@
 //!
 //! Invariant: this is the only library module that touches the file system.
 
+pub mod evidence;
+pub mod replay;
+
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -15,6 +18,9 @@ use crate::cfront::types::DataModel;
 use crate::coverage::result::{CoverageResult, ExecutionRecord, FunctionInfo, Times};
 use crate::coverage::{path_of_counterexample, Analysis, Execution};
 use crate::report::{self, LineSet};
+
+pub use evidence::{suite_metadata, write_counterexample, write_test_suite};
+pub use replay::{replay, ReplayConfig, ReplayOutcome};
 
 /// How the coverage report goes to standard output.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]

@@ -10,6 +10,7 @@ pub mod cfront;
 pub mod cli;
 pub mod coverage;
 pub mod driver;
+pub mod evidence;
 pub mod product;
 pub mod report;
 pub mod sat;

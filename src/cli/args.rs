@@ -22,6 +22,8 @@ pub enum Command {
     Scores(ScoresArgs),
     /// Print the control-flow automaton of a program, as CPAchecker builds it.
     Cfa(CfaArgs),
+    /// Replay a Test-Comp test suite with gcc --coverage and check vcov's claimed lines with gcov.
+    Replay(ReplayArgs),
 }
 
 /// The data model flags shared by the subcommands.
@@ -122,4 +124,25 @@ pub struct CfaArgs {
     /// Data model.
     #[command(flatten)]
     pub model: ModelArgs,
+}
+
+/// `vcov replay`
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// The C program the suite was written for.
+    pub program: PathBuf,
+    /// The Test-Comp suite: metadata.xml, test cases, and vcov-claims.json with the claimed lines.
+    pub tests_dir: PathBuf,
+    /// Build and run with gcc -m32 (default: the architecture in metadata.xml).
+    #[arg(long = "32", conflicts_with = "m64")]
+    pub m32: bool,
+    /// Build and run with gcc -m64 (default: the architecture in metadata.xml).
+    #[arg(long = "64")]
+    pub m64: bool,
+    /// Time limit of one test's run, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10)]
+    pub timeout: u64,
+    /// Build and run in this directory and keep it (default: a temporary directory).
+    #[arg(long, value_name = "DIR")]
+    pub work_dir: Option<PathBuf>,
 }

@@ -10,6 +10,7 @@ use anyhow::{Context, Result};
 use crate::cfa::LineRule;
 use crate::cfront::types::DataModel;
 use crate::driver::{self, CoverageConfig, Format};
+use crate::evidence::Architecture;
 use args::{Cli, Command, FormatArg, LineRuleArg, ModelArgs};
 
 /// The process exit status.
@@ -17,6 +18,8 @@ use args::{Cli, Command, FormatArg, LineRuleArg, ModelArgs};
 pub enum ExitStatus {
     /// Everything worked.
     Success = 0,
+    /// A check failed: `vcov replay` could not confirm a claim.
+    CheckFailed = 1,
     /// The input was bad or a check asked for by a flag failed.
     Error = 2,
 }
@@ -40,6 +43,20 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitSta
                 None => out.write_all(csv.as_bytes())?,
             }
             Ok(ExitStatus::Success)
+        }
+        Command::Replay(a) => {
+            let mut config = driver::ReplayConfig::new(a.program, a.tests_dir);
+            config.architecture = match (a.m32, a.m64) {
+                (true, _) => Some(Architecture::Bits32),
+                (_, true) => Some(Architecture::Bits64),
+                _ => None,
+            };
+            config.timeout = std::time::Duration::from_secs(a.timeout.max(1));
+            config.work_dir = a.work_dir;
+            let outcome = driver::replay(&config)?;
+            print_diagnostics(err, &outcome.diagnostics);
+            out.write_all(outcome.stdout.as_bytes())?;
+            Ok(if outcome.all_confirmed() { ExitStatus::Success } else { ExitStatus::CheckFailed })
         }
         Command::Coverage(a) => {
             let config = CoverageConfig {

@@ -2,4 +2,5 @@
 
 mod cli_coverage;
 mod corpus;
+mod replay;
 mod util;

@@ -1,0 +1,412 @@
+//! `vcov replay PROGRAM TESTS_DIR`: compiles the program with the generated harness under
+//! `gcc --coverage`, runs every test case of the suite, and checks with gcov that the lines vcov
+//! claims for each test were executed.
+//!
+//! Work layout (a temporary directory, or `--work-dir`): `build/` holds the program's copy (with `#`
+//! lines blanked, under the program's file name), the harness `vcov_replay_harness.c`, the objects
+//! and the executable `program`; `runs/<test>/` holds each test's `inputs.txt`, `status.txt`,
+//! `stdout.txt`, `stderr.txt` and `gcov.json`. The program's object has its calls of functions
+//! without body renamed to the harness's stubs (`objcopy --redefine-syms=vcov_redefine_syms.txt`). Tests run one after another; the `.gcda` file is
+//! removed before each run, so every gcov report belongs to one test.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{anyhow, bail, Context, Result};
+
+use crate::base::Diagnostic;
+use crate::evidence::harness::{self, Harness, INPUTS_ENV, LINK_FLAGS, STATUS_ENV};
+use crate::evidence::replay::{self, RunEnd, RunStatus, TestVerdict};
+use crate::evidence::{self, Architecture, Claims, ReadError, TestCase, CLAIMS_FILE, METADATA_FILE};
+
+/// Options of `vcov replay`.
+#[derive(Clone, Debug)]
+pub struct ReplayConfig {
+    /// The C program the suite was written for.
+    pub program: PathBuf,
+    /// The Test-Comp suite: `metadata.xml`, test cases, optionally `vcov-claims.json`.
+    pub tests_dir: PathBuf,
+    /// `-m32` or `-m64`. [default: the architecture in `metadata.xml`]
+    pub architecture: Option<Architecture>,
+    /// Time limit of one test's run. [default: 10 s]
+    pub timeout: Duration,
+    /// Where to build and run (kept afterwards). [default: a temporary directory, removed]
+    pub work_dir: Option<PathBuf>,
+    /// The C compiler. [default: `gcc`]
+    pub gcc: String,
+    /// gcc's coverage tool, of the same version. [default: `gcov`]
+    pub gcov: String,
+    /// binutils' `objcopy`, to point the program's calls at the stubs. [default: `objcopy`]
+    pub objcopy: String,
+}
+
+impl ReplayConfig {
+    /// The configuration with every default.
+    pub fn new(program: PathBuf, tests_dir: PathBuf) -> ReplayConfig {
+        ReplayConfig {
+            program,
+            tests_dir,
+            architecture: None,
+            timeout: Duration::from_secs(10),
+            work_dir: None,
+            gcc: "gcc".into(),
+            gcov: "gcov".into(),
+            objcopy: "objcopy".into(),
+        }
+    }
+}
+
+/// The outcome of a replay.
+pub struct ReplayOutcome {
+    /// One verdict per test case, in file order.
+    pub verdicts: Vec<TestVerdict>,
+    /// Text for standard output: a line per test, then a summary.
+    pub stdout: String,
+    /// Problems worth reporting on standard error (from reading the program).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl ReplayOutcome {
+    /// Whether every claim was confirmed.
+    pub fn all_confirmed(&self) -> bool {
+        self.verdicts.iter().all(TestVerdict::confirmed)
+    }
+}
+
+/// `vcov replay`.
+pub fn replay(config: &ReplayConfig) -> Result<ReplayOutcome> {
+    let dir = &config.tests_dir;
+    if !dir.is_dir() {
+        bail!("{}: not a directory of test cases", dir.display());
+    }
+    let meta_path = dir.join(METADATA_FILE);
+    let meta = evidence::read_metadata(&read_text(&meta_path)?).map_err(|e| located(&meta_path, e))?;
+    let arch = config.architecture.unwrap_or(meta.architecture);
+
+    let program_bytes = std::fs::read(&config.program)
+        .with_context(|| format!("{}: cannot read the file", config.program.display()))?;
+    let hash = evidence::sha256_hex(&program_bytes);
+    if !meta.program_hash.is_empty() && !meta.program_hash.eq_ignore_ascii_case(&hash) {
+        bail!(
+            "{}: programhash {} is not the SHA-256 of {} ({hash}): the suite was written for another program",
+            meta_path.display(),
+            meta.program_hash,
+            config.program.display()
+        );
+    }
+
+    let claims_path = dir.join(CLAIMS_FILE);
+    let claims: Option<Claims> = if claims_path.exists() {
+        Some(evidence::read_claims(&read_text(&claims_path)?).map_err(|e| located(&claims_path, e))?)
+    } else {
+        None
+    };
+    let tests = test_files(dir)?;
+    if let Some(c) = &claims {
+        for t in &c.tests {
+            if !tests.iter().any(|p| file_name(p) == t.file) {
+                bail!("{}: claims about {}, which is not in {}", claims_path.display(), t.file, dir.display());
+            }
+        }
+    }
+    let mut cases: Vec<(String, TestCase)> = Vec::new();
+    for p in &tests {
+        let case = evidence::read_testcase(&read_text(p)?).map_err(|e| located(p, e))?;
+        cases.push((file_name(p), case));
+    }
+
+    let (prog, diagnostics) = super::load_program(&config.program, arch.data_model())?;
+    let harness = harness::harness(&prog);
+
+    let temp;
+    let work: PathBuf = match &config.work_dir {
+        Some(w) => {
+            std::fs::create_dir_all(w).with_context(|| format!("{}: cannot create the directory", w.display()))?;
+            w.clone()
+        }
+        None => {
+            temp = tempfile::Builder::new()
+                .prefix("vcov-replay")
+                .tempdir()
+                .context("cannot create a temporary directory")?;
+            temp.path().to_path_buf()
+        }
+    };
+    let work = std::fs::canonicalize(&work).with_context(|| format!("{}: cannot resolve the path", work.display()))?;
+    let build = work.join("build");
+    std::fs::create_dir_all(&build).with_context(|| format!("{}: cannot create the directory", build.display()))?;
+    let program_name = file_name(&config.program);
+    let text = String::from_utf8_lossy(&program_bytes);
+    write(&build.join(&program_name), harness::blank_directives(&text).as_bytes())?;
+    write(&build.join("vcov_replay_harness.c"), harness.source.as_bytes())?;
+    let binary = build_program(config, &harness, arch, &build, &program_name)?;
+
+    let mut verdicts = Vec::new();
+    let mut stdout = String::new();
+    for (file, case) in &cases {
+        let stem = file.strip_suffix(".xml").unwrap_or(file);
+        let run_dir = work.join("runs").join(stem);
+        std::fs::create_dir_all(&run_dir)
+            .with_context(|| format!("{}: cannot create the directory", run_dir.display()))?;
+        let (status, counts) = run_test(config, &binary, &build, &run_dir, &program_name, case)?;
+        let claim = claims.as_ref().and_then(|c| c.tests.iter().find(|t| &t.file == file));
+        let v = replay::verdict(file, claim, &status, counts.as_ref());
+        stdout.push_str(&v.render());
+        verdicts.push(v);
+    }
+    let n_ok = verdicts.iter().filter(|v| v.confirmed()).count();
+    stdout.push_str(&match &claims {
+        Some(_) => format!(
+            "replay: {} tests, {n_ok} confirmed, {} not confirmed ({}, gcc {})\n",
+            verdicts.len(),
+            verdicts.len() - n_ok,
+            arch.name(),
+            arch.gcc_flag()
+        ),
+        None => format!("replay: {} tests run; no {CLAIMS_FILE}, so there was nothing to confirm\n", verdicts.len()),
+    });
+    Ok(ReplayOutcome { verdicts, stdout, diagnostics })
+}
+
+/// Compiles the program's copy with coverage and the harness, links them; returns the executable.
+fn build_program(
+    config: &ReplayConfig,
+    harness: &Harness,
+    arch: Architecture,
+    build: &Path,
+    program_name: &str,
+) -> Result<PathBuf> {
+    let m = arch.gcc_flag();
+    if arch == Architecture::Bits32 {
+        write(&build.join("vcov_probe.c"), b"int main(void) { return 0; }\n")?;
+        let probe = gcc(config, build, &[m, "--coverage", "vcov_probe.c", "-o", "vcov_probe"])?;
+        if let Err(msg) = probe {
+            bail!(
+                "gcc cannot build 32-bit programs (-m32) here; install gcc-multilib, or replay with --64\n{}",
+                first_lines(&msg, 10)
+            );
+        }
+    }
+    // `-x cpp-output`: the copy is not preprocessed again, as vcov does not preprocess it.
+    // `-fgnu89-inline`: CIL output and kernel code mean GNU inline semantics (a plain `inline`
+    // definition is also an external one). `-fno-pie`/`-no-pie`: kernel inline assembly addresses
+    // symbols absolutely.
+    let compile = [
+        "-c",
+        "-x",
+        "cpp-output",
+        m,
+        "--coverage",
+        "-O0",
+        "-g",
+        "-w",
+        "-fno-builtin",
+        "-fgnu89-inline",
+        "-fno-pie",
+        program_name,
+        "-o",
+        "program.o",
+    ];
+    if let Err(msg) = gcc(config, build, &compile)? {
+        bail!("{}: gcc cannot compile the program:\n{}", config.program.display(), first_lines(&msg, 40));
+    }
+    // Calls of functions without body go to the harness's stubs, not to libc's functions of the
+    // same name (which libgcov needs).
+    write(&build.join("vcov_redefine_syms.txt"), harness.redefine_syms().as_bytes())?;
+    let out = Command::new(&config.objcopy)
+        .args(["--redefine-syms=vcov_redefine_syms.txt", "program.o"])
+        .current_dir(build)
+        .stdin(Stdio::null())
+        .output()
+        .with_context(|| format!("cannot run {} (is binutils installed?)", config.objcopy))?;
+    if !out.status.success() {
+        bail!("objcopy cannot rename the program's calls:\n{}", first_lines(&String::from_utf8_lossy(&out.stderr), 20));
+    }
+    let harness_args = [
+        "-c",
+        m,
+        "-O0",
+        "-g",
+        "-w",
+        "-fno-builtin",
+        "-fno-pie",
+        "vcov_replay_harness.c",
+        "-o",
+        "vcov_replay_harness.o",
+    ];
+    if let Err(msg) = gcc(config, build, &harness_args)? {
+        bail!(
+            "{}: gcc cannot compile the generated harness (replay with --work-dir to keep it):\n{}",
+            config.program.display(),
+            first_lines(&msg, 40)
+        );
+    }
+    let mut link = vec![m, "--coverage", "-no-pie", "program.o", "vcov_replay_harness.o"];
+    link.extend(LINK_FLAGS);
+    link.extend(["-o", "program"]);
+    if let Err(msg) = gcc(config, build, &link)? {
+        bail!("{}: gcc cannot link the program with the harness:\n{}", config.program.display(), first_lines(&msg, 40));
+    }
+    Ok(build.join("program"))
+}
+
+/// Runs gcc in `dir`; `Ok(Err(stderr))` when it fails.
+fn gcc(config: &ReplayConfig, dir: &Path, args: &[&str]) -> Result<std::result::Result<(), String>> {
+    let out = Command::new(&config.gcc)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .with_context(|| format!("cannot run {} (is gcc installed?)", config.gcc))?;
+    if out.status.success() {
+        Ok(Ok(()))
+    } else {
+        Ok(Err(String::from_utf8_lossy(&out.stderr).into_owned()))
+    }
+}
+
+/// Runs one test: how it ended, and gcov's line counts (`None` without coverage data).
+fn run_test(
+    config: &ReplayConfig,
+    binary: &Path,
+    build: &Path,
+    run_dir: &Path,
+    program_name: &str,
+    case: &TestCase,
+) -> Result<(RunStatus, Option<std::collections::BTreeMap<u32, u64>>)> {
+    let inputs = run_dir.join("inputs.txt");
+    let status_file = run_dir.join("status.txt");
+    write(&inputs, harness::inputs_file(case).as_bytes())?;
+    for stale in [build.join("program.gcda"), status_file.clone()] {
+        match std::fs::remove_file(&stale) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(e).with_context(|| format!("{}: cannot remove the file", stale.display()))
+            }
+            _ => {}
+        }
+    }
+    let create = |name: &str| -> Result<std::fs::File> {
+        let p = run_dir.join(name);
+        std::fs::File::create(&p).with_context(|| format!("{}: cannot create the file", p.display()))
+    };
+    let mut child = Command::new(binary)
+        .current_dir(run_dir)
+        .env(INPUTS_ENV, &inputs)
+        .env(STATUS_ENV, &status_file)
+        .env_remove("GCOV_PREFIX")
+        .env_remove("GCOV_PREFIX_STRIP")
+        .stdin(Stdio::null())
+        .stdout(create("stdout.txt")?)
+        .stderr(create("stderr.txt")?)
+        .spawn()
+        .with_context(|| format!("{}: cannot run the program", binary.display()))?;
+    let start = Instant::now();
+    let mut pause = Duration::from_millis(1);
+    let exit = loop {
+        if let Some(st) = child.try_wait().context("cannot wait for the program")? {
+            break Some(st);
+        }
+        if start.elapsed() >= config.timeout {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(50));
+    };
+    let code = exit.and_then(|st| st.code());
+    let mut status = match std::fs::read_to_string(&status_file) {
+        Ok(text) => replay::read_status(&text, code),
+        Err(_) => RunStatus { end: Some(RunEnd::Unknown(code)), ..Default::default() },
+    };
+    match exit {
+        None => status.end = Some(RunEnd::Timeout),
+        Some(st) => {
+            if let Some(sig) = signal_of(st) {
+                if !matches!(status.end, Some(RunEnd::Abort | RunEnd::Unsupported(_))) {
+                    status.end = Some(RunEnd::Signal(sig));
+                }
+            }
+        }
+    }
+
+    if !build.join("program.gcda").exists() {
+        return Ok((status, None));
+    }
+    let out = Command::new(&config.gcov)
+        .args(["--stdout", "--json-format", "program.gcda"])
+        .current_dir(build)
+        .stdin(Stdio::null())
+        .output()
+        .with_context(|| format!("cannot run {} (is gcov installed?)", config.gcov))?;
+    if !out.status.success() {
+        bail!("gcov failed on {}:\n{}", build.display(), first_lines(&String::from_utf8_lossy(&out.stderr), 20));
+    }
+    let json = String::from_utf8_lossy(&out.stdout).into_owned();
+    let json_path = run_dir.join("gcov.json");
+    write(&json_path, json.as_bytes())?;
+    let counts = replay::read_gcov_json(&json, program_name).map_err(|e| located(&json_path, e))?;
+    Ok((status, Some(counts)))
+}
+
+#[cfg(unix)]
+fn signal_of(st: std::process::ExitStatus) -> Option<i32> {
+    std::os::unix::process::ExitStatusExt::signal(&st)
+}
+
+#[cfg(not(unix))]
+fn signal_of(_: std::process::ExitStatus) -> Option<i32> {
+    None
+}
+
+/// The test cases of `dir`: every `*.xml` except `metadata.xml`, by the first number in the name
+/// (`test2.xml` before `test10.xml`), then by name.
+fn test_files(dir: &Path) -> Result<Vec<PathBuf>> {
+    let entries = std::fs::read_dir(dir).with_context(|| format!("{}: cannot read the directory", dir.display()))?;
+    let mut files = Vec::new();
+    for e in entries {
+        let p = e.with_context(|| format!("{}: cannot read the directory", dir.display()))?.path();
+        if p.extension().is_some_and(|x| x == "xml") && file_name(&p) != METADATA_FILE {
+            files.push(p);
+        }
+    }
+    let number = |p: &Path| -> u64 {
+        file_name(p)
+            .split(|c: char| !c.is_ascii_digit())
+            .find(|s| !s.is_empty())
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(u64::MAX)
+    };
+    files.sort_by(|a, b| number(a).cmp(&number(b)).then(a.cmp(b)));
+    Ok(files)
+}
+
+fn located(path: &Path, e: ReadError) -> anyhow::Error {
+    if e.line == 0 {
+        anyhow!("{}: {}", path.display(), e.message)
+    } else {
+        anyhow!("{}:{e}", path.display())
+    }
+}
+
+fn read_text(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path).with_context(|| format!("{}: cannot read the file", path.display()))
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Result<()> {
+    std::fs::write(path, bytes).with_context(|| format!("{}: cannot write the file", path.display()))
+}
+
+fn file_name(p: &Path) -> String {
+    p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+fn first_lines(text: &str, n: usize) -> String {
+    let lines: Vec<&str> = text.trim_end().lines().collect();
+    let mut res = lines.iter().take(n).copied().collect::<Vec<_>>().join("\n");
+    if lines.len() > n {
+        res.push_str(&format!("\n... ({} more lines)", lines.len() - n));
+    }
+    res
+}

@@ -1,0 +1,185 @@
+//! `vcov-claims.json`: the lines vcov claims each test of a suite executes (schema version 1).
+//!
+//! ```json
+//! {"program": "program.c", "schema_version": 1,
+//!  "tests": [{"file": "test1.xml", "id": 1, "lines": [3, 4, 13], "origin": "generated",
+//!             "terminating": true, "violates_property": false}]}
+//! ```
+//! - `file`: the test case in the same directory; `lines`: the claimed lines, ascending (physical
+//!   lines of the program file); `id`: the execution's number in vcov's report.
+//! - Optional: `origin` (where the execution came from), `terminating` (the execution returns from
+//!   `main`), `violates_property` (it calls `reach_error` or fails an assertion). `vcov replay`
+//!   checks these two when they are present.
+//!
+//! Keys are written in alphabetical order. Written with `serde_json::Value` rather than derives: `report` stays the only module with serde
+//! derives, and the schema is small.
+//!
+//! Invariant: `read_claims(&claims_json(c)) == c` (with lines sorted and deduplicated).
+
+use serde_json::{json, Map, Value};
+
+use super::ReadError;
+
+/// The name of the claims file in a suite directory.
+pub const CLAIMS_FILE: &str = "vcov-claims.json";
+
+/// Version of the claims file's schema; later versions only add fields.
+pub const SCHEMA_VERSION: u64 = 1;
+
+/// What vcov claims about the tests of a suite.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Claims {
+    /// The program, as given to vcov.
+    pub program: String,
+    /// One entry per test case.
+    pub tests: Vec<TestClaim>,
+}
+
+/// What vcov claims about one test.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TestClaim {
+    /// The test case's file name (`test1.xml`).
+    pub file: String,
+    /// The execution's number.
+    pub id: usize,
+    /// Where the execution came from.
+    pub origin: Option<String>,
+    /// Lines the execution covers, ascending.
+    pub lines: Vec<u32>,
+    /// Whether the execution returns from `main`.
+    pub terminating: Option<bool>,
+    /// Whether the execution violates the property.
+    pub violates_property: Option<bool>,
+}
+
+/// The claims file.
+pub fn claims_json(claims: &Claims) -> String {
+    let tests: Vec<Value> = claims
+        .tests
+        .iter()
+        .map(|t| {
+            let mut lines = t.lines.clone();
+            lines.sort_unstable();
+            lines.dedup();
+            let mut m = Map::new();
+            m.insert("file".into(), json!(t.file));
+            m.insert("id".into(), json!(t.id));
+            if let Some(o) = &t.origin {
+                m.insert("origin".into(), json!(o));
+            }
+            m.insert("lines".into(), json!(lines));
+            if let Some(b) = t.terminating {
+                m.insert("terminating".into(), json!(b));
+            }
+            if let Some(b) = t.violates_property {
+                m.insert("violates_property".into(), json!(b));
+            }
+            Value::Object(m)
+        })
+        .collect();
+    let doc = json!({"schema_version": SCHEMA_VERSION, "program": claims.program, "tests": tests});
+    let mut res = serde_json::to_string(&doc).expect("JSON values serialize");
+    res.push('\n');
+    res
+}
+
+/// Reads a claims file.
+pub fn read_claims(text: &str) -> Result<Claims, ReadError> {
+    let doc: Value = serde_json::from_str(text)
+        .map_err(|e| ReadError::at(e.line() as u32, e.column() as u32, format!("not valid JSON: {e}")))?;
+    let bad = |what: &str| ReadError::new(format!("{what} (see the schema in the documentation of `vcov replay`)"));
+    let obj = doc.as_object().ok_or_else(|| bad("expected a JSON object"))?;
+    if let Some(v) = obj.get("schema_version") {
+        v.as_u64().ok_or_else(|| bad("`schema_version` must be a number"))?;
+    }
+    let program = obj.get("program").and_then(Value::as_str).unwrap_or_default().to_string();
+    let tests = obj.get("tests").and_then(Value::as_array).ok_or_else(|| bad("`tests` must be an array"))?;
+    let mut res = Vec::new();
+    for (i, t) in tests.iter().enumerate() {
+        let n = i + 1;
+        let t = t.as_object().ok_or_else(|| bad(&format!("test {n}: expected an object")))?;
+        let file = t
+            .get("file")
+            .and_then(Value::as_str)
+            .ok_or_else(|| bad(&format!("test {n}: `file` must be a string")))?
+            .to_string();
+        let lines = t
+            .get("lines")
+            .and_then(Value::as_array)
+            .ok_or_else(|| bad(&format!("{file}: `lines` must be an array")))?
+            .iter()
+            .map(|l| l.as_u64().and_then(|l| u32::try_from(l).ok()))
+            .collect::<Option<Vec<u32>>>()
+            .ok_or_else(|| bad(&format!("{file}: `lines` must hold line numbers")))?;
+        let flag = |key: &str| -> Result<Option<bool>, ReadError> {
+            match t.get(key) {
+                None | Some(Value::Null) => Ok(None),
+                Some(v) => v.as_bool().map(Some).ok_or_else(|| bad(&format!("{file}: `{key}` must be true or false"))),
+            }
+        };
+        let mut lines = lines;
+        lines.sort_unstable();
+        lines.dedup();
+        res.push(TestClaim {
+            id: t.get("id").and_then(Value::as_u64).map_or(n, |v| v as usize),
+            origin: t.get("origin").and_then(Value::as_str).map(str::to_string),
+            terminating: flag("terminating")?,
+            violates_property: flag("violates_property")?,
+            lines,
+            file,
+        });
+    }
+    Ok(Claims { program, tests: res })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn claims_round_trip() {
+        let claims = Claims {
+            program: "a \"b\".c".into(),
+            tests: vec![
+                TestClaim {
+                    file: "test1.xml".into(),
+                    id: 1,
+                    origin: Some("generated".into()),
+                    lines: vec![3, 4, 9],
+                    terminating: Some(true),
+                    violates_property: Some(false),
+                },
+                TestClaim {
+                    file: "test2.xml".into(),
+                    id: 7,
+                    origin: None,
+                    lines: vec![],
+                    terminating: None,
+                    violates_property: None,
+                },
+            ],
+        };
+        let text = claims_json(&claims);
+        assert!(
+            text.starts_with(r#"{"program":"a \"b\".c","schema_version":1,"tests":[{"file":"test1.xml","id":1,"#),
+            "{text}"
+        );
+        assert_eq!(read_claims(&text).unwrap(), claims);
+    }
+
+    #[test]
+    fn hand_written_claims_need_only_file_and_lines() {
+        let c = read_claims(r#"{"tests": [{"file": "t.xml", "lines": [5, 2, 5]}]}"#).unwrap();
+        assert_eq!(c.tests[0].lines, vec![2, 5]);
+        assert_eq!(c.tests[0].id, 1);
+    }
+
+    #[test]
+    fn malformed_claims_are_errors() {
+        assert!(read_claims("{").unwrap_err().to_string().starts_with("1:1: not valid JSON"));
+        let e = read_claims(r#"{"tests": [{"file": "t.xml", "lines": [-1]}]}"#).unwrap_err();
+        assert!(e.message.starts_with("t.xml: `lines` must hold line numbers"), "{e}");
+        let e = read_claims(r#"{"tests": [{"file": "t.xml", "lines": [], "terminating": 1}]}"#).unwrap_err();
+        assert!(e.message.contains("`terminating` must be true or false"), "{e}");
+    }
+}

@@ -1,0 +1,890 @@
+//! The C harness of `vcov replay`: definitions of every function the program declares but does not
+//! define, fed from the inputs of a test case, plus the bookkeeping that tells how the run ended.
+//!
+//! The harness is its own translation unit, linked with the program compiled under
+//! `gcc --coverage`. Each function without body is classified (`StubKind`):
+//! - *fed*: `__VERIFIER_nondet_*` and every other function without body, output and string functions
+//!   included. The stub has the program's declared signature (rendered from the IR types; records
+//!   get definitions where needed by value) and returns the next input, as vcov's executor treats
+//!   the result of such a call as an input, used or not. A `void` function consumes nothing. Pointer
+//!   results: input 0 is the null pointer, anything else fresh zeroed memory (the executor models an
+//!   unknown pointer as null or fresh memory). Floating-point and record results take the bytes of
+//!   the input, as the executor does.
+//! - *violation*: `reach_error`, `__VERIFIER_error`, `__assert_fail`, `__assert_rtn`, `__assert`,
+//!   `__assert_perror_fail` record a violation and exit.
+//! - *assume*: `__VERIFIER_assume(c)` exits quietly when `c` is false.
+//! - *noop*: `__VERIFIER_atomic_begin`, `__VERIFIER_atomic_end`.
+//! - *libc*: the functions vcov's executor models exactly are taken from the C library: `malloc`,
+//!   `calloc`, `realloc`, `free`, `memset`, `memcpy`, `memmove`, `abort`, `exit`, `_exit`, `_Exit`
+//!   (plus `syscall`, which the harness itself uses). Inputs a test case holds for them are skipped.
+//! - *builtin*: `__builtin_*`, `__sync_*`, `__atomic_*` are gcc's.
+//!
+//! Stubs are named `vcov_stub_NAME`, and the program's object file has its references renamed to
+//! them (`objcopy --redefine-syms`, `Harness::renames`): a stub of `strlen` or `snprintf` serves the
+//! program without replacing the C library's function for libgcov and libc themselves. Variables
+//! the program declares `extern` without definition are defined weak, so a definition the program
+//! has after all (an `alias` attribute on a declaration, which the IR does not show) wins. Functions only inline assembly calls (`call
+//! __put_user_4` in kernel code) get stubs that end the run as unsupported.
+//!
+//! `exit`, `_exit`, `_Exit` and `abort` are wrapped (`ld --wrap`) to tell an `exit()` from a return
+//! of `main` and to write the coverage data before `abort`. The harness does its own IO with raw
+//! system calls (through `syscall`), so stubs named like C library functions cannot disturb it.
+//!
+//! Protocol: the harness reads the inputs from the file named by `VCOV_REPLAY_INPUTS`, one per line
+//! as `FUNCTION HEX` (the function the value was written for, `-` when unknown; the value as 32 hex
+//! digits of its 128-bit two's complement), and at the end writes the file named by
+//! `VCOV_REPLAY_STATUS` (`read_status` reads it).
+//!
+//! Invariant: the harness source depends only on the program's declarations, not on a test case.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+use super::testcomp::TestCase;
+use crate::cfront::ir::Program;
+use crate::cfront::types::{FloatKind, RecordId, RecordKind, TypeId, TypeKind, Types};
+
+/// The environment variable naming the inputs file.
+pub const INPUTS_ENV: &str = "VCOV_REPLAY_INPUTS";
+/// The environment variable naming the status file the harness writes.
+pub const STATUS_ENV: &str = "VCOV_REPLAY_STATUS";
+
+/// C library functions taken from libc rather than fed from the test (the executor models them).
+pub const LIBC_KEPT: &[&str] = &[
+    "malloc", "calloc", "realloc", "free", "memset", "memcpy", "memmove", "abort", "exit", "_exit", "_Exit", "syscall",
+];
+
+/// Global variables the C library defines; extern declarations of them are not defined again.
+const LIBC_VARS: &[&str] = &[
+    "stdin",
+    "stdout",
+    "stderr",
+    "environ",
+    "__environ",
+    "optarg",
+    "optind",
+    "opterr",
+    "optopt",
+    "signgam",
+    "timezone",
+    "daylight",
+    "tzname",
+];
+
+/// The flags `ld` needs for the harness's wrappers.
+pub const LINK_FLAGS: &[&str] = &["-Wl,--wrap=exit,--wrap=_exit,--wrap=_Exit,--wrap=abort"];
+
+/// What the harness does for a function the program declares without a body.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum StubKind {
+    /// Returns the next input.
+    Fed,
+    /// Records a property violation and exits.
+    Violation,
+    /// `__VERIFIER_assume`: exits quietly when its argument is false.
+    Assume,
+    /// Does nothing.
+    Noop,
+    /// Taken from the C library.
+    Libc,
+    /// A gcc builtin.
+    Builtin,
+}
+
+/// A generated harness.
+#[derive(Clone, Debug)]
+pub struct Harness {
+    /// The C source.
+    pub source: String,
+    /// Every function without body, by name, with what the harness does for it.
+    pub functions: BTreeMap<String, StubKind>,
+    /// Extern variables the harness defines (zero-initialized).
+    pub variables: Vec<String>,
+    /// Functions only inline assembly calls (`call NAME` in an `asm` string); their stubs end the
+    /// run as unsupported.
+    pub asm_targets: Vec<String>,
+    /// The program's symbols to rename in its object file (`objcopy --redefine-syms`), each to the
+    /// harness's stub: (name in the program, stub symbol).
+    pub renames: Vec<(String, String)>,
+}
+
+impl Harness {
+    /// The `--redefine-syms` file for `objcopy`: one `OLD NEW` line per stubbed function.
+    pub fn redefine_syms(&self) -> String {
+        self.renames.iter().map(|(old, new)| format!("{old} {new}\n")).collect()
+    }
+}
+
+impl Harness {
+    /// The names of the functions of kind `kind`, sorted.
+    pub fn names(&self, kind: StubKind) -> Vec<&str> {
+        self.functions.iter().filter(|(_, k)| **k == kind).map(|(n, _)| n.as_str()).collect()
+    }
+}
+
+/// How a function without body is handled.
+pub fn classify(name: &str) -> StubKind {
+    match name {
+        _ if name.starts_with("__builtin_") || name.starts_with("__sync_") || name.starts_with("__atomic_") => {
+            StubKind::Builtin
+        }
+        "reach_error" | "__VERIFIER_error" | "__assert_fail" | "__assert_rtn" | "__assert" | "__assert_perror_fail" => {
+            StubKind::Violation
+        }
+        "__VERIFIER_assume" => StubKind::Assume,
+        "__VERIFIER_atomic_begin" | "__VERIFIER_atomic_end" => StubKind::Noop,
+        _ if LIBC_KEPT.contains(&name) => StubKind::Libc,
+        _ => StubKind::Fed,
+    }
+}
+
+/// The harness for `prog`.
+pub fn harness(prog: &Program) -> Harness {
+    let mut records = BTreeSet::new();
+    for f in &prog.funcs {
+        collect_records(&prog.types, f.ty, &mut records);
+    }
+    for v in &prog.vars {
+        collect_records(&prog.types, v.ty, &mut records);
+    }
+    let mut r = Render::new(&prog.types, &records);
+    let mut functions = BTreeMap::new();
+    let mut renames = Vec::new();
+    let mut stubs = String::new();
+    for f in &prog.funcs {
+        if f.body.is_some()
+            || functions.contains_key(&f.name)
+            || prog.funcs.iter().any(|g| g.name == f.name && g.body.is_some())
+        {
+            continue;
+        }
+        let kind = classify(&f.name);
+        functions.insert(f.name.clone(), kind);
+        let TypeKind::Func(ft) = prog.types.kind(f.ty).clone() else { continue };
+        if matches!(kind, StubKind::Libc | StubKind::Builtin) {
+            continue;
+        }
+        let mut params: Vec<String> =
+            ft.params.iter().enumerate().map(|(i, &p)| r.decl(p, &format!("p{i}"), true)).collect();
+        if kind == StubKind::Assume && params.is_empty() {
+            // `void __VERIFIER_assume();` without a prototype: the argument is an int after promotion.
+            params.push("int p0".into());
+        }
+        let params = if params.is_empty() {
+            if ft.unprototyped {
+                String::new()
+            } else {
+                "void".into()
+            }
+        } else if ft.variadic {
+            format!("{}, ...", params.join(", "))
+        } else {
+            params.join(", ")
+        };
+        let symbol = stub_symbol(&f.name);
+        renames.push((f.name.clone(), symbol.clone()));
+        let header = r.decl(ft.ret, &format!("{symbol}({params})"), true);
+        let ret = ft.ret;
+        let name = c_string(&f.name);
+        let body = match kind {
+            StubKind::Violation => {
+                format!("  vcov_end(\"violation {}\");\n  __real_exit(0);\n", &name[1..name.len() - 1])
+            }
+            StubKind::Assume => "  if (!p0) {\n    vcov_end(\"assume\");\n    __real_exit(0);\n  }\n".into(),
+            _ if matches!(prog.types.kind(ret), TypeKind::Void) => String::new(),
+            StubKind::Noop => format!("  return ({})0;\n", r.decl(ret, "", true).trim_end()),
+            _ => match prog.types.kind(ret) {
+                TypeKind::Int(_) => format!("  return ({})vcov_int({name});\n", r.decl(ret, "", true).trim_end()),
+                TypeKind::Pointer(_) => format!("  return ({})vcov_ptr({name});\n", r.decl(ret, "", true).trim_end()),
+                _ => {
+                    format!("  {};\n  vcov_bytes(&res, sizeof res, {name});\n  return res;\n", r.decl(ret, "res", true))
+                }
+            },
+        };
+        let _ = write!(stubs, "__attribute__((weak)) {header} {{\n{body}}}\n\n");
+    }
+
+    let mut variables = Vec::new();
+    let mut var_defs = String::new();
+    let mut seen = BTreeSet::new();
+    for v in &prog.vars {
+        if !v.is_extern
+            || LIBC_VARS.contains(&v.name.as_str())
+            || !seen.insert(v.name.clone())
+            || prog
+                .vars
+                .iter()
+                .any(|w| w.name == v.name && !w.is_extern && matches!(w.kind, crate::cfront::ir::VarKind::Global))
+        {
+            continue;
+        }
+        if !matches!(v.kind, crate::cfront::ir::VarKind::Global) {
+            continue;
+        }
+        // The linker only needs the size and alignment; the type may be incomplete here.
+        let size = prog.types.size_of(v.ty).filter(|&s| s > 0).unwrap_or(4096);
+        let align = prog.types.align_of(v.ty).max(1);
+        let _ = writeln!(var_defs, "unsigned char {}[{size}] __attribute__((weak, aligned({align})));", v.name);
+        variables.push(v.name.clone());
+    }
+
+    // Inline assembly may call helpers the C code never declares (the kernel's `call __put_user_4`).
+    let mut asm_defs = String::new();
+    let mut asm_targets = Vec::new();
+    for name in asm_call_targets(prog.file.text()) {
+        if functions.contains_key(&name) || prog.funcs.iter().any(|f| f.name == name) || asm_targets.contains(&name) {
+            continue;
+        }
+        let _ = write!(
+            asm_defs,
+            "__attribute__((weak)) void {name}(void) {{\n  vcov_end(\"unsupported {name}\");\n  __wrap_abort();\n}}\n\n"
+        );
+        asm_targets.push(name);
+    }
+
+    let fed: Vec<&str> = functions.iter().filter(|(_, k)| **k == StubKind::Fed).map(|(n, _)| n.as_str()).collect();
+    let mut source = String::from(RUNTIME);
+    source.push_str("\n/* The functions the program declares without body and the harness feeds. */\n");
+    source.push_str("static const char *const vcov_fed[] = {");
+    for n in &fed {
+        let _ = write!(source, "{}, ", c_string(n));
+    }
+    source.push_str("0};\n\n");
+    source.push_str(RUNTIME_INPUTS);
+    source.push_str("\n/* Types of the program the stubs need. */\n");
+    source.push_str(&r.forward);
+    source.push_str(&r.definitions);
+    source.push_str("\n/* Extern variables the program declares without definition. */\n");
+    source.push_str(&var_defs);
+    source.push_str("\n/* Functions the program declares without body. */\n");
+    source.push_str(&stubs);
+    if !asm_defs.is_empty() {
+        source.push_str("/* Functions inline assembly calls: the harness cannot run them. */\n");
+        source.push_str(&asm_defs);
+    }
+    Harness { source, functions, variables, asm_targets, renames }
+}
+
+/// The inputs file for one test case (see the protocol in the module header).
+pub fn inputs_file(case: &TestCase) -> String {
+    let mut res = String::new();
+    for inp in &case.inputs {
+        let name = match &inp.variable {
+            Some(v) if !v.is_empty() && !v.contains(char::is_whitespace) => v.as_str(),
+            _ => "-",
+        };
+        let _ = writeln!(res, "{name} {:032x}", inp.value as u128);
+    }
+    res
+}
+
+/// The program text with every preprocessor line (`#` first on its line, continued over
+/// backslash-newline) blanked, every other byte, line and column kept: gcc and gcov then report the
+/// physical lines of the given file, as vcov does.
+pub fn blank_directives(text: &str) -> String {
+    let mut out = text.as_bytes().to_vec();
+    let mut i = 0;
+    let mut line_start = true;
+    while i < out.len() {
+        match out[i] {
+            b'\n' => line_start = true,
+            b' ' | b'\t' | b'\r' | b'\x0c' => {}
+            b'#' if line_start => {
+                while i < out.len() && out[i] != b'\n' {
+                    if out[i] == b'\\' && out.get(i + 1) == Some(&b'\n') {
+                        out[i] = b' ';
+                        i += 1;
+                    } else if out[i] != b'\n' {
+                        out[i] = b' ';
+                    }
+                    i += 1;
+                }
+                continue;
+            }
+            _ => line_start = false,
+        }
+        i += 1;
+    }
+    String::from_utf8(out).expect("only ASCII bytes were replaced")
+}
+
+/// Renders IR types as C declarations for the harness's translation unit.
+struct Render<'a> {
+    types: &'a Types,
+    /// `struct x;` lines for every record named.
+    forward: String,
+    /// Record definitions, dependencies first.
+    definitions: String,
+    named: BTreeSet<RecordId>,
+    defined: BTreeSet<RecordId>,
+    tag_uses: BTreeMap<String, usize>,
+}
+
+impl<'a> Render<'a> {
+    /// A renderer for declarations that mention the records `records` (for telling apart records
+    /// that share a tag, declared in different scopes).
+    fn new(types: &'a Types, records: &BTreeSet<RecordId>) -> Render<'a> {
+        let mut tag_uses = BTreeMap::new();
+        for &r in records {
+            if let Some(t) = &types.record(r).tag {
+                *tag_uses.entry(t.clone()).or_insert(0) += 1;
+            }
+        }
+        Render {
+            types,
+            forward: String::new(),
+            definitions: String::new(),
+            named: BTreeSet::new(),
+            defined: BTreeSet::new(),
+            tag_uses,
+        }
+    }
+
+    /// `ty` declaring `inner` (an identifier, or empty for an abstract declarator); `complete`: the
+    /// type must be complete here (a value, not behind a pointer).
+    fn decl(&mut self, ty: TypeId, inner: &str, complete: bool) -> String {
+        let sep = |inner: &str| if inner.is_empty() { String::new() } else { format!(" {inner}") };
+        match self.types.kind(ty).clone() {
+            TypeKind::Void => format!("void{}", sep(inner)),
+            TypeKind::Int(it) => format!("{}{}", it.c_name(), sep(inner)),
+            TypeKind::Float(k) => {
+                let n = match k {
+                    FloatKind::Float => "float",
+                    FloatKind::Double => "double",
+                    FloatKind::LongDouble => "long double",
+                };
+                format!("{n}{}", sep(inner))
+            }
+            TypeKind::Pointer(t) => {
+                let inner = if matches!(self.types.kind(t), TypeKind::Array(..) | TypeKind::Func(_)) {
+                    format!("(*{inner})")
+                } else {
+                    format!("*{inner}")
+                };
+                self.decl(t, &inner, false)
+            }
+            TypeKind::Array(t, n) => {
+                let len = n.map(|n| n.to_string()).unwrap_or_default();
+                self.decl(t, &format!("{inner}[{len}]"), true)
+            }
+            TypeKind::Func(ft) => {
+                let mut ps: Vec<String> = ft.params.iter().map(|&p| self.decl(p, "", true)).collect();
+                if ft.variadic {
+                    ps.push("...".into());
+                }
+                let ps = if ps.is_empty() && !ft.unprototyped { "void".to_string() } else { ps.join(", ") };
+                self.decl(ft.ret, &format!("{inner}({ps})"), true)
+            }
+            TypeKind::Record(r) => {
+                let name = self.record_name(r);
+                if complete {
+                    self.define(r);
+                }
+                format!("{name}{}", sep(inner))
+            }
+        }
+    }
+
+    /// `struct tag` (or a harness name for records without tag or with a tag used twice), declared
+    /// forward on first use.
+    fn record_name(&mut self, r: RecordId) -> String {
+        let rec = self.types.record(r);
+        let kw = if rec.kind == RecordKind::Struct { "struct" } else { "union" };
+        let name = match &rec.tag {
+            Some(t) if self.tag_uses.get(t) == Some(&1) => format!("{kw} {t}"),
+            _ => format!("{kw} vcov_record_{}", r.0),
+        };
+        if self.named.insert(r) {
+            let _ = writeln!(self.forward, "{name};");
+        }
+        name
+    }
+
+    fn define(&mut self, r: RecordId) {
+        if !self.defined.insert(r) {
+            return;
+        }
+        let name = self.record_name(r);
+        let Some(body) = self.body(r) else { return };
+        let _ = writeln!(self.definitions, "{name} {body};");
+    }
+
+    /// `{ fields } attributes` of a complete record; `None` while incomplete.
+    fn body(&mut self, r: RecordId) -> Option<String> {
+        let rec = self.types.record(r).clone();
+        let fields = rec.fields?;
+        let mut res = String::from("{\n");
+        let mut max_align = 1;
+        for f in &fields {
+            max_align = max_align.max(self.types.align_of(f.ty));
+            let line = match (&f.name, f.bitfield) {
+                (Some(n), None) => self.decl(f.ty, n, true),
+                (n, Some((_, width))) => self.decl(f.ty, &format!("{} : {width}", n.as_deref().unwrap_or("")), true),
+                (None, None) => match self.types.kind(f.ty).clone() {
+                    // An anonymous member: its fields are the record's.
+                    TypeKind::Record(inner) => {
+                        let kw = if self.types.record(inner).kind == RecordKind::Struct { "struct" } else { "union" };
+                        format!("{kw} {}", self.body(inner).unwrap_or_else(|| "{ }".into()))
+                    }
+                    _ => continue,
+                },
+            };
+            let _ = writeln!(res, "  {line};");
+        }
+        res.push('}');
+        if rec.align < max_align {
+            res.push_str(" __attribute__((packed))");
+        } else if rec.align > max_align {
+            let _ = write!(res, " __attribute__((aligned({})))", rec.align);
+        }
+        Some(res)
+    }
+}
+
+/// The symbol of the stub for the program's function `name`.
+pub fn stub_symbol(name: &str) -> String {
+    format!("vcov_stub_{name}")
+}
+
+/// The identifiers after `call` or `jmp` in the string literals of `text` (inline assembly).
+fn asm_call_targets(text: &str) -> Vec<String> {
+    let re =
+        regex::Regex::new(r#""[^"\n]*(?:\b|\\[nt])(?:call|jmp)[lq]?\s+([A-Za-z_][A-Za-z0-9_]*)"#).expect("valid regex");
+    let mut res: Vec<String> = re.captures_iter(text).map(|c| c[1].to_string()).collect();
+    res.sort();
+    res.dedup();
+    res
+}
+
+/// Adds every record `ty` mentions, through pointers, arrays, function types and fields.
+fn collect_records(types: &Types, ty: TypeId, out: &mut BTreeSet<RecordId>) {
+    match types.kind(ty) {
+        TypeKind::Pointer(t) | TypeKind::Array(t, _) => collect_records(types, *t, out),
+        TypeKind::Func(ft) => {
+            collect_records(types, ft.ret, out);
+            for &p in &ft.params {
+                collect_records(types, p, out);
+            }
+        }
+        TypeKind::Record(r) => {
+            if out.insert(*r) {
+                for f in types.record(*r).fields.iter().flatten() {
+                    collect_records(types, f.ty, out);
+                }
+            }
+        }
+        TypeKind::Void | TypeKind::Int(_) | TypeKind::Float(_) => {}
+    }
+}
+
+fn c_string(s: &str) -> String {
+    let mut res = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' | '\\' => {
+                res.push('\\');
+                res.push(c);
+            }
+            _ => res.push(c),
+        }
+    }
+    res.push('"');
+    res
+}
+
+/// The fixed part of the harness: system calls, the status file, the wrappers.
+const RUNTIME: &str = r#"/* vcov replay harness: feeds the inputs of one Test-Comp test case to the program.
+   Generated by vcov from the program's declarations; the inputs come from the file named by
+   VCOV_REPLAY_INPUTS, the outcome goes to the file named by VCOV_REPLAY_STATUS. */
+
+extern long syscall(long number, ...);
+extern char **environ;
+extern void __gcov_dump(void);
+extern void __real_exit(int status) __attribute__((noreturn));
+extern void __real__exit(int status) __attribute__((noreturn));
+extern void __real__Exit(int status) __attribute__((noreturn));
+extern void __real_abort(void) __attribute__((noreturn));
+
+#if defined(__x86_64__)
+enum { VCOV_SYS_READ = 0, VCOV_SYS_WRITE = 1, VCOV_SYS_OPEN = 2, VCOV_SYS_CLOSE = 3 };
+#elif defined(__i386__)
+enum { VCOV_SYS_READ = 3, VCOV_SYS_WRITE = 4, VCOV_SYS_OPEN = 5, VCOV_SYS_CLOSE = 6 };
+#else
+#error "vcov replay supports x86 (-m32) and x86-64 (-m64)"
+#endif
+
+static int vcov_streq(const char *a, const char *b) {
+  while (*a && *a == *b) {
+    a++;
+    b++;
+  }
+  return *a == *b;
+}
+
+static const char *vcov_env(const char *name) {
+  char **e;
+  for (e = environ; e && *e; e++) {
+    const char *p = *e, *n = name;
+    while (*n && *p == *n) {
+      p++;
+      n++;
+    }
+    if (!*n && *p == '=') return p + 1;
+  }
+  return 0;
+}
+
+static void vcov_append(char *buf, unsigned long cap, const char *s) {
+  unsigned long n = 0;
+  while (buf[n]) n++;
+  while (*s && n + 1 < cap) buf[n++] = *s++;
+  buf[n] = 0;
+}
+
+static void vcov_append_num(char *buf, unsigned long cap, unsigned long long v) {
+  char digits[24];
+  int i = 23;
+  digits[i] = 0;
+  do {
+    digits[--i] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  vcov_append(buf, cap, digits + i);
+}
+
+/* How the run ended: empty until the first of exit(), abort(), a violation or a failed assume. */
+static char vcov_end_text[512];
+static unsigned long long vcov_used, vcov_skipped, vcov_left;
+static char vcov_mismatch[800];
+static char vcov_exhausted[300];
+static int vcov_status_written;
+
+static void vcov_end(const char *what) {
+  if (!vcov_end_text[0]) vcov_append(vcov_end_text, sizeof vcov_end_text, what);
+}
+
+static void vcov_count_left(void);
+
+static void vcov_write_status(void) {
+  char out[2048];
+  const char *path;
+  long fd;
+  unsigned long n = 0;
+  if (vcov_status_written) return;
+  vcov_status_written = 1;
+  vcov_count_left();
+  out[0] = 0;
+  vcov_append(out, sizeof out, "end ");
+  vcov_append(out, sizeof out, vcov_end_text[0] ? vcov_end_text : "return");
+  vcov_append(out, sizeof out, "\nused ");
+  vcov_append_num(out, sizeof out, vcov_used);
+  vcov_append(out, sizeof out, "\nskipped ");
+  vcov_append_num(out, sizeof out, vcov_skipped);
+  vcov_append(out, sizeof out, "\nleft ");
+  vcov_append_num(out, sizeof out, vcov_left);
+  vcov_append(out, sizeof out, "\n");
+  if (vcov_mismatch[0]) {
+    vcov_append(out, sizeof out, "mismatch ");
+    vcov_append(out, sizeof out, vcov_mismatch);
+    vcov_append(out, sizeof out, "\n");
+  }
+  if (vcov_exhausted[0]) {
+    vcov_append(out, sizeof out, "exhausted ");
+    vcov_append(out, sizeof out, vcov_exhausted);
+    vcov_append(out, sizeof out, "\n");
+  }
+  path = vcov_env("VCOV_REPLAY_STATUS");
+  if (!path) return;
+  fd = syscall(VCOV_SYS_OPEN, path, 01 | 0100 | 01000, 0644);
+  if (fd < 0) return;
+  while (out[n]) n++;
+  syscall(VCOV_SYS_WRITE, fd, out, n);
+  syscall(VCOV_SYS_CLOSE, fd);
+}
+
+__attribute__((destructor)) static void vcov_at_exit(void) { vcov_write_status(); }
+
+void __wrap_exit(int status) {
+  char what[32] = "exit ";
+  vcov_append_num(what, sizeof what, (unsigned long long)(status & 0xff));
+  vcov_end(what);
+  __real_exit(status);
+}
+
+void __wrap__exit(int status) {
+  char what[32] = "exit ";
+  vcov_append_num(what, sizeof what, (unsigned long long)(status & 0xff));
+  vcov_end(what);
+  vcov_write_status();
+  __gcov_dump();
+  __real__exit(status);
+}
+
+void __wrap__Exit(int status) { __wrap__exit(status); }
+
+void __wrap_abort(void) {
+  vcov_end("abort");
+  vcov_write_status();
+  __gcov_dump();
+  __real_abort();
+}
+"#;
+
+/// Reading the inputs file.
+const RUNTIME_INPUTS: &str = r#"static int vcov_is_fed(const char *name) {
+  const char *const *f;
+  for (f = vcov_fed; *f; f++)
+    if (vcov_streq(*f, name)) return 1;
+  return 0;
+}
+
+static long vcov_fd = -2;
+static char vcov_buf[4096];
+static long vcov_len, vcov_pos;
+
+static int vcov_getc(void) {
+  if (vcov_fd == -2) {
+    const char *path = vcov_env("VCOV_REPLAY_INPUTS");
+    vcov_fd = path ? syscall(VCOV_SYS_OPEN, path, 0) : -1;
+  }
+  if (vcov_fd < 0) return -1;
+  if (vcov_pos == vcov_len) {
+    vcov_len = syscall(VCOV_SYS_READ, vcov_fd, vcov_buf, sizeof vcov_buf);
+    vcov_pos = 0;
+    if (vcov_len <= 0) {
+      vcov_len = 0;
+      return -1;
+    }
+  }
+  return (unsigned char)vcov_buf[vcov_pos++];
+}
+
+/* The next line `NAME HEX`: the name into `name`, the value (little-endian bytes) into `value`. */
+static int vcov_entry(char name[256], unsigned char value[16]) {
+  int c, n = 0, digits = 0, i;
+  while ((c = vcov_getc()) == '\n' || c == '\r') {
+  }
+  if (c < 0) return 0;
+  while (c >= 0 && c != ' ' && c != '\n') {
+    if (n < 255) name[n++] = (char)c;
+    c = vcov_getc();
+  }
+  name[n] = 0;
+  for (i = 0; i < 16; i++) value[i] = 0;
+  while (c >= 0 && c != '\n') {
+    int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    if (d >= 0 && digits < 32) {
+      /* Shift the 128-bit little-endian number left by 4 bits and add the digit. */
+      for (i = 15; i > 0; i--) value[i] = (unsigned char)((value[i] << 4) | (value[i - 1] >> 4));
+      value[0] = (unsigned char)((value[0] << 4) | d);
+      digits++;
+    }
+    c = vcov_getc();
+  }
+  return 1;
+}
+
+static void vcov_count_left(void) {
+  char name[256];
+  unsigned char value[16];
+  while (vcov_entry(name, value)) {
+    if (vcov_streq(name, "-") || vcov_is_fed(name))
+      vcov_left++;
+    else
+      vcov_skipped++;
+  }
+}
+
+/* The next input for a call of `fn`: inputs written for functions the harness does not feed
+   (taken from libc) are skipped. */
+static void vcov_take(const char *fn, unsigned char value[16]) {
+  char name[256];
+  int i;
+  for (;;) {
+    if (!vcov_entry(name, value)) {
+      for (i = 0; i < 16; i++) value[i] = 0;
+      if (!vcov_exhausted[0]) vcov_append(vcov_exhausted, sizeof vcov_exhausted, fn);
+      return;
+    }
+    if (vcov_streq(name, "-") || vcov_is_fed(name)) break;
+    vcov_skipped++;
+  }
+  vcov_used++;
+  if (!vcov_streq(name, "-") && !vcov_streq(name, fn) && !vcov_mismatch[0]) {
+    vcov_append_num(vcov_mismatch, sizeof vcov_mismatch, vcov_used + vcov_skipped);
+    vcov_append(vcov_mismatch, sizeof vcov_mismatch, " ");
+    vcov_append(vcov_mismatch, sizeof vcov_mismatch, name);
+    vcov_append(vcov_mismatch, sizeof vcov_mismatch, " ");
+    vcov_append(vcov_mismatch, sizeof vcov_mismatch, fn);
+  }
+}
+
+static unsigned long long vcov_int(const char *fn) {
+  unsigned char v[16];
+  unsigned long long res = 0;
+  int i;
+  vcov_take(fn, v);
+  for (i = 7; i >= 0; i--) res = (res << 8) | v[i];
+  return res;
+}
+
+/* Fresh zeroed memory for non-null pointer inputs: 4 KiB blocks of a static arena, reused
+   from the start when it runs out. */
+static unsigned char vcov_arena[1 << 22] __attribute__((aligned(16)));
+static unsigned long vcov_arena_next;
+
+static void *vcov_ptr(const char *fn) {
+  unsigned char v[16];
+  int i, nonzero = 0;
+  unsigned char *p;
+  vcov_take(fn, v);
+  for (i = 0; i < 16; i++) nonzero |= v[i];
+  if (!nonzero) return 0;
+  if (vcov_arena_next + 4096 > sizeof vcov_arena) vcov_arena_next = 0;
+  p = vcov_arena + vcov_arena_next;
+  vcov_arena_next += 4096;
+  for (i = 0; i < 4096; i++) p[i] = 0;
+  return p;
+}
+
+static void vcov_bytes(void *dst, unsigned long size, const char *fn) {
+  unsigned char v[16];
+  unsigned long i;
+  vcov_take(fn, v);
+  for (i = 0; i < size; i++) ((unsigned char *)dst)[i] = i < 16 ? v[i] : 0;
+}
+"#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::base::SourceFile;
+    use crate::cfront::types::DataModel;
+    use crate::evidence::testcomp::TestInput;
+
+    fn check(program: &str, dm: DataModel, expect: &[&str]) -> Harness {
+        let (prog, _) = crate::cfront::parse_program(SourceFile::new("p.c", program.to_string()), dm).unwrap();
+        let h = harness(&prog);
+        for e in expect {
+            assert!(h.source.contains(e), "missing `{e}` in\n{}", h.source);
+        }
+        h
+    }
+
+    #[test]
+    fn stubs_have_the_declared_signatures() {
+        let h = check(
+            r#"struct dev { int id; char name[8]; };
+struct pair { long a; long b; };
+typedef int (*handler_t)(int);
+int __VERIFIER_nondet_int(void);
+int sensor_read(struct dev *d, int channel);
+struct pair make_pair(int x);
+handler_t handler_of(int kind);
+int log_msg(const char *fmt, ...);
+double sqrt(double);
+void reset();
+int main(void) { return __VERIFIER_nondet_int(); }
+"#,
+            DataModel::Ilp32,
+            &[
+                "int vcov_stub___VERIFIER_nondet_int(void) {\n  return (int)vcov_int(\"__VERIFIER_nondet_int\");\n}",
+                "int vcov_stub_sensor_read(struct dev *p0, int p1) {",
+                "struct pair vcov_stub_make_pair(int p0) {\n  struct pair res;\n  vcov_bytes(&res, sizeof res, \"make_pair\");",
+                "struct pair {\n  long a;\n  long b;\n};",
+                "int (*vcov_stub_handler_of(int p0))(int) {\n  return (int (*)(int))vcov_ptr(\"handler_of\");",
+                "int vcov_stub_log_msg(char *p0, ...) {",
+                "double vcov_stub_sqrt(double p0) {",
+                "void vcov_stub_reset() {\n}",
+                "static const char *const vcov_fed[] = {\"__VERIFIER_nondet_int\", \"handler_of\", \"log_msg\", ",
+            ],
+        );
+        assert!(!h.source.contains("struct dev {"), "a record behind a pointer needs no definition");
+        assert_eq!(h.functions["make_pair"], StubKind::Fed);
+    }
+
+    #[test]
+    fn special_functions() {
+        let h = check(
+            r#"void reach_error(void);
+void __assert_fail(const char *a, const char *f, unsigned int l, const char *fn);
+void __VERIFIER_assume(int);
+void *malloc(unsigned long);
+void abort(void);
+long __builtin_expect(long, long);
+void __VERIFIER_atomic_begin(void);
+extern int jiffies;
+extern struct module __this_module;
+extern int stdout_like;
+int stdout_like = 3;
+int main(void) { return 0; }
+"#,
+            DataModel::Lp64,
+            &[
+                "void vcov_stub_reach_error(void) {\n  vcov_end(\"violation reach_error\");\n  __real_exit(0);\n}",
+                "void vcov_stub___assert_fail(char *p0, char *p1, unsigned int p2, char *p3) {\n  vcov_end(\"violation __assert_fail\");",
+                "void vcov_stub___VERIFIER_assume(int p0) {\n  if (!p0) {\n    vcov_end(\"assume\");",
+                "void vcov_stub___VERIFIER_atomic_begin(void) {\n}",
+                "unsigned char jiffies[4] __attribute__((weak, aligned(4)));",
+                "unsigned char __this_module[4096] __attribute__((weak, aligned(1)));",
+            ],
+        );
+        assert!(!h.source.contains("malloc("));
+        assert!(!h.source.contains("__builtin_expect("));
+        assert!(!h.source.contains("stdout_like["), "a defined variable is not defined again");
+        assert_eq!(h.names(StubKind::Libc), vec!["abort", "malloc"]);
+        assert_eq!(h.names(StubKind::Builtin), vec!["__builtin_expect"]);
+    }
+
+    #[test]
+    fn records_by_value_are_defined_with_their_layout() {
+        check(
+            r#"struct inner { char c; };
+struct s { struct inner in; int bits : 3; unsigned : 2; union { int i; float f; }; struct s *next; };
+struct p { char c; int i; } __attribute__((packed));
+struct s get(void);
+struct p getp(struct s x);
+int main(void) { return 0; }
+"#,
+            DataModel::Lp64,
+            &[
+                "struct inner {\n  char c;\n};\nstruct s {\n  struct inner in;\n  int bits : 3;\n  unsigned int  : 2;\n  union {\n  int i;\n  float f;\n};\n  struct s *next;\n};",
+                "struct p {\n  char c;\n  int i;\n} __attribute__((packed));",
+            ],
+        );
+    }
+
+    #[test]
+    fn inline_assembly_call_targets_get_stubs() {
+        let h = check(
+            r#"int f(unsigned long w) { unsigned long res; __asm__ ("661:\n\tcall __sw_hweight64\n662:" : "=a" (res) : "D" (w)); __asm__ ("call __put_user_4" : : ); return 0; }
+int printk(const char *fmt, ...);
+int main(void) { return printk("call me"); }
+"#,
+            DataModel::Lp64,
+            &["__attribute__((weak)) void __sw_hweight64(void) {\n  vcov_end(\"unsupported __sw_hweight64\");"],
+        );
+        assert_eq!(h.asm_targets, vec!["__put_user_4", "__sw_hweight64", "me"]);
+        assert_eq!(h.redefine_syms(), "printk vcov_stub_printk\n");
+    }
+
+    #[test]
+    fn inputs_file_holds_names_and_hex_values() {
+        let case = TestCase {
+            covers_error: false,
+            inputs: vec![
+                TestInput { variable: Some("f".into()), c_type: None, value: -1 },
+                TestInput { variable: None, c_type: None, value: 255 },
+            ],
+        };
+        assert_eq!(inputs_file(&case), format!("f {}\n- {:032x}\n", "f".repeat(32), 255));
+    }
+
+    #[test]
+    fn directives_are_blanked_in_place() {
+        let src = "# 1 \"a.c\"\nint x;\n  #define A \\\n  1\nint y = 1; // # not a directive\n";
+        let out = blank_directives(src);
+        assert_eq!(out.len(), src.len());
+        assert_eq!(out, "         \nint x;\n             \n   \nint y = 1; // # not a directive\n");
+    }
+}

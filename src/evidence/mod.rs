@@ -1,0 +1,117 @@
+//! Executions as evidence: Test-Comp test suites, CPAchecker counterexample automata, and the pieces
+//! of `vcov replay` that do no IO (the C harness, the claims file, gcov's JSON, the verdicts).
+//!
+//! Every execution vcov measures can be written as a Test-Comp test case (its inputs in call order)
+//! and as a counterexample automaton (its CFA path). `vcov replay` compiles the program with a
+//! generated harness under `gcc --coverage`, runs each test, and checks with gcov that every line
+//! vcov claims for the execution was executed.
+//!
+//! Invariant: nothing here touches the file system or runs a process; `driver` does (and writes the
+//! files with `report::write_atomically`).
+//! Invariant: the writers and readers round-trip: `read_testcase(testcase_xml(..))`,
+//! `read_claims(claims_json(..))`, and a path written by `counterexample_automaton` is followed back
+//! to itself by `coverage::path_of_counterexample`.
+
+pub mod cexaut;
+pub mod claims;
+pub mod harness;
+pub mod replay;
+pub mod testcomp;
+
+use crate::cfront::types::DataModel;
+
+pub use cexaut::counterexample_automaton;
+pub use claims::{claims_json, read_claims, Claims, TestClaim, CLAIMS_FILE};
+pub use testcomp::{
+    c_literal, metadata_xml, parse_c_literal, read_metadata, read_testcase, sha256_hex, test_file_name,
+    test_suite_files, testcase_xml, utc_timestamp, SuiteMetadata, TestCase, TestInput, METADATA_FILE,
+};
+
+/// The architecture of a test suite (`architecture` in `metadata.xml`): gcc's `-m32` or `-m64`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Architecture {
+    /// `32bit`: ILP32, `gcc -m32`. [default: CPAchecker's LINUX32]
+    #[default]
+    Bits32,
+    /// `64bit`: LP64, `gcc -m64`.
+    Bits64,
+}
+
+impl Architecture {
+    /// The Test-Comp spelling: `32bit` or `64bit`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Architecture::Bits32 => "32bit",
+            Architecture::Bits64 => "64bit",
+        }
+    }
+
+    /// Reads the Test-Comp spelling (`32bit`, `64bit`; surrounding white space is ignored).
+    pub fn parse(s: &str) -> Option<Architecture> {
+        match s.trim() {
+            "32bit" => Some(Architecture::Bits32),
+            "64bit" => Some(Architecture::Bits64),
+            _ => None,
+        }
+    }
+
+    /// The data model vcov analyses the program with.
+    pub fn data_model(self) -> DataModel {
+        match self {
+            Architecture::Bits32 => DataModel::Ilp32,
+            Architecture::Bits64 => DataModel::Lp64,
+        }
+    }
+
+    /// The architecture of a data model.
+    pub fn of(dm: DataModel) -> Architecture {
+        match dm {
+            DataModel::Ilp32 => Architecture::Bits32,
+            DataModel::Lp64 => Architecture::Bits64,
+        }
+    }
+
+    /// gcc's flag: `-m32` or `-m64`.
+    pub fn gcc_flag(self) -> &'static str {
+        match self {
+            Architecture::Bits32 => "-m32",
+            Architecture::Bits64 => "-m64",
+        }
+    }
+}
+
+/// A file vcov reads back (a test case, `metadata.xml`, the claims file, gcov's JSON) is malformed.
+/// It displays as `line:col: message` (just `message` when the position is unknown).
+#[derive(Debug, PartialEq, Eq)]
+pub struct ReadError {
+    /// 1-based line of the problem (0 when unknown).
+    pub line: u32,
+    /// 1-based column of the problem (0 when unknown).
+    pub col: u32,
+    /// What is wrong, without a trailing period.
+    pub message: String,
+}
+
+impl ReadError {
+    /// An error without a position.
+    pub fn new(message: impl Into<String>) -> ReadError {
+        ReadError { line: 0, col: 0, message: message.into() }
+    }
+
+    /// An error at `line:col`.
+    pub fn at(line: u32, col: u32, message: impl Into<String>) -> ReadError {
+        ReadError { line, col, message: message.into() }
+    }
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "{}:{}: {}", self.line, self.col, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}

@@ -1,0 +1,501 @@
+//! Test-Comp test suites (the exchange format of sosy-lab's `test-format`, version 1.1): writers for
+//! `metadata.xml` and `testN.xml`, and readers for both.
+//!
+//! A test case lists the values of the nondeterministic calls of one execution in call order, each
+//! as `<input variable="FUNCTION" type="C TYPE">VALUE</input>` with the value a C literal of the type.
+//!
+//! Invariant: `read_testcase(&testcase_xml(inputs, arch, e))` gives back the inputs, values
+//! normalized to their type's range.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use sha2::{Digest, Sha256};
+
+use super::{claims, Architecture, ReadError};
+use crate::cfront::types::{DataModel, IntRank, IntType};
+use crate::coverage::result::{ExecutionRecord, InputValue};
+
+/// The name of the metadata file of a suite.
+pub const METADATA_FILE: &str = "metadata.xml";
+
+const XML_DECL: &str = r#"<?xml version="1.0" encoding="UTF-8" standalone="no"?>"#;
+const METADATA_DOCTYPE: &str = r#"<!DOCTYPE test-metadata PUBLIC "+//IDN sosy-lab.org//DTD test-format test-metadata 1.1//EN" "https://sosy-lab.org/test-format/test-metadata-1.1.dtd">"#;
+const TESTCASE_DOCTYPE: &str = r#"<!DOCTYPE testcase PUBLIC "+//IDN sosy-lab.org//DTD test-format testcase 1.1//EN" "https://sosy-lab.org/test-format/testcase-1.1.dtd">"#;
+
+/// The contents of `metadata.xml`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SuiteMetadata {
+    /// Who wrote the suite, e.g. `vcov 0.1.0`.
+    pub producer: String,
+    /// The property or coverage criterion the suite is for, e.g.
+    /// `CHECK( init(main()), LTL(G ! call(reach_error())) )`.
+    pub specification: String,
+    /// The program file, as given to vcov.
+    pub program_file: String,
+    /// SHA-256 of the program file, lowercase hex.
+    pub program_hash: String,
+    /// The function executions start in. [default: `main`]
+    pub entry_function: String,
+    /// `32bit` or `64bit`.
+    pub architecture: Architecture,
+    /// When the suite was written, ISO 8601 (`2024-05-01T12:00:00Z`).
+    pub creation_time: String,
+}
+
+/// One test case as read back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TestCase {
+    /// `coversError="true"`: the test is claimed to reach the property violation.
+    pub covers_error: bool,
+    /// The inputs in call order.
+    pub inputs: Vec<TestInput>,
+}
+
+/// One `<input>` of a test case.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TestInput {
+    /// The `variable` attribute: for vcov the function whose call consumes the value.
+    pub variable: Option<String>,
+    /// The `type` attribute: the value's C type.
+    pub c_type: Option<String>,
+    /// The value.
+    pub value: i128,
+}
+
+/// `metadata.xml` of a suite.
+pub fn metadata_xml(meta: &SuiteMetadata) -> String {
+    let mut res = format!("{XML_DECL}\n{METADATA_DOCTYPE}\n<test-metadata>\n");
+    // The DTD fixes this order.
+    for (tag, value) in [
+        ("sourcecodelang", "C"),
+        ("producer", &meta.producer),
+        ("specification", &meta.specification),
+        ("programfile", &meta.program_file),
+        ("programhash", &meta.program_hash),
+        ("entryfunction", &meta.entry_function),
+        ("architecture", meta.architecture.name()),
+        ("creationtime", &meta.creation_time),
+    ] {
+        res.push_str(&format!("  <{tag}>{}</{tag}>\n", xml_escape(value)));
+    }
+    res.push_str("</test-metadata>\n");
+    res
+}
+
+/// `testN.xml` for an execution that consumed `inputs`; `covers_error` marks an execution that
+/// violates the property.
+pub fn testcase_xml(inputs: &[InputValue], arch: Architecture, covers_error: bool) -> String {
+    let mut res = format!("{XML_DECL}\n{TESTCASE_DOCTYPE}\n");
+    res.push_str(if covers_error { "<testcase coversError=\"true\">\n" } else { "<testcase>\n" });
+    for inp in inputs {
+        res.push_str(&format!(
+            "  <input variable=\"{}\" type=\"{}\">{}</input>\n",
+            xml_escape(&inp.function),
+            xml_escape(&inp.c_type),
+            c_literal(inp.value, &inp.c_type, arch)
+        ));
+    }
+    res.push_str("</testcase>\n");
+    res
+}
+
+/// The file name of the test case of execution `id`: `test{id}.xml`.
+pub fn test_file_name(id: usize) -> String {
+    format!("test{id}.xml")
+}
+
+/// Every file of the suite for `executions`, as (file name, contents): `metadata.xml`, one
+/// `test{id}.xml` per execution, and the claims file `vcov-claims.json`.
+pub fn test_suite_files(meta: &SuiteMetadata, executions: &[ExecutionRecord]) -> Vec<(String, String)> {
+    let mut res = vec![(METADATA_FILE.to_string(), metadata_xml(meta))];
+    let mut tests = Vec::new();
+    for e in executions {
+        let file = test_file_name(e.id);
+        res.push((file.clone(), testcase_xml(&e.inputs, meta.architecture, e.violates_property)));
+        tests.push(claims::TestClaim {
+            file,
+            id: e.id,
+            origin: Some(e.origin.clone()),
+            lines: e.lines.clone(),
+            terminating: Some(e.terminating),
+            violates_property: Some(e.violates_property),
+        });
+    }
+    let claims = claims::Claims { program: meta.program_file.clone(), tests };
+    res.push((claims::CLAIMS_FILE.to_string(), claims::claims_json(&claims)));
+    res
+}
+
+/// `value` as a C literal of `c_type`: wrapped into the type's range when vcov knows the type
+/// (`-1` of `unsigned int` is `4294967295`, pointers are unsigned integers), in decimal.
+pub fn c_literal(value: i128, c_type: &str, arch: Architecture) -> String {
+    match int_type_of(c_type, arch.data_model()) {
+        Some(it) => it.wrap(value, arch.data_model()).to_string(),
+        None => value.to_string(),
+    }
+}
+
+/// The integer type a Test-Comp `type` attribute names: C's integer types in any spelling, `_Bool`,
+/// pointers (as unsigned integers of pointer width), and the common typedefs (`size_t`, `u32`,
+/// `int64_t`, ...). `None` for anything else (floats, records, unknown typedefs).
+pub(crate) fn int_type_of(c_type: &str, dm: DataModel) -> Option<IntType> {
+    let ptr = IntType { rank: if dm == DataModel::Lp64 { IntRank::Long } else { IntRank::Int }, signed: false };
+    if c_type.contains('*') {
+        return Some(ptr);
+    }
+    let words: Vec<&str> =
+        c_type.split_whitespace().filter(|w| !matches!(*w, "const" | "volatile" | "restrict")).collect();
+    let it = |rank, signed| Some(IntType { rank, signed });
+    match words.as_slice() {
+        ["_Bool" | "bool"] => Some(IntType::BOOL),
+        ["size_t" | "uintptr_t" | "__kernel_size_t"] => Some(ptr),
+        ["ssize_t" | "ptrdiff_t" | "intptr_t" | "__kernel_ssize_t"] => Some(IntType { signed: true, ..ptr }),
+        ["u8" | "__u8" | "uint8_t" | "uchar"] => it(IntRank::Char, false),
+        ["s8" | "__s8" | "int8_t"] => it(IntRank::Char, true),
+        ["u16" | "__u16" | "uint16_t" | "ushort"] => it(IntRank::Short, false),
+        ["s16" | "__s16" | "int16_t"] => it(IntRank::Short, true),
+        ["u32" | "__u32" | "uint32_t" | "uint"] => it(IntRank::Int, false),
+        ["s32" | "__s32" | "int32_t"] => it(IntRank::Int, true),
+        ["u64" | "__u64" | "uint64_t" | "ulonglong"] => it(IntRank::LongLong, false),
+        ["s64" | "__s64" | "int64_t" | "loff_t"] => it(IntRank::LongLong, true),
+        ["ulong"] => it(IntRank::Long, false),
+        _ => {
+            // Keyword spellings in any order: `unsigned long int`, `long unsigned`, `signed char`.
+            let mut signed = None;
+            let (mut longs, mut short, mut char_, mut int) = (0, false, false, false);
+            for w in &words {
+                match *w {
+                    "unsigned" => signed = Some(false),
+                    "signed" | "__signed__" => signed = Some(true),
+                    "long" => longs += 1,
+                    "short" => short = true,
+                    "char" => char_ = true,
+                    "int" => int = true,
+                    _ => return None,
+                }
+            }
+            let rank = match (char_, short, longs) {
+                (true, false, 0) if !int => IntRank::Char,
+                (false, true, 0) => IntRank::Short,
+                (false, false, 0) if int || signed.is_some() => IntRank::Int,
+                (false, false, 1) => IntRank::Long,
+                (false, false, 2) => IntRank::LongLong,
+                _ => return None,
+            };
+            it(rank, signed.unwrap_or(true))
+        }
+    }
+}
+
+/// Reads a C integer literal as test cases write them: decimal, `0x` hex, `0` octal or `0b` binary,
+/// with an optional sign and `u`/`l` suffixes, or a character literal (`'a'`, `'\n'`, `'\x41'`).
+pub fn parse_c_literal(text: &str) -> Option<i128> {
+    let s = text.trim();
+    let (neg, s) = match s.strip_prefix('-') {
+        Some(rest) => (true, rest.trim_start()),
+        None => (false, s.strip_prefix('+').unwrap_or(s).trim_start()),
+    };
+    let magnitude = if let Some(body) = s.strip_prefix('\'').and_then(|r| r.strip_suffix('\'')) {
+        char_literal(body)?
+    } else {
+        let digits = s.trim_end_matches(['u', 'U', 'l', 'L']);
+        let (radix, digits) = if let Some(h) = digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
+            (16, h)
+        } else if let Some(b) = digits.strip_prefix("0b").or_else(|| digits.strip_prefix("0B")) {
+            (2, b)
+        } else if digits.len() > 1 && digits.starts_with('0') {
+            (8, &digits[1..])
+        } else {
+            (10, digits)
+        };
+        if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+            return None;
+        }
+        u128::from_str_radix(digits, radix).ok().and_then(|v| i128::try_from(v).ok())?
+    };
+    Some(if neg { -magnitude } else { magnitude })
+}
+
+fn char_literal(body: &str) -> Option<i128> {
+    let mut chars = body.chars();
+    let c = chars.next()?;
+    if c != '\\' {
+        return if chars.next().is_none() { Some(c as i128) } else { None };
+    }
+    let rest: String = chars.collect();
+    let simple = match rest.as_str() {
+        "n" => Some(10),
+        "t" => Some(9),
+        "r" => Some(13),
+        "0" => Some(0),
+        "\\" => Some(92),
+        "'" => Some(39),
+        "\"" => Some(34),
+        "a" => Some(7),
+        "b" => Some(8),
+        "f" => Some(12),
+        "v" => Some(11),
+        _ => None,
+    };
+    if simple.is_some() {
+        return simple;
+    }
+    if let Some(h) = rest.strip_prefix('x') {
+        return i128::from_str_radix(h, 16).ok();
+    }
+    i128::from_str_radix(&rest, 8).ok()
+}
+
+/// Reads `metadata.xml`.
+pub fn read_metadata(text: &str) -> Result<SuiteMetadata, ReadError> {
+    let doc = parse_xml(text)?;
+    let root = doc.root_element();
+    if root.tag_name().name() != "test-metadata" {
+        return Err(at(&doc, root, format!("expected <test-metadata>, found <{}>", root.tag_name().name())));
+    }
+    let field = |tag: &str| -> Option<String> {
+        root.children().find(|n| n.is_element() && n.tag_name().name() == tag).map(|n| text_of(n).trim().to_string())
+    };
+    let required = |tag: &str| field(tag).ok_or_else(|| at(&doc, root, format!("<{tag}> is missing")));
+    let arch_text = required("architecture")?;
+    let architecture = Architecture::parse(&arch_text)
+        .ok_or_else(|| at(&doc, root, format!("unknown architecture `{arch_text}` (expected `32bit` or `64bit`)")))?;
+    Ok(SuiteMetadata {
+        producer: field("producer").unwrap_or_default(),
+        specification: field("specification").unwrap_or_default(),
+        program_file: field("programfile").unwrap_or_default(),
+        program_hash: field("programhash").unwrap_or_default(),
+        entry_function: field("entryfunction").unwrap_or_else(|| "main".into()),
+        architecture,
+        creation_time: field("creationtime").unwrap_or_default(),
+    })
+}
+
+/// Reads a test case (`<testcase>` with `<input>` children).
+pub fn read_testcase(text: &str) -> Result<TestCase, ReadError> {
+    let doc = parse_xml(text)?;
+    let root = doc.root_element();
+    if root.tag_name().name() != "testcase" {
+        return Err(at(&doc, root, format!("expected <testcase>, found <{}>", root.tag_name().name())));
+    }
+    let covers_error = match root.attribute("coversError") {
+        None | Some("false") => false,
+        Some("true") => true,
+        Some(other) => return Err(at(&doc, root, format!("coversError must be true or false, not `{other}`"))),
+    };
+    let mut inputs = Vec::new();
+    for n in root.children().filter(|n| n.is_element()) {
+        if n.tag_name().name() != "input" {
+            return Err(at(&doc, n, format!("unexpected <{}> in <testcase>", n.tag_name().name())));
+        }
+        let raw = text_of(n);
+        let value =
+            parse_c_literal(&raw).ok_or_else(|| at(&doc, n, format!("`{}` is not an integer literal", raw.trim())))?;
+        let attr = |name: &str| n.attribute(name).filter(|v| !v.is_empty()).map(str::to_string);
+        inputs.push(TestInput { variable: attr("variable"), c_type: attr("type"), value });
+    }
+    Ok(TestCase { covers_error, inputs })
+}
+
+/// SHA-256 of `bytes`, lowercase hex (`programhash`).
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// `t` in UTC as ISO 8601 with seconds, e.g. `2024-05-01T12:00:00Z`.
+///
+/// Formatted here from the Unix time (the proleptic Gregorian calendar, no leap seconds) rather than
+/// with `time` or `chrono`: one timestamp in one format does not justify a dependency.
+pub fn utc_timestamp(t: SystemTime) -> String {
+    let secs = t.duration_since(UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0);
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Days since 1970-01-01 to a civil date (H. Hinnant's `civil_from_days`).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
+}
+
+pub(crate) fn xml_escape(s: &str) -> String {
+    let mut res = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => res.push_str("&amp;"),
+            '<' => res.push_str("&lt;"),
+            '>' => res.push_str("&gt;"),
+            '"' => res.push_str("&quot;"),
+            '\'' => res.push_str("&apos;"),
+            _ => res.push(c),
+        }
+    }
+    res
+}
+
+fn parse_xml(text: &str) -> Result<roxmltree::Document<'_>, ReadError> {
+    // Test-Comp files carry a DOCTYPE with an external DTD; roxmltree refuses DTDs unless allowed
+    // (it never fetches the external one).
+    let opt = roxmltree::ParsingOptions { allow_dtd: true, ..Default::default() };
+    roxmltree::Document::parse_with_options(text, opt).map_err(|e| {
+        let pos = e.pos();
+        ReadError::at(pos.row, pos.col, format!("not well-formed XML: {e}"))
+    })
+}
+
+fn text_of(n: roxmltree::Node) -> String {
+    n.descendants().filter(|d| d.is_text()).filter_map(|d| d.text()).collect()
+}
+
+fn at(doc: &roxmltree::Document, n: roxmltree::Node, message: String) -> ReadError {
+    let pos = doc.text_pos_at(n.range().start);
+    ReadError::at(pos.row, pos.col, message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn input(function: &str, c_type: &str, value: i128) -> InputValue {
+        InputValue { function: function.into(), c_type: c_type.into(), value }
+    }
+
+    fn meta() -> SuiteMetadata {
+        SuiteMetadata {
+            producer: "vcov 0.1.0".into(),
+            specification: "CHECK( init(main()), LTL(G ! call(reach_error())) )".into(),
+            program_file: "dir/a&b.c".into(),
+            program_hash: sha256_hex(b"abc"),
+            entry_function: "main".into(),
+            architecture: Architecture::Bits64,
+            creation_time: "2024-05-01T12:00:00Z".into(),
+        }
+    }
+
+    #[test]
+    fn testcase_is_written_as_the_format_specifies() {
+        let xml = testcase_xml(
+            &[input("__VERIFIER_nondet_int", "int", -5), input("__VERIFIER_nondet_uint", "unsigned int", -1)],
+            Architecture::Bits32,
+            false,
+        );
+        assert_eq!(
+            xml,
+            r#"<?xml version="1.0" encoding="UTF-8" standalone="no"?>
+<!DOCTYPE testcase PUBLIC "+//IDN sosy-lab.org//DTD test-format testcase 1.1//EN" "https://sosy-lab.org/test-format/testcase-1.1.dtd">
+<testcase>
+  <input variable="__VERIFIER_nondet_int" type="int">-5</input>
+  <input variable="__VERIFIER_nondet_uint" type="unsigned int">4294967295</input>
+</testcase>
+"#
+        );
+    }
+
+    #[test]
+    fn testcase_round_trips() {
+        let inputs = vec![
+            input("__VERIFIER_nondet_char", "char", 200),
+            input("__VERIFIER_nondet_ulong", "unsigned long", -1),
+            input("__VERIFIER_nondet_pointer", "void *", 1),
+            input("get<T>", "struct s", 7),
+            input("__VERIFIER_nondet_bool", "_Bool", 5),
+            input("f", "long long", i64::MIN as i128),
+        ];
+        let back = read_testcase(&testcase_xml(&inputs, Architecture::Bits32, true)).unwrap();
+        assert!(back.covers_error);
+        let values: Vec<i128> = back.inputs.iter().map(|i| i.value).collect();
+        assert_eq!(values, vec![-56, 4294967295, 1, 7, 1, i64::MIN as i128]);
+        assert_eq!(back.inputs[3].variable.as_deref(), Some("get<T>"));
+        assert_eq!(back.inputs[1].c_type.as_deref(), Some("unsigned long"));
+    }
+
+    #[test]
+    fn metadata_round_trips_in_dtd_order() {
+        let xml = metadata_xml(&meta());
+        let order: Vec<usize> = ["<sourcecodelang>", "<producer>", "<specification>", "<programfile>", "<programhash>"]
+            .iter()
+            .chain(&["<entryfunction>", "<architecture>", "<creationtime>"])
+            .map(|t| xml.find(t).unwrap())
+            .collect();
+        assert!(order.windows(2).all(|w| w[0] < w[1]), "{xml}");
+        assert!(xml.contains("<programfile>dir/a&amp;b.c</programfile>"));
+        assert_eq!(read_metadata(&xml).unwrap(), meta());
+    }
+
+    #[test]
+    fn readers_accept_other_tools_suites() {
+        let tc = read_testcase(
+            "<?xml version=\"1.0\"?>\n<!DOCTYPE testcase SYSTEM \"testcase.dtd\">\n<testcase>\n<input>0x1F</input>\n\
+             <!-- c --><input type=\"char\">'a'</input><input> -3U </input></testcase>",
+        )
+        .unwrap();
+        let values: Vec<i128> = tc.inputs.iter().map(|i| i.value).collect();
+        assert_eq!(values, vec![31, 97, -3]);
+        assert_eq!(tc.inputs[0].variable, None);
+    }
+
+    #[test]
+    fn readers_report_positions() {
+        let err = read_testcase("<testcase>\n  <input>x1</input>\n</testcase>").unwrap_err();
+        assert_eq!(err.to_string(), "2:3: `x1` is not an integer literal");
+        let err = read_testcase("<testcase>\n<input>1</testcase>").unwrap_err();
+        assert!(err.to_string().starts_with("2:"), "{err}");
+        let err = read_metadata("<test-metadata><architecture>16bit</architecture></test-metadata>").unwrap_err();
+        assert!(err.message.contains("16bit"), "{err}");
+    }
+
+    #[test]
+    fn literals() {
+        for (text, v) in [
+            ("42", 42),
+            ("-2147483648", -2147483648),
+            ("18446744073709551615ULL", 18446744073709551615),
+            ("0x10", 16),
+            ("010", 8),
+            ("0", 0),
+            ("'\\n'", 10),
+            ("'\\x41'", 65),
+            ("'\\0'", 0),
+        ] {
+            assert_eq!(parse_c_literal(text), Some(v), "{text}");
+        }
+        for bad in ["", "-", "1.5", "abc", "0x", "'ab'"] {
+            assert_eq!(parse_c_literal(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn c_types_are_recognized() {
+        let dm = DataModel::Ilp32;
+        let bits = |t: &str| int_type_of(t, dm).map(|it| (it.bits(dm), it.signed));
+        assert_eq!(bits("unsigned long int"), Some((32, false)));
+        assert_eq!(bits("long unsigned"), Some((32, false)));
+        assert_eq!(bits("const signed char"), Some((8, true)));
+        assert_eq!(bits("unsigned"), Some((32, false)));
+        assert_eq!(bits("long long"), Some((64, true)));
+        assert_eq!(bits("struct s *"), Some((32, false)));
+        assert_eq!(bits("u64"), Some((64, false)));
+        assert_eq!(bits("double"), None);
+        assert_eq!(bits("struct s"), None);
+        assert_eq!(c_literal(-1, "unsigned long", Architecture::Bits64), "18446744073709551615");
+        assert_eq!(c_literal(-1, "my_typedef", Architecture::Bits64), "-1");
+        assert_eq!(c_literal(2, "bool", Architecture::Bits64), "1");
+    }
+
+    #[test]
+    fn timestamps_are_utc_iso_8601() {
+        let at = |s: u64| utc_timestamp(UNIX_EPOCH + std::time::Duration::from_secs(s));
+        assert_eq!(at(0), "1970-01-01T00:00:00Z");
+        assert_eq!(at(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(at(1_714_564_800 + 3661), "2024-05-01T13:01:01Z");
+    }
+
+    #[test]
+    fn sha256_of_abc() {
+        assert_eq!(sha256_hex(b"abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    }
+}
