@@ -511,21 +511,22 @@ impl<'a> FnBuilder<'a> {
             _ => {
                 let raw = self.raw(c.span);
                 let stmt_loc = self.lines(stmt_span);
+                // The location is the leaf's, but it starts where the statement starts (CPAchecker
+                // gives hoisted calls the whole statement; only its first line can be claimed).
+                let leaf = self.lines(c.span);
+                let loc = match (stmt_loc, leaf) {
+                    (Some((s, _)), Some((a, b))) => Some((s.min(a), b.max(s))),
+                    (_, l) => l,
+                };
                 let mut pre = Vec::new();
                 let exp = self.without_se(c, &mut pre);
-                let root = self.emit_side_effects(root, pre, &raw, stmt_loc, true);
+                let root = self.emit_side_effects(root, pre, &raw, loc, true);
                 if let Some(v) = self.constant_value(&exp) {
                     let target = if v == 0 { else_n } else { then_n };
                     let loc = stmt_loc.map(|(a, _)| (a, a));
                     self.g.add(root, target, EdgeKind::Blank(BlankKind::ConstCondition), &raw, loc);
                     return;
                 }
-                // The location is the leaf's, but it starts where the statement starts.
-                let leaf = self.lines(c.span);
-                let loc = match (stmt_loc, leaf) {
-                    (Some((s, _)), Some((a, b))) => Some((s.min(a), b.max(s))),
-                    (_, l) => l,
-                };
                 if is_relational(&exp) {
                     self.assume_pair(&exp, root, then_n, else_n, loc);
                 } else {

@@ -130,6 +130,12 @@ fn errors_name_the_place() {
 }
 
 #[test]
+fn attribute_between_struct_and_tag_is_an_error_not_a_panic() {
+    let msg = lower_err("struct __attribute__((packed)) p { char a; };\nint main(void) { return 0; }");
+    assert!(msg.starts_with("t.c:1:1: struct or union without a tag"), "{msg}");
+}
+
+#[test]
 fn corpus_programs_lower() {
     let dir = std::path::Path::new("../shared/corpus");
     if !dir.exists() {

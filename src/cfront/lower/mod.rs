@@ -571,7 +571,13 @@ impl<'a> Lowerer<'a> {
         };
         let Some(decls) = &st.node.declarations else {
             // A reference to a tag (or a forward declaration, which the caller recognises).
-            let tag = tag.expect("struct reference without tag");
+            let Some(tag) = tag else {
+                return self.err(
+                    sp(&st.span),
+                    "struct or union without a tag or members (an attribute between `struct` and the tag is not \
+                     supported; write it after the closing brace)",
+                );
+            };
             let rid = match self.lookup_tag(&tag) {
                 Some(Tag::Record(r)) => r,
                 _ => {
