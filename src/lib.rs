@@ -8,3 +8,6 @@ pub mod base;
 pub mod cfa;
 pub mod cfront;
 pub mod sat;
+pub mod symex;
+pub mod verify;
+pub mod witness;

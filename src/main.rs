@@ -1,6 +1,9 @@
 //! The `vcov` command line: parses arguments, runs the pipeline, maps the outcome to an exit code.
 
+mod verify_cli;
+
 use std::path::PathBuf;
+use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use vcov::base::SourceFile;
@@ -27,11 +30,14 @@ enum Cmd {
         #[arg(long = "64")]
         lp64: bool,
     },
+    /// Verify a reachability property (SV-COMP style) with the symbolic executor.
+    Verify(verify_cli::VerifyArgs),
 }
 
-fn main() {
+fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.cmd {
+        Cmd::Verify(args) => verify_cli::run(args),
         Cmd::Cfa { program, dot, lp64 } => {
             let text = std::fs::read_to_string(&program).unwrap();
             let dm = if lp64 { DataModel::Lp64 } else { DataModel::Ilp32 };
@@ -42,6 +48,7 @@ fn main() {
             } else {
                 print!("{}", vcov::cfa::to_text(&cfa, &prog));
             }
+            ExitCode::SUCCESS
         }
     }
 }
