@@ -42,7 +42,7 @@ use sha2::{Digest, Sha256};
 
 use super::exec::World;
 use super::memory::{Byte, ObjId, ObjKind, Object};
-use super::state::{Conjunct, List, SymState};
+use super::state::{support, Conjunct, List, SymState};
 use crate::cfa::{Cfa, EdgeKind, NodeId};
 use crate::cfront::ir::{Expr, ExprKind, FuncId, Init, Program, VarId, VarKind};
 use crate::sat::{Aig, AigLit, AigNode};
@@ -230,14 +230,42 @@ impl Cache {
     }
 }
 
-/// Writes the canonical and the raw serialization of a state at once.
+/// A fast hasher for the small integer keys of the key writer's maps (the multiply-rotate hash of
+/// `rustc-hash`; SipHash dominated the cost of state caching).
+#[derive(Default, Clone, Copy)]
+struct FxHasher(u64);
+
+type FxBuild = std::hash::BuildHasherDefault<FxHasher>;
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(i as u64);
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// Writes the canonical and the raw serialization of a state at once, into byte buffers that are
+/// hashed at the end.
 struct KeyWriter<'a> {
     aig: &'a Aig,
-    can: Sha256,
-    raw: Sha256,
-    ids: HashMap<u32, u32>,
+    can: Vec<u8>,
+    raw: Vec<u8>,
+    ids: HashMap<u32, u32, FxBuild>,
     next: u32,
-    inputs: HashSet<u32>,
+    inputs: HashSet<u32, FxBuild>,
     stack: Vec<u32>,
 }
 
@@ -245,28 +273,28 @@ impl<'a> KeyWriter<'a> {
     fn new(aig: &'a Aig) -> Self {
         KeyWriter {
             aig,
-            can: Sha256::new(),
-            raw: Sha256::new(),
-            ids: HashMap::new(),
+            can: Vec::with_capacity(1024),
+            raw: Vec::with_capacity(1024),
+            ids: HashMap::default(),
             next: 1,
-            inputs: HashSet::new(),
+            inputs: HashSet::default(),
             stack: Vec::new(),
         }
     }
 
     fn u64(&mut self, x: u64) {
-        self.can.update(x.to_le_bytes());
-        self.raw.update(x.to_le_bytes());
+        self.can.extend_from_slice(&x.to_le_bytes());
+        self.raw.extend_from_slice(&x.to_le_bytes());
     }
 
     fn lit(&mut self, l: AigLit) {
-        self.raw.update(l.raw().to_le_bytes());
+        self.raw.extend_from_slice(&l.raw().to_le_bytes());
         let code = self.code(l);
-        self.can.update(code.to_le_bytes());
+        self.can.extend_from_slice(&code.to_le_bytes());
     }
 
     /// The canonical code of `l`: constants keep theirs, other nodes are numbered in order of first
-    /// appearance (their structure written to the canonical hash when numbered).
+    /// appearance (their structure written to the canonical serialization when numbered).
     fn code(&mut self, l: AigLit) -> u32 {
         if l.is_const() {
             return l.raw();
@@ -317,7 +345,7 @@ impl<'a> KeyWriter<'a> {
     fn number(&mut self, n: u32, structure: &[u8]) {
         self.ids.insert(n, self.next);
         self.next += 1;
-        self.can.update(structure);
+        self.can.extend_from_slice(structure);
     }
 
     fn code_of_numbered(&self, l: AigLit) -> u32 {
@@ -395,8 +423,11 @@ pub(crate) fn keys(aig: &Aig, w: &World, live: &Liveness, st: &SymState, tag: u6
     if kw.too_big() {
         return None;
     }
-    let raw: [u8; 32] = kw.raw.clone().finalize().into();
-    let values: [u8; 32] = kw.can.clone().finalize().into();
+    let raw: [u8; 32] = Sha256::digest(&kw.raw).into();
+    let mut can_hash = Sha256::new();
+    can_hash.update(&kw.can);
+    let values: [u8; 32] = can_hash.clone().finalize().into();
+    let values_len = kw.can.len();
     // The relevant conjuncts: connected to the values' inputs through shared inputs.
     let mut relevant = Vec::new();
     if !kw.inputs.is_empty() && !st.pc.is_empty() {
@@ -406,7 +437,7 @@ pub(crate) fn keys(aig: &Aig, w: &World, live: &Liveness, st: &SymState, tag: u6
             v
         };
         let mut chosen = vec![false; conj.len()];
-        let mut reach = kw.inputs.clone();
+        let mut reach: HashSet<u32, FxBuild> = kw.inputs.clone();
         loop {
             let mut changed = false;
             for (i, c) in conj.iter().enumerate() {
@@ -437,7 +468,8 @@ pub(crate) fn keys(aig: &Aig, w: &World, live: &Liveness, st: &SymState, tag: u6
     if kw.too_big() {
         return None;
     }
-    let full: [u8; 32] = kw.can.finalize().into();
+    can_hash.update(&kw.can[values_len..]);
+    let full: [u8; 32] = can_hash.finalize().into();
     Some(Keys { full, values, raw, free: relevant.is_empty(), relevant: relevant.into() })
 }
 
@@ -446,28 +478,6 @@ pub(crate) fn tag_hash<T: Hash>(tag: &T) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     tag.hash(&mut h);
     h.finish()
-}
-
-/// The input indices `lit` depends on, ascending.
-fn support(aig: &Aig, lit: AigLit) -> Rc<[u32]> {
-    let mut res = Vec::new();
-    let mut seen = HashSet::new();
-    let mut stack = vec![lit];
-    while let Some(l) = stack.pop() {
-        if l.is_const() || !seen.insert(l.node_idx()) {
-            continue;
-        }
-        match aig.node(l) {
-            AigNode::Const => {}
-            AigNode::Input(i) => res.push(i.0),
-            AigNode::And(a, b) => {
-                stack.push(a);
-                stack.push(b);
-            }
-        }
-    }
-    res.sort_unstable();
-    res.into()
 }
 
 impl Liveness {

@@ -29,7 +29,7 @@ use super::cache::{self, Cache, CacheStats, Liveness, Probe};
 use super::exec::{Effect, EndKind, Exec, Oracle, Property, World};
 use super::semantics::UbKind;
 use super::solver::{Mode, Solver, SolverStats};
-use super::state::{Approx, Conjunct, InputKind, List, SymState};
+use super::state::{support, Approx, Conjunct, InputKind, List, SymState};
 use crate::cfa::{Cfa, EdgeId, EdgeKind, NodeId, NodeKind};
 use crate::cfront::ir::Program;
 use crate::cfront::types::TypeId;
@@ -215,6 +215,9 @@ pub struct Stats {
     pub branch_checks: u64,
     /// Branch successors found infeasible (never explored).
     pub infeasible: u64,
+    /// Branch checks settled without the solver: the condition's inputs are independent of the
+    /// path condition.
+    pub independent: u64,
     /// Checks whether undefined behaviour is possible.
     pub ub_checks: u64,
     /// Solver counters.
@@ -587,7 +590,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
                     }
                     _ => {
                         if self.check(&it, !lit)? == SatResult::Sat {
-                            it.st.assume(lit);
+                            it.st.assume(&self.aig, lit);
                         }
                     }
                 }
@@ -683,6 +686,8 @@ impl<'a, G: Guide> Explorer<'a, G> {
         for (i, s) in succs.iter().enumerate() {
             if let Some(v) = s.1.as_const() {
                 feasible[i] = Some(v);
+            } else if it.st.has_conjunct(!s.1) {
+                feasible[i] = Some(false);
             } else if had_model && self.solver.model_value(&self.aig, it.id, s.1) == Some(true) {
                 feasible[i] = Some(true);
                 via_model = Some(i);
@@ -701,6 +706,16 @@ impl<'a, G: Guide> Explorer<'a, G> {
                 continue;
             }
             self.stats.branch_checks += 1;
+            // A condition on inputs the path condition does not mention is feasible if some
+            // assignment of its own inputs satisfies it; two cheap ones are tried first.
+            let lit = succs[i].1;
+            if it.st.independent(&support(&self.aig, lit))
+                && (self.aig.eval(lit, &|_| false) || self.aig.eval(lit, &|_| true))
+            {
+                self.stats.independent += 1;
+                feasible[i] = Some(true);
+                continue;
+            }
             solved_any = true;
             match self.check(&it, succs[i].1)? {
                 SatResult::Sat => {
@@ -722,7 +737,15 @@ impl<'a, G: Guide> Explorer<'a, G> {
                 succs.iter().map(|s| (s.0 .0, s.1)).collect::<Vec<_>>()
             );
         }
-        let model_child = if solved_any { last_solved } else { via_model };
+        // Without a solver call the parent's model still stands: it satisfies a successor whose
+        // condition is the constant true or true under the model.
+        let model_child = if solved_any {
+            last_solved
+        } else if had_model {
+            via_model.or_else(|| (0..succs.len()).find(|&i| succs[i].1 == AigLit::TRUE))
+        } else {
+            None
+        };
         let implied: Vec<bool> =
             (0..succs.len()).map(|i| complementary && succs.len() == 2 && feasible[1 - i] == Some(false)).collect();
         // Successor paths.
@@ -742,7 +765,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
             child.st.node = cfa.edge(e).dst;
             child.st.path.push(e);
             if !implied[i] {
-                child.st.assume(lit);
+                child.st.assume(&self.aig, lit);
             }
             if completion.contains(&e) {
                 self.enter_completion(&mut child);
@@ -830,7 +853,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
                 let mut path = it.st.path.clone();
                 path.extend(at);
                 self.emit(&it, path, it.tag.clone(), cut);
-                it.st.assume(!any);
+                it.st.assume(&self.aig, !any);
                 self.solver.set_model_owner(Some(it.id));
                 Some(it)
             }

@@ -11,6 +11,12 @@
 //! clauses; a check of a longer version of the same path adds only the new conjuncts, and a check of
 //! any other path (a backtrack) starts a fresh solver and re-encodes that path's condition.
 //!
+//! A full-incremental solver that grows past `FULL_RESET_VARS` variables is replaced by a fresh one
+//! (a new generation; activation literals of older generations are recreated on demand): CaDiCaL
+//! assigns every variable to answer SAT, so a solver holding the clauses of thousands of abandoned
+//! paths makes every check slow, which is the cost Pinaka reports for its FI mode on programs with
+//! many paths.
+//!
 //! Both modes keep the model of the last satisfiable check together with the id of the state it
 //! belongs to, so the explorer can settle a branch condition that the model already satisfies
 //! without a solver call; any clause added invalidates it.
@@ -32,6 +38,9 @@ pub enum Mode {
     Partial,
 }
 
+/// The size (in variables) at which the full-incremental solver starts over.
+const FULL_RESET_VARS: u32 = 10_000;
+
 /// Counters of the solver layer.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SolverStats {
@@ -39,7 +48,8 @@ pub struct SolverStats {
     pub calls: u64,
     /// Checks settled by the model of an earlier call.
     pub model_hits: u64,
-    /// Fresh solver instances created (partial-incremental mode).
+    /// Solver instances created (partial-incremental mode: one per backtrack; full-incremental
+    /// mode: one per growth past the size limit).
     pub fresh_solvers: u64,
     /// Time spent in the SAT solver.
     pub solve_time: Duration,
@@ -61,6 +71,10 @@ pub(crate) struct Solver {
     /// The state whose path condition the current model satisfies (no clause was added since).
     model_for: Option<u64>,
     interrupt: Interrupt,
+    /// Full mode: the generation of `backend` (activation literals carry theirs).
+    generation: u32,
+    /// Full mode: variables of `backend` right after its first check (the current path's size).
+    floor: u32,
     clauses_before: u64,
     pub stats: SolverStats,
 }
@@ -77,6 +91,8 @@ impl Solver {
             asserted: List::new(),
             model_for: None,
             interrupt,
+            generation: 0,
+            floor: 0,
             clauses_before: 0,
             stats: SolverStats { fresh_solvers: 1, ..SolverStats::default() },
         }
@@ -116,8 +132,17 @@ impl Solver {
         let mut assumptions: Vec<Lit> = Vec::with_capacity(2);
         match self.mode {
             Mode::Full => {
+                // Start over when the solver is mostly other paths' clauses (never for a solver
+                // that the current path alone fills).
+                let fresh = self.backend.n_vars() > FULL_RESET_VARS.max(3 * self.floor);
+                if fresh {
+                    self.fresh();
+                }
                 if let Some(a) = self.activation(aig, pc) {
                     assumptions.push(a);
+                }
+                if fresh {
+                    self.floor = self.backend.n_vars();
                 }
             }
             Mode::Partial => {
@@ -155,11 +180,11 @@ impl Solver {
         let mut parent = None;
         for c in pc.iter() {
             match c.act.get() {
-                Some(a) => {
+                Some((g, a)) if g == self.generation => {
                     parent = Some(a);
                     break;
                 }
-                None => missing.push(c),
+                _ => missing.push(c),
             }
         }
         for c in missing.into_iter().rev() {
@@ -169,7 +194,7 @@ impl Solver {
             }
             let l = self.enc.lit(aig, &mut self.backend, c.lit);
             self.backend.add_clause(&[!a, l]);
-            c.act.set(Some(a));
+            c.act.set(Some((self.generation, a)));
             parent = Some(a);
         }
         parent
@@ -181,6 +206,7 @@ impl Solver {
         self.backend.set_interrupt(self.interrupt.clone());
         self.enc = Encoder::default();
         self.asserted = List::new();
+        self.generation += 1;
         self.stats.fresh_solvers += 1;
     }
 }

@@ -16,7 +16,7 @@ use super::memory::{Memory, ObjId};
 use crate::cfa::{CallSiteId, EdgeId, NodeId};
 use crate::cfront::ir::{FuncId, VarId};
 use crate::cfront::types::TypeId;
-use crate::sat::{AigLit, Bv, Lit};
+use crate::sat::{Aig, AigLit, AigNode, Bv, Lit};
 
 /// A persistent singly linked list, newest element first; clones share their tails.
 pub struct List<T> {
@@ -35,8 +35,9 @@ struct ListNode<T> {
 pub struct Conjunct {
     /// The condition.
     pub lit: AigLit,
-    /// The full-incremental solver's activation literal for the path up to here (set on first use).
-    pub act: Cell<Option<Lit>>,
+    /// The full-incremental solver's activation literal for the path up to here (set on first use),
+    /// with the generation of the solver it belongs to.
+    pub act: Cell<Option<(u32, Lit)>>,
     /// The inputs `lit` depends on, by input index (computed on first use by state caching).
     pub support: OnceCell<Rc<[u32]>>,
 }
@@ -115,6 +116,10 @@ pub struct SymState {
     pub n_allocs: u32,
     /// Approximations made on the path.
     pub approx: Approx,
+    /// The inputs the path condition depends on (sorted input indices).
+    pub pc_inputs: Rc<Vec<u32>>,
+    /// The conjuncts of the path condition (sorted raw literals), to see repeated conditions.
+    pub pc_lits: Rc<Vec<u32>>,
 }
 
 impl<T> List<T> {
@@ -335,11 +340,57 @@ impl SymState {
     }
 
     /// Adds a conjunct to the path condition (unless it is `TRUE`).
-    pub fn assume(&mut self, lit: AigLit) {
-        if lit != AigLit::TRUE {
-            self.pc.push(Conjunct::new(lit));
+    pub fn assume(&mut self, aig: &Aig, lit: AigLit) {
+        if lit == AigLit::TRUE {
+            return;
+        }
+        let sup = support(aig, lit);
+        if sup.iter().any(|x| self.pc_inputs.binary_search(x).is_err()) {
+            let mut merged: Vec<u32> = self.pc_inputs.iter().chain(sup.iter()).copied().collect();
+            merged.sort_unstable();
+            merged.dedup();
+            self.pc_inputs = Rc::new(merged);
+        }
+        if let Err(pos) = self.pc_lits.binary_search(&lit.raw()) {
+            Rc::make_mut(&mut self.pc_lits).insert(pos, lit.raw());
+        }
+        let c = Conjunct::new(lit);
+        let _ = c.support.set(sup);
+        self.pc.push(c);
+    }
+
+    /// Whether `lit` is a conjunct of the path condition (so the path implies it).
+    pub fn has_conjunct(&self, lit: AigLit) -> bool {
+        self.pc_lits.binary_search(&lit.raw()).is_ok()
+    }
+
+    /// Whether `lit` depends on no input the path condition depends on (then `pc ∧ lit` is
+    /// satisfiable exactly when `lit` is).
+    pub fn independent(&self, sup: &[u32]) -> bool {
+        sup.iter().all(|x| self.pc_inputs.binary_search(x).is_err())
+    }
+}
+
+/// The input indices `lit` depends on, ascending.
+pub fn support(aig: &Aig, lit: AigLit) -> Rc<[u32]> {
+    let mut res = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![lit];
+    while let Some(l) = stack.pop() {
+        if l.is_const() || !seen.insert(l.node_idx()) {
+            continue;
+        }
+        match aig.node(l) {
+            AigNode::Const => {}
+            AigNode::Input(i) => res.push(i.0),
+            AigNode::And(a, b) => {
+                stack.push(a);
+                stack.push(b);
+            }
         }
     }
+    res.sort_unstable();
+    res.into()
 }
 
 #[cfg(test)]

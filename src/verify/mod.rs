@@ -263,6 +263,7 @@ pub fn stats_text(stats: &Stats) -> String {
          \x20 edges executed:              {}\n\
          \x20 branch checks:               {}\n\
          \x20 infeasible branches pruned:  {}\n\
+         \x20 checks without solver call: {} (independent of the path condition)\n\
          \x20 undefined-behaviour checks:  {}\n\
          \x20 solver calls:                {}\n\
          \x20 checks settled by models:    {}\n\
@@ -286,6 +287,7 @@ pub fn stats_text(stats: &Stats) -> String {
         stats.edges,
         stats.branch_checks,
         stats.infeasible,
+        stats.independent,
         stats.ub_checks,
         stats.solver.calls,
         stats.solver.model_hits,
