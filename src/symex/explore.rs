@@ -60,6 +60,9 @@ pub struct ExploreConfig {
     pub property: Property,
     /// Time limit and interrupt flag. [default: none]
     pub budget: Budget,
+    /// Check every new branch successor's path condition with a fresh solver and panic if it is
+    /// unsatisfiable (slow; for tests of the explorer). [default: false]
+    pub self_check: bool,
 }
 
 /// What the guide says about a path taking an edge.
@@ -290,6 +293,7 @@ impl Default for ExploreConfig {
             state_caching: true,
             property: Property::UnreachCall,
             budget: Budget::default(),
+            self_check: false,
         }
     }
 }
@@ -728,15 +732,6 @@ impl<'a, G: Guide> Explorer<'a, G> {
                 }
             }
         }
-        if std::env::var_os("VCOV_TRACE").is_some() {
-            eprintln!(
-                "branch at N{} id {} pc {} had_model {had_model} via_model {via_model:?} last_solved {last_solved:?} feasible {feasible:?} edges {:?}",
-                it.st.node.0,
-                it.id,
-                it.st.pc.len(),
-                succs.iter().map(|s| (s.0 .0, s.1)).collect::<Vec<_>>()
-            );
-        }
         // Without a solver call the parent's model still stands: it satisfies a successor whose
         // condition is the constant true or true under the model.
         let model_child = if solved_any {
@@ -776,16 +771,11 @@ impl<'a, G: Guide> Explorer<'a, G> {
             children.push(child);
         }
         self.solver.set_model_owner(owner);
-        if std::env::var_os("VCOV_CHECK_PC").is_some() {
+        if self.config.self_check {
             for c in &children {
                 let mut fresh = Solver::new(Mode::Partial, Default::default());
-                let r = fresh.check(&self.aig, &c.st.pc, AigLit::TRUE);
-                if r != SatResult::Sat {
-                    eprintln!("child {} via edge {:?} of {} has an unsatisfiable pc", c.id, c.st.path.head(), it.id);
-                    for k in c.st.pc.iter() {
-                        eprintln!("   conj {:?}", k.lit);
-                    }
-                }
+                let res = fresh.check(&self.aig, &c.st.pc, AigLit::TRUE);
+                assert_eq!(res, SatResult::Sat, "self-check: a successor with an unsatisfiable path condition");
             }
         }
         self.stats.edges += children.len() as u64;

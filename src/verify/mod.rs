@@ -147,6 +147,7 @@ pub fn run(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
         state_caching: !config.no_state_caching,
         property,
         budget,
+        self_check: false,
     };
     let mut explorer = symex::explore(&prog, &cfa, explore_config, Exhaustive);
     let mut spurious: Option<String> = None;

@@ -76,21 +76,39 @@ pub fn violation_graphml(
     out.push_str("  <node id=\"N0\">\n   <data key=\"entry\">true</data>\n  </node>\n");
     // Results of external calls, in the order the path made the calls.
     let mut calls = inputs.iter().filter(|i| matches!(i.kind, InputKind::Call { .. })).peekable();
+    // The last edge is the violating one: it always gets a transition, into the violation node.
     let mut n = 0usize;
-    for &e in edges {
+    for (k, &e) in edges.iter().enumerate() {
         let result = calls.next_if(|i| matches!(i.kind, InputKind::Call { edge, .. } if edge == e));
-        let data = edge_data(prog, cfa, e, result);
+        let last = k + 1 == edges.len();
+        let mut data = edge_data(prog, cfa, e, result);
+        if last && data.is_empty() {
+            if let Some((a, b)) = cfa.edge(e).lines {
+                data.push(("startline", a.to_string()));
+                data.push(("endline", b.to_string()));
+            }
+        }
         if data.is_empty() {
             continue;
         }
-        let _ = writeln!(out, "  <node id=\"N{}\"/>", n + 1);
+        if last {
+            let _ = writeln!(out, "  <node id=\"N{}\">\n   <data key=\"violation\">true</data>\n  </node>", n + 1);
+        } else {
+            let _ = writeln!(out, "  <node id=\"N{}\"/>", n + 1);
+        }
         let _ = writeln!(out, "  <edge source=\"N{}\" target=\"N{}\">", n, n + 1);
         for (key, value) in data {
             let _ = writeln!(out, "   <data key=\"{key}\">{}</data>", escape(&value));
         }
         out.push_str("  </edge>\n");
         n += 1;
+        if last {
+            out.push_str(" </graph>\n</graphml>\n");
+            return out;
+        }
     }
+    // A path whose last edge has no place in the source: the violation node follows the last
+    // transition directly.
     let _ = writeln!(out, "  <node id=\"N{}\">\n   <data key=\"violation\">true</data>\n  </node>", n + 1);
     let _ = writeln!(out, "  <edge source=\"N{}\" target=\"N{}\"/>", n, n + 1);
     out.push_str(" </graph>\n</graphml>\n");
