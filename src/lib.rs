@@ -14,3 +14,6 @@ pub mod evidence;
 pub mod product;
 pub mod report;
 pub mod sat;
+pub mod symex;
+pub mod verify;
+pub mod witness;

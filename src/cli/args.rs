@@ -22,6 +22,8 @@ pub enum Command {
     Scores(ScoresArgs),
     /// Print the control-flow automaton of a program, as CPAchecker builds it.
     Cfa(CfaArgs),
+    /// Verify a reachability property (SV-COMP style) with the symbolic executor.
+    Verify(super::verify::VerifyArgs),
     /// Replay a Test-Comp test suite with gcc --coverage and check vcov's claimed lines with gcov.
     Replay(ReplayArgs),
 }

@@ -2,6 +2,7 @@
 //! dispatch of subcommands. The library never sees clap.
 
 pub mod args;
+pub mod verify;
 
 use std::io::Write;
 
@@ -27,6 +28,7 @@ pub enum ExitStatus {
 /// Runs one command; diagnostics go to `err`, results to `out`.
 pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitStatus> {
     match cli.command {
+        Command::Verify(a) => verify::run(a, out),
         Command::Cfa(a) => {
             let (prog, cfa, diags) = driver::load_cfa(&a.program, data_model(a.model))?;
             print_diagnostics(err, &diags);

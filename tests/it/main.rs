@@ -4,3 +4,4 @@ mod cli_coverage;
 mod corpus;
 mod replay;
 mod util;
+mod verify;

@@ -1,0 +1,90 @@
+//! `vcov verify`: flags, their validation, and the printed verdict.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::cfront::types::DataModel;
+use crate::symex::{Mode, Strategy};
+use crate::verify::{self, VerifyConfig};
+use clap::Args;
+
+/// Flags of `vcov verify`.
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// The C program (taken from the task when omitted).
+    program: Option<PathBuf>,
+    /// SV-COMP task definition (.yml): input file, property, data model.
+    #[arg(long)]
+    task: Option<PathBuf>,
+    /// Property file (unreach-call.prp).
+    #[arg(long)]
+    prop: Option<PathBuf>,
+    /// Specification: `errorlabel` checks that no label ERROR is reachable (CPAchecker's ErrorLabel).
+    #[arg(long, value_parser = ["errorlabel", "unreach-call"])]
+    spec: Option<String>,
+    /// 32-bit data model (ILP32), the default.
+    #[arg(long = "32", conflicts_with = "lp64")]
+    ilp32: bool,
+    /// 64-bit data model (LP64).
+    #[arg(long = "64")]
+    lp64: bool,
+    /// Breadth-first search instead of depth-first.
+    #[arg(long)]
+    bfs: bool,
+    /// Partial-incremental solving: a fresh solver on every backtrack.
+    #[arg(long)]
+    partial_incremental: bool,
+    /// Cut paths after N iterations of a loop (the result can then not be TRUE).
+    #[arg(long, value_name = "N")]
+    unwind: Option<u32>,
+    /// Time limit in seconds.
+    #[arg(long, value_name = "S")]
+    timelimit: Option<f64>,
+    /// Write a GraphML violation witness here when the result is FALSE.
+    #[arg(long, value_name = "FILE")]
+    witness: Option<PathBuf>,
+    /// Print exploration statistics.
+    #[arg(long)]
+    stats: bool,
+    /// Turn state caching at loop heads off.
+    #[arg(long)]
+    no_state_caching: bool,
+}
+
+/// Runs `vcov verify`: a verdict (exit code 0), or an error for bad input.
+pub fn run(args: VerifyArgs, out: &mut dyn Write) -> anyhow::Result<super::ExitStatus> {
+    if let Some(t) = args.timelimit {
+        if !(t.is_finite() && t > 0.0) {
+            anyhow::bail!("--timelimit must be a positive number of seconds");
+        }
+    }
+    let config = VerifyConfig {
+        program: args.program,
+        task: args.task,
+        prop: args.prop,
+        error_label: args.spec.as_deref() == Some("errorlabel"),
+        data_model: if args.lp64 {
+            Some(DataModel::Lp64)
+        } else if args.ilp32 {
+            Some(DataModel::Ilp32)
+        } else {
+            None
+        },
+        strategy: if args.bfs { Strategy::Bfs } else { Strategy::Dfs },
+        mode: if args.partial_incremental { Mode::Partial } else { Mode::Full },
+        unwind: args.unwind,
+        time_limit: args.timelimit.map(Duration::from_secs_f64),
+        witness: args.witness,
+        no_state_caching: args.no_state_caching,
+    };
+    let report = verify::run(&config)?;
+    writeln!(out, "Verification result: {}", report.verdict)?;
+    if let Some(w) = &report.witness {
+        writeln!(out, "Witness written to {}", w.display())?;
+    }
+    if args.stats {
+        write!(out, "{}", verify::stats_text(&report.stats))?;
+    }
+    Ok(super::ExitStatus::Success)
+}

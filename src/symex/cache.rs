@@ -1,0 +1,727 @@
+//! State caching at loop heads: prune a path whose state is covered by a state explored before.
+//!
+//! A symbolic state `S` stands for the concrete states `C(S) = { v(α) | α ⊨ pc }`, where `v` gives
+//! the value of every live storage byte as a function of the inputs `α`. Everything a path can still
+//! do depends only on its concrete state (and on inputs it has not drawn yet). So when a path reaches
+//! a loop head with state `S_new` and an earlier state `S_old` at the same location satisfies
+//! `C(S_new) ⊆ C(S_old)`, every execution from `S_new` is an execution from `S_old`, and the new path
+//! can be pruned provided `S_old`'s subtree is (or will be) explored in full.
+//!
+//! Which earlier states count: a state whose subtree was fully explored (every path below it ended
+//! without a cut, a guide's prune, a dropped alternative or a violation; pruned-as-covered paths
+//! count as explored), or a state on the new path's own history (a cycle: the subtree of that
+//! ancestor contains the new path, and an execution that violates the property from `S_new` would
+//! reach a violation from `S_old` in fewer steps, so induction on the length of that execution shows
+//! the ancestor's subtree finds it unless it is cut). The explorer reports whether any cut happened;
+//! only an exploration without cuts may conclude that no violation exists.
+//!
+//! The check `C(S_new) ⊆ C(S_old)` is sufficient-only, by three keys hashed with SHA-256:
+//! 1. The state's structure: location, call stack, the guide's tag, and for every live object its
+//!    id, size and bytes. Locals that are dead at the location (by a live-variable analysis of the
+//!    function; address-taken locals are always live) are left out, since no execution reads them
+//!    before writing them.
+//! 2. The bytes as AIG cones with the inputs renamed in order of first appearance ("canonical"), and
+//!    the relevant part of the path condition: the conjuncts connected to the values' inputs through
+//!    shared inputs (the rest constrains only inputs no live value depends on, is satisfiable, and so
+//!    does not restrict the values). Equal canonical keys (values and relevant conjuncts isomorphic)
+//!    give `C(S_new) = C(S_old)`. If `S_old` had no relevant conjunct, equal canonical values suffice
+//!    (`C(S_old)` holds every value of that shape).
+//! 3. Identical bytes without renaming (the same terms): then `pc_new ⇒ R_old` (one solver call,
+//!    `pc_new ∧ ¬R_old` unsatisfiable, with `R_old` the old relevant conjuncts) suffices.
+//! A byte never written is an input of its own that nothing constrains; it is written as a mark.
+//!
+//! Invariant: an entry is `Complete` only if its subtree ended without any taint.
+
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+use std::rc::Rc;
+use std::time::Duration;
+
+use fixedbitset::FixedBitSet;
+use sha2::{Digest, Sha256};
+
+use super::exec::World;
+use super::memory::{Byte, ObjId, ObjKind, Object};
+use super::state::{support, Conjunct, List, SymState};
+use crate::cfa::{Cfa, EdgeKind, NodeId};
+use crate::cfront::ir::{Expr, ExprKind, FuncId, Init, Program, VarId, VarKind};
+use crate::sat::{Aig, AigLit, AigNode};
+
+/// Locals live at loop heads and call return sites.
+pub(crate) struct Liveness {
+    live: HashMap<NodeId, Rc<[VarId]>>,
+}
+
+/// The keys of one state.
+pub(crate) struct Keys {
+    full: [u8; 32],
+    values: [u8; 32],
+    raw: [u8; 32],
+    free: bool,
+    relevant: Rc<[AigLit]>,
+}
+
+/// What a lookup found.
+pub(crate) enum Probe {
+    /// Covered by an entry.
+    Covered,
+    /// Covered if the path condition implies one of these conjunctions (entry, conjuncts).
+    Check(Vec<(u32, Rc<[AigLit]>)>),
+    /// Not covered.
+    Miss,
+}
+
+/// Counters of state caching.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CacheStats {
+    /// States looked up at loop heads.
+    pub lookups: u64,
+    /// Paths pruned as covered.
+    pub hits: u64,
+    /// Of those, by a solver call (`pc_new ⇒ R_old`).
+    pub hits_by_implication: u64,
+    /// Entries registered.
+    pub entries: u64,
+    /// Entries whose subtree was explored in full.
+    pub completed: u64,
+    /// Time spent computing keys and looking up.
+    pub time: Duration,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Status {
+    Pending,
+    Complete,
+    Tainted,
+}
+
+struct Entry {
+    parent: Option<u32>,
+    depth: u32,
+    open: u32,
+    status: Status,
+    tainted: bool,
+    free: bool,
+    relevant: Rc<[AigLit]>,
+}
+
+/// The most AIG nodes a state's key may describe; bigger states are not cached (sound: a state
+/// that is not looked up is explored).
+const MAX_KEY_NODES: u32 = 100_000;
+
+/// The entries of one exploration and their key tables.
+#[derive(Default)]
+pub(crate) struct Cache {
+    /// Per loop head: visits and hits, to back off where caching never helps.
+    heads: HashMap<NodeId, (u64, u64)>,
+    entries: Vec<Entry>,
+    full: HashMap<[u8; 32], Vec<u32>>,
+    values: HashMap<[u8; 32], Vec<u32>>,
+    raw: HashMap<[u8; 32], Vec<u32>>,
+    pub stats: CacheStats,
+}
+
+impl Cache {
+    /// Whether to look up a state at loop head `n`: always for the first 64 visits and where
+    /// lookups ever hit, then at exponentially spaced visits (skipping a lookup is sound).
+    pub fn should_probe(&mut self, n: NodeId) -> bool {
+        let (visits, hits) = self.heads.entry(n).or_default();
+        *visits += 1;
+        *hits > 0 || *visits <= 64 || visits.is_power_of_two()
+    }
+
+    /// Records a hit at loop head `n`.
+    pub fn record_hit(&mut self, n: NodeId) {
+        self.heads.entry(n).or_default().1 += 1;
+        self.stats.hits += 1;
+    }
+
+    /// Looks up a state with keys `k` whose chain of enclosing entries is `ancestors` (nearest first).
+    pub fn probe(&mut self, k: &Keys, ancestors: &List<u32>) -> Probe {
+        self.stats.lookups += 1;
+        for &e in self.full.get(&k.full).into_iter().flatten() {
+            if self.usable(e, ancestors) {
+                return Probe::Covered;
+            }
+        }
+        for &e in self.values.get(&k.values).into_iter().flatten() {
+            if self.entries[e as usize].free && self.usable(e, ancestors) {
+                return Probe::Covered;
+            }
+        }
+        let checks: Vec<(u32, Rc<[AigLit]>)> = self
+            .raw
+            .get(&k.raw)
+            .into_iter()
+            .flatten()
+            .filter(|&&e| self.usable(e, ancestors))
+            .map(|&e| (e, self.entries[e as usize].relevant.clone()))
+            .collect();
+        if checks.is_empty() {
+            Probe::Miss
+        } else {
+            Probe::Check(checks)
+        }
+    }
+
+    /// Registers a state with keys `k` inside entry `parent`; the new entry counts the state as open.
+    pub fn register(&mut self, k: Keys, parent: Option<u32>) -> u32 {
+        let id = self.entries.len() as u32;
+        let depth = parent.map_or(0, |p| self.entries[p as usize].depth + 1);
+        self.entries.push(Entry {
+            parent,
+            depth,
+            open: 1,
+            status: Status::Pending,
+            tainted: false,
+            free: k.free,
+            relevant: k.relevant,
+        });
+        self.full.entry(k.full).or_default().push(id);
+        self.values.entry(k.values).or_default().push(id);
+        self.raw.entry(k.raw).or_default().push(id);
+        self.stats.entries += 1;
+        id
+    }
+
+    /// `n` more open paths inside entry `e` (a branch).
+    pub fn add_open(&mut self, e: Option<u32>, n: u32) {
+        if let Some(e) = e {
+            self.entries[e as usize].open += n;
+        }
+    }
+
+    /// Marks entry `e` as not fully explored (a path below it was cut).
+    pub fn taint(&mut self, e: Option<u32>) {
+        if let Some(e) = e {
+            self.entries[e as usize].tainted = true;
+        }
+    }
+
+    /// One open path inside entry `e` ended (`taint`: without being explored in full).
+    pub fn finish(&mut self, mut e: Option<u32>, mut taint: bool) {
+        while let Some(id) = e {
+            let entry = &mut self.entries[id as usize];
+            entry.tainted |= taint;
+            entry.open -= 1;
+            if entry.open > 0 {
+                return;
+            }
+            entry.status = if entry.tainted { Status::Tainted } else { Status::Complete };
+            if !entry.tainted {
+                self.stats.completed += 1;
+            }
+            taint = entry.tainted;
+            e = entry.parent;
+        }
+    }
+
+    fn usable(&self, e: u32, ancestors: &List<u32>) -> bool {
+        let entry = &self.entries[e as usize];
+        match entry.status {
+            Status::Complete => true,
+            Status::Tainted => false,
+            Status::Pending => {
+                let n = ancestors.len();
+                let d = entry.depth as usize + 1;
+                d <= n && ancestors.drop_newest(n - d).head() == Some(&e)
+            }
+        }
+    }
+}
+
+/// A fast hasher for the small integer keys of the key writer's maps (the multiply-rotate hash of
+/// `rustc-hash`; SipHash dominated the cost of state caching).
+#[derive(Default, Clone, Copy)]
+struct FxHasher(u64);
+
+type FxBuild = std::hash::BuildHasherDefault<FxHasher>;
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(i as u64);
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// Writes the canonical and the raw serialization of a state at once, into byte buffers that are
+/// hashed at the end.
+struct KeyWriter<'a> {
+    aig: &'a Aig,
+    can: Vec<u8>,
+    raw: Vec<u8>,
+    ids: HashMap<u32, u32, FxBuild>,
+    next: u32,
+    inputs: HashSet<u32, FxBuild>,
+    stack: Vec<u32>,
+}
+
+impl<'a> KeyWriter<'a> {
+    fn new(aig: &'a Aig) -> Self {
+        KeyWriter {
+            aig,
+            can: Vec::with_capacity(1024),
+            raw: Vec::with_capacity(1024),
+            ids: HashMap::default(),
+            next: 1,
+            inputs: HashSet::default(),
+            stack: Vec::new(),
+        }
+    }
+
+    fn u64(&mut self, x: u64) {
+        self.can.extend_from_slice(&x.to_le_bytes());
+        self.raw.extend_from_slice(&x.to_le_bytes());
+    }
+
+    fn lit(&mut self, l: AigLit) {
+        self.raw.extend_from_slice(&l.raw().to_le_bytes());
+        let code = self.code(l);
+        self.can.extend_from_slice(&code.to_le_bytes());
+    }
+
+    /// The canonical code of `l`: constants keep theirs, other nodes are numbered in order of first
+    /// appearance (their structure written to the canonical serialization when numbered).
+    fn code(&mut self, l: AigLit) -> u32 {
+        if l.is_const() {
+            return l.raw();
+        }
+        let root = l.node_idx() as u32;
+        if !self.ids.contains_key(&root) {
+            self.stack.push(root);
+            while let Some(&n) = self.stack.last() {
+                if self.ids.contains_key(&n) {
+                    self.stack.pop();
+                    continue;
+                }
+                match self.aig.node(AigLit::from_raw(n << 1)) {
+                    AigNode::Const => unreachable!("constants are handled above"),
+                    AigNode::Input(i) => {
+                        self.inputs.insert(i.0);
+                        self.number(n, &[0xA1]);
+                        self.stack.pop();
+                    }
+                    AigNode::And(a, b) => {
+                        let mut ready = true;
+                        for c in [a, b] {
+                            if !c.is_const() && !self.ids.contains_key(&(c.node_idx() as u32)) {
+                                self.stack.push(c.node_idx() as u32);
+                                ready = false;
+                            }
+                        }
+                        if ready {
+                            let (ca, cb) = (self.code_of_numbered(a), self.code_of_numbered(b));
+                            let mut tag = [0u8; 9];
+                            tag[0] = 0xA2;
+                            tag[1..5].copy_from_slice(&ca.to_le_bytes());
+                            tag[5..9].copy_from_slice(&cb.to_le_bytes());
+                            self.number(n, &tag);
+                            self.stack.pop();
+                        }
+                    }
+                }
+            }
+        }
+        self.code_of_numbered(l)
+    }
+
+    fn too_big(&self) -> bool {
+        self.next > MAX_KEY_NODES
+    }
+
+    fn number(&mut self, n: u32, structure: &[u8]) {
+        self.ids.insert(n, self.next);
+        self.next += 1;
+        self.can.extend_from_slice(structure);
+    }
+
+    fn code_of_numbered(&self, l: AigLit) -> u32 {
+        if l.is_const() {
+            return l.raw();
+        }
+        (self.ids[&(l.node_idx() as u32)] << 1) | l.is_complemented() as u32
+    }
+
+    fn byte(&mut self, b: &Byte) {
+        if b.is_uninit() {
+            self.u64(0x100);
+        } else if let Some(v) = b.as_const() {
+            self.u64(v as u64);
+        } else {
+            self.u64(0x200);
+            for &l in &b.0 {
+                self.lit(l);
+            }
+        }
+    }
+
+    fn object(&mut self, id: ObjId, o: &Object) {
+        self.u64(id as u64);
+        self.u64(o.size);
+        let (default, written) = o.written();
+        self.byte(&default);
+        for (off, b) in written {
+            if b != default {
+                self.u64(off);
+                self.byte(&b);
+            }
+        }
+        self.u64(u64::MAX);
+    }
+}
+
+/// The keys of state `st` (with the guide's tag hash `tag`); `None` if the state is too big to key.
+pub(crate) fn keys(aig: &Aig, w: &World, live: &Liveness, st: &SymState, tag: u64) -> Option<Keys> {
+    let mut kw = KeyWriter::new(aig);
+    kw.u64(st.node.0 as u64);
+    kw.u64(tag);
+    kw.u64(st.frames.len() as u64);
+    for (k, frame) in st.frames.iter().enumerate() {
+        kw.u64(frame.func.0 as u64);
+        kw.u64(frame.call_site.map_or(u64::MAX, |c| c.0 as u64));
+        let resume = match st.frames.get(k + 1) {
+            None => Some(st.node),
+            Some(callee) => callee.call_site.and_then(|cs| w.cfa.call_site(cs).return_node),
+        };
+        let live_vars = resume.and_then(|n| live.live_at(n));
+        for &(v, id) in &frame.locals {
+            if live_vars.is_some_and(|l| l.binary_search(&v).is_err()) {
+                continue;
+            }
+            kw.u64(v.0 as u64);
+            if let Some(o) = st.mem.get(id) {
+                kw.object(id, o);
+            }
+        }
+        kw.u64(u64::MAX - 1);
+    }
+    for (&v, &id) in st.globals.iter() {
+        kw.u64(v.0 as u64);
+        if let Some(o) = st.mem.get(id) {
+            kw.object(id, o);
+        }
+    }
+    kw.u64(u64::MAX - 2);
+    for (id, o) in st.mem.objects() {
+        if matches!(o.kind, ObjKind::Heap | ObjKind::Lazy) {
+            kw.object(id, o);
+        }
+    }
+    if kw.too_big() {
+        return None;
+    }
+    let raw: [u8; 32] = Sha256::digest(&kw.raw).into();
+    let mut can_hash = Sha256::new();
+    can_hash.update(&kw.can);
+    let values: [u8; 32] = can_hash.clone().finalize().into();
+    let values_len = kw.can.len();
+    // The relevant conjuncts: connected to the values' inputs through shared inputs.
+    let mut relevant = Vec::new();
+    if !kw.inputs.is_empty() && !st.pc.is_empty() {
+        let conj: Vec<&Conjunct> = {
+            let mut v: Vec<&Conjunct> = st.pc.iter().collect();
+            v.reverse();
+            v
+        };
+        let mut chosen = vec![false; conj.len()];
+        let mut reach: HashSet<u32, FxBuild> = kw.inputs.clone();
+        loop {
+            let mut changed = false;
+            for (i, c) in conj.iter().enumerate() {
+                if chosen[i] {
+                    continue;
+                }
+                let sup = c.support.get_or_init(|| support(aig, c.lit));
+                if sup.iter().any(|x| reach.contains(x)) {
+                    chosen[i] = true;
+                    reach.extend(sup.iter().copied());
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        for (i, c) in conj.iter().enumerate() {
+            if chosen[i] {
+                relevant.push(c.lit);
+            }
+        }
+    }
+    kw.u64(u64::MAX - 3);
+    for &l in &relevant {
+        kw.lit(l);
+    }
+    if kw.too_big() {
+        return None;
+    }
+    can_hash.update(&kw.can[values_len..]);
+    let full: [u8; 32] = can_hash.finalize().into();
+    Some(Keys { full, values, raw, free: relevant.is_empty(), relevant: relevant.into() })
+}
+
+/// A 64-bit hash of a guide's tag.
+pub(crate) fn tag_hash<T: Hash>(tag: &T) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    tag.hash(&mut h);
+    h.finish()
+}
+
+impl Liveness {
+    /// Live locals at every loop head and call return site of `cfa`.
+    pub fn compute(prog: &Program, cfa: &Cfa) -> Liveness {
+        let mut live = HashMap::new();
+        let mut nodes_of: HashMap<FuncId, Vec<NodeId>> = HashMap::new();
+        for i in 0..cfa.n_nodes() {
+            let n = NodeId::from_idx(i);
+            nodes_of.entry(cfa.node(n).func).or_default().push(n);
+        }
+        let mut wanted: HashSet<NodeId> = HashSet::new();
+        for cs in &cfa.call_sites {
+            if let Some(r) = cs.return_node {
+                wanted.insert(r);
+            }
+        }
+        for fc in &cfa.funcs {
+            let nodes = nodes_of.remove(&fc.func).unwrap_or_default();
+            for &n in &nodes {
+                if cfa.node(n).loop_head {
+                    wanted.insert(n);
+                }
+            }
+            if !nodes.iter().any(|n| wanted.contains(n)) {
+                continue;
+            }
+            analyse(prog, cfa, fc.func, fc.ret_var, fc.exit, &nodes, &wanted, &mut live);
+        }
+        Liveness { live }
+    }
+
+    /// The live locals at `n` (sorted), if computed there.
+    pub fn live_at(&self, n: NodeId) -> Option<&[VarId]> {
+        self.live.get(&n).map(|v| &v[..])
+    }
+}
+
+/// Backward live-variable analysis of one function over its own edges (calls as summary edges).
+#[allow(clippy::too_many_arguments)]
+fn analyse(
+    prog: &Program,
+    cfa: &Cfa,
+    f: FuncId,
+    ret_var: Option<VarId>,
+    exit: NodeId,
+    nodes: &[NodeId],
+    wanted: &HashSet<NodeId>,
+    out: &mut HashMap<NodeId, Rc<[VarId]>>,
+) {
+    let mut locals: Vec<VarId> = (0..prog.vars.len())
+        .map(VarId::from_idx)
+        .filter(|&v| matches!(prog.var(v).kind, VarKind::Local(g) | VarKind::Param(g, _) if g == f))
+        .collect();
+    if let Some(rv) = ret_var {
+        if !locals.contains(&rv) {
+            locals.push(rv);
+        }
+    }
+    locals.sort_unstable();
+    let index: HashMap<VarId, usize> = locals.iter().enumerate().map(|(i, &v)| (v, i)).collect();
+    let node_index: HashMap<NodeId, usize> = nodes.iter().enumerate().map(|(i, &n)| (n, i)).collect();
+    let nl = locals.len();
+    // Per edge: uses and definitions; escaping locals are always live.
+    let mut escaping = FixedBitSet::with_capacity(nl);
+    let mut effects: HashMap<crate::cfa::EdgeId, (FixedBitSet, FixedBitSet)> = HashMap::new();
+    for &n in nodes {
+        for &e in cfa.out_edges(n) {
+            let edge = cfa.edge(e);
+            let mut uses = Vec::new();
+            let mut defs = Vec::new();
+            let mut esc = Vec::new();
+            match &edge.kind {
+                EdgeKind::Call(_) | EdgeKind::Return(_) => continue,
+                EdgeKind::Decl { var, init } => {
+                    defs.push(*var);
+                    if let Some(i) = init {
+                        init_vars(i, &mut uses, &mut esc);
+                    }
+                }
+                EdgeKind::Global(crate::cfa::GlobalKind::Var { init: Some(i), .. }) => {
+                    init_vars(i, &mut uses, &mut esc)
+                }
+                EdgeKind::Assign { lhs, rhs } => {
+                    lhs_vars(lhs, &mut uses, &mut defs, &mut esc);
+                    expr_vars(rhs, &mut uses, &mut esc);
+                }
+                EdgeKind::Eval(x) | EdgeKind::Assume { cond: x, .. } | EdgeKind::ReturnStmt(Some(x)) => {
+                    expr_vars(x, &mut uses, &mut esc);
+                    if matches!(edge.kind, EdgeKind::ReturnStmt(_)) {
+                        defs.extend(ret_var);
+                    }
+                }
+                EdgeKind::ReturnStmt(None) => {}
+                EdgeKind::ExternCall { lhs, callee, args } => {
+                    if let Some(l) = lhs {
+                        lhs_vars(l, &mut uses, &mut defs, &mut esc);
+                    }
+                    expr_vars(callee, &mut uses, &mut esc);
+                    for a in args {
+                        expr_vars(a, &mut uses, &mut esc);
+                    }
+                }
+                EdgeKind::Summary(cs) => {
+                    let site = cfa.call_site(*cs);
+                    if let Some(l) = &site.lhs {
+                        lhs_vars(l, &mut uses, &mut defs, &mut esc);
+                    }
+                    for a in &site.args {
+                        expr_vars(a, &mut uses, &mut esc);
+                    }
+                }
+                EdgeKind::Blank(_) | EdgeKind::TypeDecl | EdgeKind::Global(_) => {}
+            }
+            let mut u = FixedBitSet::with_capacity(nl);
+            let mut d = FixedBitSet::with_capacity(nl);
+            for v in uses {
+                if let Some(&i) = index.get(&v) {
+                    u.insert(i);
+                }
+            }
+            for v in defs {
+                if let Some(&i) = index.get(&v) {
+                    d.insert(i);
+                }
+            }
+            for v in esc {
+                if let Some(&i) = index.get(&v) {
+                    escaping.insert(i);
+                }
+            }
+            effects.insert(e, (u, d));
+        }
+    }
+    let mut live_in: Vec<FixedBitSet> = vec![FixedBitSet::with_capacity(nl); nodes.len()];
+    let mut work: Vec<usize> = (0..nodes.len()).collect();
+    let mut queued = vec![true; nodes.len()];
+    while let Some(i) = work.pop() {
+        queued[i] = false;
+        let n = nodes[i];
+        let mut new = FixedBitSet::with_capacity(nl);
+        if n == exit {
+            if let Some(&ri) = ret_var.and_then(|rv| index.get(&rv)) {
+                new.insert(ri);
+            }
+        }
+        for &e in cfa.out_edges(n) {
+            let Some((u, d)) = effects.get(&e) else { continue };
+            let Some(&j) = node_index.get(&cfa.edge(e).dst) else { continue };
+            let mut through = live_in[j].clone();
+            through.difference_with(d);
+            through.union_with(u);
+            new.union_with(&through);
+        }
+        if new != live_in[i] {
+            live_in[i] = new;
+            for &e in cfa.in_edges(n) {
+                if !effects.contains_key(&e) {
+                    continue;
+                }
+                if let Some(&p) = node_index.get(&cfa.edge(e).src) {
+                    if !queued[p] {
+                        queued[p] = true;
+                        work.push(p);
+                    }
+                }
+            }
+        }
+    }
+    for (i, &n) in nodes.iter().enumerate() {
+        if wanted.contains(&n) {
+            let mut set = live_in[i].clone();
+            set.union_with(&escaping);
+            let vars: Vec<VarId> = set.ones().map(|k| locals[k]).collect();
+            out.insert(n, vars.into());
+        }
+    }
+}
+
+fn init_vars(init: &Init, uses: &mut Vec<VarId>, esc: &mut Vec<VarId>) {
+    match init {
+        Init::Expr(e) => expr_vars(e, uses, esc),
+        Init::List(leaves) => leaves.iter().for_each(|l| expr_vars(&l.value, uses, esc)),
+    }
+}
+
+/// The variables an assignment to `lhs` defines (a whole variable) or uses (anything else in it).
+fn lhs_vars(lhs: &Expr, uses: &mut Vec<VarId>, defs: &mut Vec<VarId>, esc: &mut Vec<VarId>) {
+    match &lhs.strip_implicit().kind {
+        ExprKind::Var(v) => defs.push(*v),
+        _ => expr_vars(lhs, uses, esc),
+    }
+}
+
+/// The variables `e` reads (conservatively: every variable named), and those whose address it takes.
+fn expr_vars(e: &Expr, uses: &mut Vec<VarId>, esc: &mut Vec<VarId>) {
+    match &e.kind {
+        ExprKind::Var(v) => uses.push(*v),
+        ExprKind::AddrOf(x) | ExprKind::Decay(x) => {
+            if let Some(v) = root_var(x) {
+                esc.push(v);
+            }
+            expr_vars(x, uses, esc);
+        }
+        ExprKind::Unary(_, x) | ExprKind::Cast(x, _) | ExprKind::Deref(x) | ExprKind::Member { base: x, .. } => {
+            expr_vars(x, uses, esc)
+        }
+        ExprKind::Binary(_, a, b)
+        | ExprKind::Index(a, b)
+        | ExprKind::Assign(a, b)
+        | ExprKind::Comma(a, b)
+        | ExprKind::CompoundAssign(_, a, b, _) => {
+            expr_vars(a, uses, esc);
+            expr_vars(b, uses, esc);
+        }
+        ExprKind::Cond(c, a, b) => {
+            expr_vars(c, uses, esc);
+            expr_vars(a, uses, esc);
+            expr_vars(b, uses, esc);
+        }
+        ExprKind::IncDec { target, .. } => expr_vars(target, uses, esc),
+        ExprKind::Call(f, args) => {
+            expr_vars(f, uses, esc);
+            args.iter().for_each(|a| expr_vars(a, uses, esc));
+        }
+        ExprKind::IntConst(_)
+        | ExprKind::FloatConst(_)
+        | ExprKind::Str(_)
+        | ExprKind::Func(_)
+        | ExprKind::SizeOf(_)
+        | ExprKind::Unsupported(_) => {}
+    }
+}
+
+/// The variable an lvalue lives in, if it is (part of) a variable.
+fn root_var(e: &Expr) -> Option<VarId> {
+    match &e.strip_implicit().kind {
+        ExprKind::Var(v) => Some(*v),
+        ExprKind::Member { base, arrow: false, .. } => root_var(base),
+        ExprKind::Index(base, _) => match &base.strip_implicit().kind {
+            ExprKind::Decay(inner) => root_var(inner),
+            _ => None,
+        },
+        ExprKind::Cast(x, _) => root_var(x),
+        _ => None,
+    }
+}

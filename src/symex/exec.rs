@@ -1,0 +1,1089 @@
+//! The transfer function: what one CFA edge does to a symbolic state.
+//!
+//! `Exec::edge` evaluates the edge's expressions over the state's memory (`memory`) with the integer
+//! rules of `semantics`, performs its effect (assignment, declaration, call, return, library model),
+//! and moves the state to the edge's target. Conditions of assume edges are returned to the explorer,
+//! which decides feasibility; undefined behaviour found on the way is collected as conditions
+//! (`Exec::ub`) for the explorer to split on. A construct the executor cannot model is an
+//! `Unsupported` error: the explorer cuts the path with that reason.
+//!
+//! Library functions (calls of functions without body) with a model, by name:
+//! - `__VERIFIER_nondet_T` for every `T` (and any other function without body): a fresh value of the
+//!   return type; `_Bool` results are 0 or 1; pointer results are null or fresh memory (see below).
+//! - `reach_error`, `__VERIFIER_error` (property `unreach-call`), `__assert_fail`, `__assert_rtn`,
+//!   `__assert` (always): a property violation.
+//! - `abort`, `exit`, `_exit`, `_Exit`, `__builtin_trap`, `__builtin_unreachable`: the path ends.
+//! - `__VERIFIER_assume(c)` (when the CFA did not already turn it into assume edges): continue only
+//!   if `c`.
+//! - `malloc`, `alloca`, `__builtin_alloca`, `calloc`, `free`, `memset`, `memcpy`, `memmove` (and
+//!   their `__builtin_` forms): exact for concrete sizes; `malloc` never fails; a symbolic size gives
+//!   fresh memory of unbounded size (an approximation).
+//! - `__builtin_expect(e, c)`: `e`. `__VERIFIER_atomic_begin`/`_end`: nothing.
+//! - Output functions (`printf`, `puts`, `putchar`, `fprintf`, `printk`, ...): no effect; a used
+//!   result is arbitrary (an approximation).
+//! - Other C library functions whose meaning is fixed (`strcmp`, `strlen`, `memcmp`, `atoi`, ...):
+//!   not modelled; the result is arbitrary and the path is an approximation (no verdict from it).
+//! - Any other function without body: the result is arbitrary; if it receives a pointer it might
+//!   write through it, which is not modelled, so the exploration can no longer prove the program.
+//!
+//! An unknown pointer (the result of `__VERIFIER_nondet_pointer` or of a function without body, or
+//! a pointer read from memory never written) is modelled as either null or the address of fresh
+//! memory of its own (a `Lazy` object), chosen by a one-bit input. This cannot express aliasing
+//! with other objects, so such paths give neither TRUE nor FALSE on their own.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use super::memory::{bv_to_bytes, bytes_to_bv, Byte, Layout, MemCtx, Memory, ObjId, ObjKind, Object};
+use super::semantics::{self, Repr, UbKind, Unsupported};
+use super::state::{Approx, Conjunct, Frame, InputKind, List, SymInput, SymState};
+use crate::cfa::{Cfa, EdgeId, EdgeKind, GlobalKind};
+use crate::cfront::ir::{BinOp, Expr, ExprKind, FuncId, Init, InitStep, Program, StrId, UnOp, VarId, VarKind};
+use crate::cfront::types::{IntRank, TypeId, TypeKind, Types};
+use crate::sat::{Aig, AigLit, Bv, MAX_WIDTH};
+
+/// Which property the exploration checks.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum Property {
+    /// `reach_error()` (or `__VERIFIER_error()`) is never called (SV-COMP `unreach-call`).
+    #[default]
+    UnreachCall,
+    /// No label named `ERROR` (in any case) is reached (CPAchecker's ErrorLabel specification).
+    ErrorLabel,
+}
+
+/// The model the executor applies to a call of a function without body.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum LibFn {
+    Nondet,
+    ReachError,
+    AssertFail,
+    Halt,
+    Assume,
+    Malloc,
+    Calloc,
+    Free,
+    Memset,
+    Memcpy,
+    Expect,
+    Noop,
+    Output,
+    Unmodelled,
+    Unknown,
+}
+
+/// Facts about the program that every state shares.
+pub struct World<'a> {
+    /// The program.
+    pub prog: &'a Program,
+    /// Its CFA.
+    pub cfa: &'a Cfa,
+    /// Address layout.
+    pub layout: Layout,
+    /// The property checked.
+    pub property: Property,
+    lib: Vec<LibFn>,
+}
+
+/// What an edge did.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Effect {
+    /// The state is at the edge's target.
+    Moved,
+    /// The state is at the edge's target if `lit` holds (an assume edge, or `__VERIFIER_assume`).
+    Assume(AigLit),
+    /// The path ends with this edge.
+    End(EndKind),
+}
+
+/// How a path ends on an edge.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum EndKind {
+    /// The program terminated: `main` returned.
+    Exit,
+    /// The program stopped: `abort()`, `exit()`, or a location that ends paths.
+    Halt,
+    /// The property is violated.
+    Violation,
+}
+
+/// The explorer's side of the executor: values of a bit-vector under the current path condition.
+pub(crate) trait Oracle {
+    /// The values `bv` can take under the path condition `pc`, if there are at most `max`.
+    fn possible_values(&mut self, aig: &mut Aig, pc: &List<Conjunct>, bv: &Bv, max: usize) -> Option<Vec<u128>>;
+}
+
+/// A value: a scalar's bits, or the bytes of an aggregate (or of a float).
+#[derive(Clone, Debug)]
+pub(crate) enum Value {
+    Scalar(Bv),
+    Bytes(Vec<Byte>),
+}
+
+/// An lvalue: address, type and bit-field position.
+#[derive(Clone, Debug)]
+struct Place {
+    addr: Bv,
+    ty: TypeId,
+    bitfield: Option<(u32, u32)>,
+}
+
+/// Executes edges on one state.
+pub(crate) struct Exec<'w, 'a> {
+    pub w: &'w World<'a>,
+    pub aig: &'w mut Aig,
+    pub st: &'w mut SymState,
+    pub oracle: &'w mut dyn Oracle,
+    /// Conditions of undefined behaviour met so far, with their kinds.
+    pub ub: Vec<(AigLit, UbKind)>,
+    /// The condition under which the expression being evaluated is evaluated (short circuits).
+    guard: AigLit,
+}
+
+type R<T> = Result<T, Unsupported>;
+
+/// The `MemCtx` of one state: fresh bytes become its inputs.
+struct Ctx<'x> {
+    aig: &'x mut Aig,
+    inputs: &'x mut List<SymInput>,
+    pc: &'x List<Conjunct>,
+    oracle: &'x mut dyn Oracle,
+}
+
+impl MemCtx for Ctx<'_> {
+    fn aig(&mut self) -> &mut Aig {
+        self.aig
+    }
+
+    fn fresh_byte(&mut self, alloc: u32, offset: u64) -> Byte {
+        let bv = Bv::input(self.aig, 8);
+        let b = Byte::of(&bv, 0);
+        self.inputs.push(SymInput { kind: InputKind::Uninit { alloc, offset }, ty: None, pointer_choice: false, bv });
+        b
+    }
+
+    fn possible_values(&mut self, bv: &Bv, max: usize) -> Option<Vec<u128>> {
+        self.oracle.possible_values(self.aig, self.pc, bv, max)
+    }
+}
+
+impl LibFn {
+    fn classify(name: &str) -> LibFn {
+        let base = name.strip_prefix("__builtin_").unwrap_or(name);
+        match base {
+            "reach_error" | "__VERIFIER_error" => LibFn::ReachError,
+            "__assert_fail" | "__assert_rtn" | "__assert" | "__assert_perror_fail" => LibFn::AssertFail,
+            "abort" | "exit" | "_exit" | "_Exit" | "trap" | "unreachable" => LibFn::Halt,
+            "__VERIFIER_assume" => LibFn::Assume,
+            "malloc" | "alloca" | "valloc" => LibFn::Malloc,
+            "calloc" => LibFn::Calloc,
+            "free" => LibFn::Free,
+            "memset" => LibFn::Memset,
+            "memcpy" | "memmove" | "__memcpy" => LibFn::Memcpy,
+            "expect" => LibFn::Expect,
+            "__VERIFIER_atomic_begin" | "__VERIFIER_atomic_end" => LibFn::Noop,
+            "printf" | "puts" | "putchar" | "fprintf" | "printk" | "fputs" | "fputc" | "putc" | "perror"
+            | "vprintf" | "vfprintf" => LibFn::Output,
+            "strcmp" | "strncmp" | "strlen" | "strnlen" | "strcpy" | "strncpy" | "strcat" | "strncat" | "strchr"
+            | "strrchr" | "strstr" | "strdup" | "memcmp" | "memchr" | "atoi" | "atol" | "strtol" | "strtoul"
+            | "sprintf" | "snprintf" | "sscanf" | "scanf" | "realloc" | "qsort" | "bsearch" | "abs" | "labs"
+            | "toupper" | "tolower" | "isdigit" | "isalpha" | "isspace" | "rand" | "time" => LibFn::Unmodelled,
+            _ if name.starts_with("__VERIFIER_nondet_") || name.starts_with("nondet_") => LibFn::Nondet,
+            _ => LibFn::Unknown,
+        }
+    }
+}
+
+impl<'a> World<'a> {
+    /// The shared facts of `prog` and `cfa` for checking `property`.
+    pub fn new(prog: &'a Program, cfa: &'a Cfa, property: Property) -> World<'a> {
+        let lib = prog.funcs.iter().map(|f| LibFn::classify(&f.name)).collect();
+        World { prog, cfa, layout: Layout::for_model(prog.data_model()), property, lib }
+    }
+
+    /// The object id of function `f`.
+    pub fn func_obj(&self, f: FuncId) -> ObjId {
+        1 + f.0
+    }
+
+    /// The object id of string literal `s`.
+    pub fn str_obj(&self, s: StrId) -> ObjId {
+        1 + self.prog.funcs.len() as u32 + s.0
+    }
+
+    /// The first id not reserved for functions and strings.
+    pub fn first_dynamic(&self) -> ObjId {
+        1 + (self.prog.funcs.len() + self.prog.strings.len()) as u32
+    }
+
+    /// The function whose object is `id`, if any.
+    pub fn obj_func(&self, id: ObjId) -> Option<FuncId> {
+        (id >= 1 && (id as usize) <= self.prog.funcs.len()).then(|| FuncId(id - 1))
+    }
+
+    pub(crate) fn lib(&self, f: FuncId) -> LibFn {
+        self.lib[f.idx()]
+    }
+
+    /// Whether calling `f` (with or without body) violates the property.
+    pub fn is_violation_call(&self, f: FuncId) -> bool {
+        match self.lib(f) {
+            LibFn::ReachError => self.property == Property::UnreachCall,
+            LibFn::AssertFail => true,
+            _ => false,
+        }
+    }
+
+    /// Whether reaching a location with this label violates the property.
+    pub fn is_error_label(&self, label: &str) -> bool {
+        self.property == Property::ErrorLabel && label.eq_ignore_ascii_case("error")
+    }
+
+    /// The types of the program.
+    pub fn types(&self) -> &Types {
+        &self.prog.types
+    }
+
+    /// The initial state: at the program's entry, with memory for functions and string literals and
+    /// `main`'s frame (parameters and return variable allocated, never written).
+    pub fn initial_state(&self, aig: &mut Aig) -> R<SymState> {
+        let _ = aig;
+        let mut mem = Memory::new(self.layout, self.first_dynamic());
+        for (i, _) in self.prog.funcs.iter().enumerate() {
+            let f = FuncId::from_idx(i);
+            mem.place(self.func_obj(f), Object::new(0, ObjKind::Func(f), 0, Byte::constant(0)));
+        }
+        for (i, s) in self.prog.strings.iter().enumerate() {
+            let mut obj = Object::new(s.len() as u64, ObjKind::Str, 0, Byte::constant(0));
+            for (k, &b) in s.iter().enumerate() {
+                if b != 0 {
+                    obj.set_byte(k as u64, Byte::constant(b));
+                }
+            }
+            mem.place(self.str_obj(StrId::from_idx(i)), obj);
+        }
+        let main = self.cfa.main;
+        let mut st = SymState {
+            node: self.cfa.entry(),
+            frames: vec![Frame { func: main, call_site: None, locals: vec![], loop_counts: vec![] }],
+            globals: Rc::new(BTreeMap::new()),
+            mem,
+            pc: List::new(),
+            path: List::new(),
+            inputs: List::new(),
+            n_allocs: 0,
+            approx: Approx::NONE,
+            pc_inputs: Rc::new(Vec::new()),
+            pc_lits: Rc::new(Vec::new()),
+        };
+        let mut locals: Vec<VarId> = self.prog.func(main).params.clone();
+        if let Some(rv) = self.cfa.func(main).and_then(|f| f.ret_var) {
+            locals.push(rv);
+        }
+        for v in locals {
+            alloc_var(self, &mut st, v, Byte::uninit())?;
+        }
+        Ok(st)
+    }
+}
+
+/// Allocates the object of variable `v` in `st` (a global, or a local of the top frame), filled with
+/// `fill`, and binds it. A local already bound gets fresh contents under the same id.
+fn alloc_var(w: &World, st: &mut SymState, v: VarId, fill: Byte) -> R<ObjId> {
+    let var = w.prog.var(v);
+    let size = match w.types().size_of(var.ty) {
+        Some(s) => s,
+        None if matches!(w.types().kind(var.ty), TypeKind::Array(_, None)) => 0,
+        None => return Err(Unsupported(format!("variable '{}' of incomplete type", var.name))),
+    };
+    let alloc = st.n_allocs;
+    st.n_allocs += 1;
+    let obj = Object::new(size, ObjKind::Var(v), alloc, fill);
+    let global = matches!(var.kind, VarKind::Global | VarKind::StaticLocal(_));
+    let existing = if global { st.globals.get(&v).copied() } else { st.top().local(v) };
+    if let Some(id) = existing {
+        *st.mem.get_mut(id).expect("bound object is live") = obj;
+        return Ok(id);
+    }
+    let id = st.mem.alloc(obj)?;
+    if global {
+        Rc::make_mut(&mut st.globals).insert(v, id);
+    } else {
+        st.top_mut().bind(v, id);
+    }
+    Ok(id)
+}
+
+impl<'w, 'a> Exec<'w, 'a> {
+    /// An executor for one step of `st`.
+    pub fn new(w: &'w World<'a>, aig: &'w mut Aig, st: &'w mut SymState, oracle: &'w mut dyn Oracle) -> Self {
+        Exec { w, aig, st, oracle, ub: Vec::new(), guard: AigLit::TRUE }
+    }
+
+    fn types(&self) -> &'a Types {
+        &self.w.prog.types
+    }
+
+    /// Executes edge `e` from the state's location.
+    pub fn edge(&mut self, e: EdgeId) -> R<Effect> {
+        let cfa = self.w.cfa;
+        let edge = cfa.edge(e);
+        let effect = match &edge.kind {
+            EdgeKind::Blank(_) | EdgeKind::TypeDecl | EdgeKind::Summary(_) => Effect::Moved,
+            EdgeKind::Global(GlobalKind::Type | GlobalKind::Function(_)) => Effect::Moved,
+            EdgeKind::Global(GlobalKind::Var { var, init }) => {
+                let fill =
+                    if self.w.prog.var(*var).is_extern && init.is_none() { Byte::uninit() } else { Byte::constant(0) };
+                alloc_var(self.w, self.st, *var, fill)?;
+                if let Some(init) = init {
+                    self.init_var(*var, init)?;
+                }
+                Effect::Moved
+            }
+            EdgeKind::Decl { var, init } => {
+                let fill = if matches!(init, Some(Init::List(_))) { Byte::constant(0) } else { Byte::uninit() };
+                alloc_var(self.w, self.st, *var, fill)?;
+                if let Some(init) = init {
+                    self.init_var(*var, init)?;
+                }
+                Effect::Moved
+            }
+            EdgeKind::Assign { lhs, rhs } => {
+                let place = self.place(lhs)?;
+                let v = self.rvalue(rhs)?;
+                self.write(&place, v)?;
+                Effect::Moved
+            }
+            EdgeKind::Eval(x) => {
+                self.rvalue(x)?;
+                Effect::Moved
+            }
+            EdgeKind::Assume { cond, truth } => {
+                let lit = self.condition(cond)?;
+                Effect::Assume(if *truth { lit } else { !lit })
+            }
+            EdgeKind::ExternCall { lhs, callee, args } => self.extern_call(e, lhs.as_ref(), callee, args)?,
+            EdgeKind::Call(cs) => {
+                let site = cfa.call_site(*cs);
+                if self.w.is_violation_call(site.callee) {
+                    return Ok(Effect::End(EndKind::Violation));
+                }
+                let values: Vec<Value> = site.args.iter().map(|a| self.rvalue(a)).collect::<R<_>>()?;
+                self.st.frames.push(Frame {
+                    func: site.callee,
+                    call_site: Some(*cs),
+                    locals: vec![],
+                    loop_counts: vec![],
+                });
+                let func = self.w.prog.func(site.callee);
+                for (i, &p) in func.params.iter().enumerate() {
+                    let id = alloc_var(self.w, self.st, p, Byte::uninit())?;
+                    if let Some(v) = values.get(i) {
+                        let place =
+                            Place { addr: self.w.layout.address_bv(id, 0), ty: self.w.prog.var(p).ty, bitfield: None };
+                        self.write(&place, v.clone())?;
+                    }
+                }
+                if let Some(rv) = cfa.func(site.callee).and_then(|f| f.ret_var) {
+                    alloc_var(self.w, self.st, rv, Byte::uninit())?;
+                }
+                Effect::Moved
+            }
+            EdgeKind::Return(cs) => {
+                let site = cfa.call_site(*cs);
+                let ret_var = cfa.func(site.callee).and_then(|f| f.ret_var);
+                let result = match (ret_var, &site.lhs) {
+                    (Some(rv), Some(_)) => {
+                        let place = self.var_place(rv)?;
+                        Some((self.read(&place)?, self.w.prog.var(rv).ty))
+                    }
+                    _ => None,
+                };
+                let frame = self.st.frames.pop().expect("a return has a frame to pop");
+                for (_, id) in frame.locals {
+                    self.st.mem.free(id);
+                }
+                if let (Some((v, from)), Some(lhs)) = (result, &site.lhs) {
+                    let place = self.place(lhs)?;
+                    let v = self.convert_value(v, from, place.ty)?;
+                    self.write(&place, v)?;
+                }
+                Effect::Moved
+            }
+            EdgeKind::ReturnStmt(value) => {
+                if let Some(x) = value {
+                    let v = self.rvalue(x)?;
+                    let f = self.st.top().func;
+                    if let Some(rv) = cfa.func(f).and_then(|fc| fc.ret_var) {
+                        let place = self.var_place(rv)?;
+                        let v = self.convert_value(v, x.ty, place.ty)?;
+                        self.write(&place, v)?;
+                    }
+                }
+                Effect::Moved
+            }
+        };
+        if !matches!(effect, Effect::End(_)) {
+            self.st.node = edge.dst;
+        }
+        Ok(effect)
+    }
+
+    /// The truth value of a scalar condition.
+    pub fn condition(&mut self, cond: &Expr) -> R<AigLit> {
+        let v = self.scalar(cond)?;
+        Ok(semantics::truth(self.aig, &v))
+    }
+
+    // ----- library models -----
+
+    fn extern_call(&mut self, e: EdgeId, lhs: Option<&Expr>, callee: &Expr, args: &[Expr]) -> R<Effect> {
+        let direct = match &callee.strip_implicit().kind {
+            ExprKind::Func(f) => Some(*f),
+            _ => None,
+        };
+        let f = match direct {
+            Some(f) => f,
+            None => return self.pointer_call(e, lhs, callee, args),
+        };
+        self.lib_call(e, f, lhs, args)
+    }
+
+    /// A call through a function pointer that the CFA could not resolve to a function with body.
+    fn pointer_call(&mut self, e: EdgeId, lhs: Option<&Expr>, callee: &Expr, args: &[Expr]) -> R<Effect> {
+        let fp_expr = match &callee.strip_implicit().kind {
+            ExprKind::Deref(inner) if self.types().pointee(inner.ty).is_some() => inner.as_ref(),
+            _ => callee,
+        };
+        let fp = self.scalar(fp_expr)?;
+        if let Some(addr) = fp.as_const() {
+            let (obj, off) = self.w.layout.split_const(addr);
+            return match self.w.obj_func(obj) {
+                Some(f) if off == 0 && self.w.prog.func(f).body.is_none() => self.lib_call(e, f, lhs, args),
+                Some(f) if off == 0 => Err(Unsupported(format!(
+                    "a call through a pointer to '{}' whose type does not fit the call",
+                    self.w.prog.func(f).name
+                ))),
+                _ => {
+                    self.ub.push((self.guard, UbKind::InvalidCall));
+                    Ok(Effect::Moved)
+                }
+            };
+        }
+        // Null is undefined; any other value is code we do not know.
+        let null = fp.is_zero(self.aig);
+        let g = self.aig.and(self.guard, null);
+        self.ub.push((g, UbKind::InvalidCall));
+        self.unknown_call(e, None, lhs, args, LibFn::Unknown)
+    }
+
+    fn lib_call(&mut self, e: EdgeId, f: FuncId, lhs: Option<&Expr>, args: &[Expr]) -> R<Effect> {
+        let lib = self.w.lib(f);
+        match lib {
+            LibFn::ReachError | LibFn::AssertFail if self.w.is_violation_call(f) => Ok(Effect::End(EndKind::Violation)),
+            LibFn::Halt => Ok(Effect::End(EndKind::Halt)),
+            LibFn::Assume if args.len() == 1 => {
+                let lit = self.condition(&args[0])?;
+                Ok(Effect::Assume(lit))
+            }
+            LibFn::Malloc | LibFn::Calloc if !args.is_empty() => {
+                let mut size = self.scalar(&args[0])?;
+                if lib == LibFn::Calloc && args.len() == 2 {
+                    let n = self.scalar(&args[1])?;
+                    let (a, b) = (size.zext(128.min(MAX_WIDTH)), n.zext(128.min(MAX_WIDTH)));
+                    size = a.mul(self.aig, &b);
+                }
+                let fill = if lib == LibFn::Calloc { Byte::constant(0) } else { Byte::uninit() };
+                let addr = match size.as_const() {
+                    Some(n) if n <= self.w.layout.max_size() as u128 => {
+                        let id = self.new_object(n as u64, ObjKind::Heap, fill)?;
+                        self.w.layout.address_bv(id, 0)
+                    }
+                    Some(n) => return Err(Unsupported(format!("an allocation of {n} bytes"))),
+                    None => {
+                        self.st.approx = self.st.approx.union(Approx::LAZY_MEMORY);
+                        let id = self.new_object(self.w.layout.max_size(), ObjKind::Lazy, fill)?;
+                        self.w.layout.address_bv(id, 0)
+                    }
+                };
+                self.store_result(lhs, Value::Scalar(addr), None)?;
+                Ok(Effect::Moved)
+            }
+            LibFn::Free if args.len() == 1 => {
+                let p = self.scalar(&args[0])?;
+                self.free(&p)?;
+                Ok(Effect::Moved)
+            }
+            LibFn::Memset if args.len() == 3 => {
+                let p = self.scalar(&args[0])?;
+                let c = self.scalar(&args[1])?;
+                let n = self.concrete_size(&args[2], "memset")?;
+                let byte = Byte::of(&c, 0);
+                if n > 0 {
+                    let bytes = vec![byte; n as usize];
+                    self.write_bytes(&p, &bytes)?;
+                }
+                self.store_result(lhs, Value::Scalar(p), None)?;
+                Ok(Effect::Moved)
+            }
+            LibFn::Memcpy if args.len() == 3 => {
+                let d = self.scalar(&args[0])?;
+                let s = self.scalar(&args[1])?;
+                let n = self.concrete_size(&args[2], "memcpy")?;
+                if n > 0 {
+                    let bytes = self.read_bytes(&s, n)?;
+                    self.write_bytes(&d, &bytes)?;
+                }
+                self.store_result(lhs, Value::Scalar(d), None)?;
+                Ok(Effect::Moved)
+            }
+            LibFn::Expect if !args.is_empty() => {
+                let v = self.rvalue(&args[0])?;
+                self.store_result(lhs, v, Some(args[0].ty))?;
+                Ok(Effect::Moved)
+            }
+            LibFn::Noop => Ok(Effect::Moved),
+            LibFn::Output => {
+                for a in args {
+                    self.rvalue(a)?;
+                }
+                if lhs.is_some() {
+                    self.st.approx = self.st.approx.union(Approx::UNMODELLED);
+                }
+                self.unknown_result(e, Some(f), lhs)?;
+                Ok(Effect::Moved)
+            }
+            LibFn::Nondet | LibFn::Unmodelled | LibFn::Unknown => self.unknown_call(e, Some(f), lhs, args, lib),
+            // Wrong arity for a model, or a violation function that the property ignores: treat as
+            // an unknown function.
+            _ => self.unknown_call(e, Some(f), lhs, args, LibFn::Unknown),
+        }
+    }
+
+    /// A function whose effect is unknown: evaluates the arguments, records the approximation, and
+    /// gives an arbitrary result.
+    fn unknown_call(
+        &mut self,
+        e: EdgeId,
+        f: Option<FuncId>,
+        lhs: Option<&Expr>,
+        args: &[Expr],
+        lib: LibFn,
+    ) -> R<Effect> {
+        let mut writes = false;
+        for a in args {
+            self.rvalue(a)?;
+            if matches!(self.types().kind(a.strip_implicit().ty), TypeKind::Pointer(_) | TypeKind::Array(..)) {
+                writes = true;
+            }
+        }
+        match lib {
+            LibFn::Unmodelled => self.st.approx = self.st.approx.union(Approx::UNMODELLED),
+            LibFn::Unknown if writes => self.st.approx = self.st.approx.union(Approx::EXTERN_WRITE),
+            _ => {}
+        }
+        self.unknown_result(e, f, lhs)?;
+        Ok(Effect::Moved)
+    }
+
+    /// Creates the arbitrary result of a call of `f` on edge `e` (an input, even if unused) and
+    /// stores it into `lhs`.
+    fn unknown_result(&mut self, e: EdgeId, f: Option<FuncId>, lhs: Option<&Expr>) -> R<()> {
+        let ret = match f.map(|f| self.types().kind(self.w.prog.func(f).ty)) {
+            Some(TypeKind::Func(ft)) => Some(ft.ret),
+            _ => lhs.map(|l| l.ty),
+        };
+        let Some(ret) = ret else { return Ok(()) };
+        let kind = InputKind::Call { edge: e, func: f };
+        let v = match self.types().kind(ret) {
+            TypeKind::Void => return Ok(()),
+            TypeKind::Pointer(_) => self.unknown_pointer(kind, ret)?,
+            TypeKind::Int(it) if it.rank == IntRank::Bool => {
+                let bit = self.aig.new_input();
+                let bv = semantics::bool_value(bit, 8);
+                self.st.inputs.push(SymInput { kind, ty: Some(ret), pointer_choice: false, bv: bv.clone() });
+                bv
+            }
+            _ => {
+                let size = self.types().size_of(ret).unwrap_or(0);
+                if size == 0 || size * 8 > MAX_WIDTH as u64 {
+                    return Err(Unsupported(format!("an arbitrary value of type {}", self.types().display(ret))));
+                }
+                let bv = Bv::input(self.aig, size as u32 * 8);
+                self.st.inputs.push(SymInput { kind, ty: Some(ret), pointer_choice: false, bv: bv.clone() });
+                bv
+            }
+        };
+        let value = match self.types().kind(ret) {
+            TypeKind::Int(_) | TypeKind::Pointer(_) => Value::Scalar(v),
+            _ => Value::Bytes(bv_to_bytes(&v)),
+        };
+        self.store_result(lhs, value, Some(ret))
+    }
+
+    /// An unknown pointer: null or the address of fresh memory, chosen by a new one-bit input.
+    fn unknown_pointer(&mut self, kind: InputKind, ty: TypeId) -> R<Bv> {
+        let choice = self.aig.new_input();
+        let id = self.new_object(self.w.layout.max_size(), ObjKind::Lazy, Byte::uninit())?;
+        self.st.approx = self.st.approx.union(Approx::LAZY_MEMORY);
+        let addr = self.w.layout.address_bv(id, 0);
+        let v = Bv::ite(self.aig, choice, &addr, &Bv::zero(self.w.layout.ptr_bits));
+        self.st.inputs.push(SymInput { kind, ty: Some(ty), pointer_choice: true, bv: Bv::from_bool(choice) });
+        Ok(v)
+    }
+
+    /// Stores a call result of type `from` (the value's own type when given) into `lhs`.
+    fn store_result(&mut self, lhs: Option<&Expr>, v: Value, from: Option<TypeId>) -> R<()> {
+        let Some(lhs) = lhs else { return Ok(()) };
+        let place = self.place(lhs)?;
+        let v = match (from, &v) {
+            (Some(from), _) => self.convert_value(v, from, place.ty)?,
+            (None, Value::Scalar(bv)) => {
+                // A pointer or size result of a memory function: convert from its width.
+                let to = semantics::repr(self.types(), place.ty)?;
+                Value::Scalar(semantics::resize(bv, to.bits, false))
+            }
+            (None, Value::Bytes(_)) => v,
+        };
+        self.write(&place, v)
+    }
+
+    fn new_object(&mut self, size: u64, kind: ObjKind, fill: Byte) -> R<ObjId> {
+        let alloc = self.st.n_allocs;
+        self.st.n_allocs += 1;
+        self.st.mem.alloc(Object::new(size, kind, alloc, fill))
+    }
+
+    fn concrete_size(&mut self, e: &Expr, what: &str) -> R<u64> {
+        let n = self.scalar(e)?;
+        match n.as_const() {
+            Some(n) if n <= u32::MAX as u128 => Ok(n as u64),
+            _ => Err(Unsupported(format!("{what} of a size that is not a small constant"))),
+        }
+    }
+
+    fn free(&mut self, p: &Bv) -> R<()> {
+        let layout = self.w.layout;
+        if let Some(addr) = p.as_const() {
+            if addr == 0 {
+                return Ok(());
+            }
+            let (obj, off) = layout.split_const(addr);
+            match self.st.mem.get(obj) {
+                Some(o) if off == 0 && matches!(o.kind, ObjKind::Heap | ObjKind::Lazy) => self.st.mem.free(obj),
+                _ => self.ub.push((self.guard, UbKind::InvalidFree)),
+            }
+            return Ok(());
+        }
+        Err(Unsupported("free of a pointer that is not a constant".into()))
+    }
+
+    // ----- variables and initializers -----
+
+    /// The place of variable `v` (allocated on first use if no declaration was executed, e.g. after
+    /// a `goto` past it).
+    fn var_place(&mut self, v: VarId) -> R<Place> {
+        let var = self.w.prog.var(v);
+        let global = matches!(var.kind, VarKind::Global | VarKind::StaticLocal(_));
+        let bound = if global { self.st.globals.get(&v).copied() } else { self.st.top().local(v) };
+        let id = match bound {
+            Some(id) => id,
+            None => {
+                let fill = if global && !var.is_extern { Byte::constant(0) } else { Byte::uninit() };
+                alloc_var(self.w, self.st, v, fill)?
+            }
+        };
+        Ok(Place { addr: self.w.layout.address_bv(id, 0), ty: var.ty, bitfield: None })
+    }
+
+    fn init_var(&mut self, v: VarId, init: &Init) -> R<()> {
+        let place = self.var_place(v)?;
+        match init {
+            Init::Expr(x) => self.init_place(&place, x),
+            Init::List(leaves) => {
+                for leaf in leaves {
+                    let mut p = place.clone();
+                    for step in &leaf.path {
+                        p = self.sub_place(&p, *step)?;
+                    }
+                    self.init_place(&p, &leaf.value)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Initializes `place` with `x` (a string literal for a character array copies its bytes).
+    fn init_place(&mut self, place: &Place, x: &Expr) -> R<()> {
+        if let (TypeKind::Array(_, _), ExprKind::Str(s)) = (self.types().kind(place.ty), &x.kind) {
+            let size = self.types().size_of(place.ty).unwrap_or(0) as usize;
+            let data = &self.w.prog.strings[s.idx()];
+            let bytes: Vec<Byte> = (0..size).map(|i| Byte::constant(data.get(i).copied().unwrap_or(0))).collect();
+            if !bytes.is_empty() {
+                self.write_bytes(&place.addr, &bytes)?;
+            }
+            return Ok(());
+        }
+        let v = self.rvalue(x)?;
+        self.write(place, v)
+    }
+
+    /// The sub-object `step` of the object at `place`.
+    fn sub_place(&mut self, place: &Place, step: InitStep) -> R<Place> {
+        let types = self.types();
+        match (step, types.kind(place.ty)) {
+            (InitStep::Index(i), TypeKind::Array(elem, _)) => {
+                let size = types.size_of(*elem).ok_or_else(|| Unsupported("array of incomplete type".into()))?;
+                let addr = self.offset_addr(&place.addr, i * size);
+                Ok(Place { addr, ty: *elem, bitfield: None })
+            }
+            (InitStep::Field(i), TypeKind::Record(r)) => {
+                let field = types.record(*r).fields.as_ref().and_then(|fs| fs.get(i)).cloned();
+                let field = field.ok_or_else(|| Unsupported("initializer of an incomplete struct".into()))?;
+                let addr = self.offset_addr(&place.addr, field.offset);
+                Ok(Place { addr, ty: field.ty, bitfield: field.bitfield })
+            }
+            _ => Err(Unsupported("initializer that does not fit its object".into())),
+        }
+    }
+
+    fn offset_addr(&mut self, addr: &Bv, off: u64) -> Bv {
+        if off == 0 {
+            return addr.clone();
+        }
+        addr.add(self.aig, &Bv::constant(off as u128, addr.width()))
+    }
+
+    // ----- expressions -----
+
+    /// The value of a scalar expression.
+    fn scalar(&mut self, e: &Expr) -> R<Bv> {
+        match self.rvalue(e)? {
+            Value::Scalar(v) => Ok(v),
+            Value::Bytes(_) => {
+                Err(Unsupported(format!("a value of type {} used as a scalar", self.types().display(e.ty))))
+            }
+        }
+    }
+
+    /// The value of `e`.
+    pub(crate) fn rvalue(&mut self, e: &Expr) -> R<Value> {
+        let types = self.types();
+        match &e.kind {
+            ExprKind::IntConst(v) => {
+                let r = semantics::repr(types, e.ty)?;
+                Ok(Value::Scalar(Bv::constant(*v as u128, r.bits)))
+            }
+            ExprKind::SizeOf(v) => {
+                let r = semantics::repr(types, e.ty)?;
+                Ok(Value::Scalar(Bv::constant(*v as u128, r.bits)))
+            }
+            ExprKind::FloatConst(_) => Err(Unsupported("floating-point values".into())),
+            ExprKind::Unsupported(reason) => Err(Unsupported(reason.clone())),
+            ExprKind::Var(_)
+            | ExprKind::Member { .. }
+            | ExprKind::Index(..)
+            | ExprKind::Deref(_)
+            | ExprKind::Str(_) => {
+                let place = self.place(e)?;
+                self.read(&place)
+            }
+            ExprKind::Func(f) => Ok(Value::Scalar(self.w.layout.address_bv(self.w.func_obj(*f), 0))),
+            ExprKind::Decay(inner) | ExprKind::AddrOf(inner) => {
+                if let ExprKind::Func(f) = inner.strip_implicit().kind {
+                    return Ok(Value::Scalar(self.w.layout.address_bv(self.w.func_obj(f), 0)));
+                }
+                let place = self.place(inner)?;
+                if place.bitfield.is_some() {
+                    return Err(Unsupported("address of a bit-field".into()));
+                }
+                Ok(Value::Scalar(place.addr))
+            }
+            ExprKind::Unary(op, x) => {
+                let r = semantics::repr(types, x.ty)?;
+                let v = self.scalar(x)?;
+                let res = semantics::unary(self.aig, *op, &v, r);
+                let rr = semantics::repr(types, e.ty)?;
+                if *op != UnOp::LogNot && rr.bits != res.width() {
+                    return Ok(Value::Scalar(semantics::convert(self.aig, &res, r, rr)));
+                }
+                Ok(Value::Scalar(res))
+            }
+            ExprKind::Binary(op, a, b) => self.binary(e, *op, a, b).map(Value::Scalar),
+            ExprKind::Cast(x, _) => {
+                if matches!(types.kind(e.ty), TypeKind::Void) {
+                    self.rvalue(x)?;
+                    return Ok(Value::Scalar(Bv::zero(8)));
+                }
+                let v = self.rvalue(x)?;
+                self.convert_value(v, x.ty, e.ty)
+            }
+            ExprKind::Cond(c, a, b) => {
+                let cl = self.condition(c)?;
+                let saved = self.guard;
+                self.guard = self.aig.and(saved, cl);
+                let va = self.rvalue(a);
+                self.guard = self.aig.and(saved, !cl);
+                let vb = self.rvalue(b);
+                self.guard = saved;
+                let (va, vb) = (va?, vb?);
+                self.ite_value(cl, va, vb)
+            }
+            ExprKind::Comma(a, b) => {
+                self.rvalue(a)?;
+                self.rvalue(b)
+            }
+            ExprKind::Assign(..) | ExprKind::CompoundAssign(..) | ExprKind::IncDec { .. } | ExprKind::Call(..) => {
+                Err(Unsupported("a side effect inside an expression".into()))
+            }
+        }
+    }
+
+    fn ite_value(&mut self, c: AigLit, a: Value, b: Value) -> R<Value> {
+        match (a, b) {
+            (Value::Scalar(x), Value::Scalar(y)) if x.width() == y.width() => {
+                Ok(Value::Scalar(Bv::ite(self.aig, c, &x, &y)))
+            }
+            (Value::Bytes(x), Value::Bytes(y)) if x.len() == y.len() => {
+                Ok(Value::Bytes(x.iter().zip(&y).map(|(&p, &q)| Byte::ite(self.aig, c, p, q)).collect()))
+            }
+            _ => Err(Unsupported("a conditional expression whose branches differ in type".into())),
+        }
+    }
+
+    /// `v` of type `from` converted to type `to`.
+    fn convert_value(&mut self, v: Value, from: TypeId, to: TypeId) -> R<Value> {
+        let types = self.types();
+        match v {
+            Value::Scalar(bv) => {
+                let fr = semantics::repr(types, from)?;
+                let tr = semantics::repr(types, to)?;
+                Ok(Value::Scalar(semantics::convert(self.aig, &bv, fr, tr)))
+            }
+            Value::Bytes(bytes) => {
+                if from == to || types.size_of(from) == types.size_of(to) && !types.is_scalar(to) {
+                    Ok(Value::Bytes(bytes))
+                } else {
+                    Err(Unsupported(format!("a conversion from {} to {}", types.display(from), types.display(to))))
+                }
+            }
+        }
+    }
+
+    fn binary(&mut self, e: &Expr, op: BinOp, a: &Expr, b: &Expr) -> R<Bv> {
+        let types = self.types();
+        if matches!(op, BinOp::LogAnd | BinOp::LogOr) {
+            let ca = self.condition(a)?;
+            let saved = self.guard;
+            self.guard = self.aig.and(saved, if op == BinOp::LogAnd { ca } else { !ca });
+            let cb = self.condition(b);
+            self.guard = saved;
+            let cb = cb?;
+            let lit = if op == BinOp::LogAnd { self.aig.and(ca, cb) } else { self.aig.or(ca, cb) };
+            let r = semantics::repr(types, e.ty)?;
+            return Ok(semantics::bool_value(lit, r.bits));
+        }
+        let (pa, pb) = (types.pointee(a.ty), types.pointee(b.ty));
+        let va = self.scalar(a)?;
+        let vb = self.scalar(b)?;
+        let elem_size = |t: TypeId| -> R<u64> {
+            match types.kind(t) {
+                TypeKind::Void | TypeKind::Func(_) => Ok(1),
+                _ => types.size_of(t).ok_or_else(|| Unsupported("pointer arithmetic on an incomplete type".into())),
+            }
+        };
+        match (pa, pb) {
+            (Some(t), None) if matches!(op, BinOp::Add | BinOp::Sub) => {
+                let rb = semantics::repr(types, b.ty)?;
+                return Ok(semantics::pointer_offset(self.aig, &va, &vb, rb, elem_size(t)?, op == BinOp::Sub));
+            }
+            (None, Some(t)) if op == BinOp::Add => {
+                let ra = semantics::repr(types, a.ty)?;
+                return Ok(semantics::pointer_offset(self.aig, &vb, &va, ra, elem_size(t)?, false));
+            }
+            (Some(t), Some(_)) if op == BinOp::Sub => {
+                let r = semantics::repr(types, e.ty)?;
+                return Ok(semantics::pointer_diff(self.aig, &va, &vb, elem_size(t)?, r.bits));
+            }
+            _ => {}
+        }
+        let ra = semantics::repr(types, a.ty)?;
+        let rb = semantics::repr(types, b.ty)?;
+        let (va, vb) = if op.is_relational() && va.width() != vb.width() {
+            // A pointer compared with an integer constant (null): compare in the pointer's width.
+            let w = va.width().max(vb.width());
+            (semantics::resize(&va, w, ra.signed), semantics::resize(&vb, w, rb.signed))
+        } else {
+            (va, vb)
+        };
+        let r = Repr { bits: va.width(), ..ra };
+        let res = semantics::binary(self.aig, op, &va, &vb, r, rb);
+        if res.ub != AigLit::FALSE {
+            let g = self.aig.and(self.guard, res.ub);
+            self.ub.push((g, res.kind));
+        }
+        let rr = semantics::repr(types, e.ty)?;
+        if rr.bits != res.value.width() {
+            return Ok(semantics::resize(&res.value, rr.bits, r.signed && !op.is_relational()));
+        }
+        Ok(res.value)
+    }
+
+    /// The place `e` designates.
+    fn place(&mut self, e: &Expr) -> R<Place> {
+        let types = self.types();
+        match &e.kind {
+            ExprKind::Var(v) => self.var_place(*v),
+            ExprKind::Str(s) => {
+                Ok(Place { addr: self.w.layout.address_bv(self.w.str_obj(*s), 0), ty: e.ty, bitfield: None })
+            }
+            ExprKind::Func(f) => {
+                Ok(Place { addr: self.w.layout.address_bv(self.w.func_obj(*f), 0), ty: e.ty, bitfield: None })
+            }
+            ExprKind::Deref(p) => {
+                let addr = self.scalar(p)?;
+                Ok(Place { addr, ty: e.ty, bitfield: None })
+            }
+            ExprKind::Index(base, idx) => {
+                let p = self.scalar(base)?;
+                let i = self.scalar(idx)?;
+                let ri = semantics::repr(types, idx.ty)?;
+                let size = types.size_of(e.ty).ok_or_else(|| Unsupported("indexing an incomplete type".into()))?;
+                let addr = semantics::pointer_offset(self.aig, &p, &i, ri, size, false);
+                Ok(Place { addr, ty: e.ty, bitfield: None })
+            }
+            ExprKind::Member { base, field, arrow, .. } => {
+                let (base_addr, rec_ty) = if *arrow {
+                    let p = self.scalar(base)?;
+                    let t = types.pointee(base.ty).ok_or_else(|| Unsupported("'->' on a non-pointer".into()))?;
+                    (p, t)
+                } else {
+                    let p = self.place(base)?;
+                    (p.addr, base.ty)
+                };
+                let TypeKind::Record(r) = types.kind(rec_ty) else {
+                    return Err(Unsupported("member of a non-record".into()));
+                };
+                let f = types
+                    .record(*r)
+                    .fields
+                    .as_ref()
+                    .and_then(|fs| fs.get(*field))
+                    .ok_or_else(|| Unsupported("member of an incomplete struct".into()))?;
+                let addr = self.offset_addr(&base_addr, f.offset);
+                Ok(Place { addr, ty: f.ty, bitfield: f.bitfield })
+            }
+            ExprKind::Cast(inner, _) if types.size_of(inner.ty) == types.size_of(e.ty) => {
+                // GNU lvalue casts; the bytes are reinterpreted.
+                let p = self.place(inner)?;
+                Ok(Place { ty: e.ty, ..p })
+            }
+            _ => Err(Unsupported(format!("an lvalue of this form: {}", self.w.prog.text(e.span)))),
+        }
+    }
+
+    /// The value stored at `place`.
+    fn read(&mut self, place: &Place) -> R<Value> {
+        let types = self.types();
+        let size = match types.size_of(place.ty) {
+            Some(s) => s,
+            None if matches!(types.kind(place.ty), TypeKind::Array(..)) => 0,
+            None => return Err(Unsupported(format!("reading a value of type {}", types.display(place.ty)))),
+        };
+        if let Some((bit, width)) = place.bitfield {
+            let r = semantics::repr(types, place.ty)?;
+            let unit = self.read_bytes(&place.addr, size)?;
+            let unit = bytes_to_bv(&unit);
+            let field = unit.extract(bit + width - 1, bit);
+            return Ok(Value::Scalar(semantics::resize(&field, r.bits, r.signed)));
+        }
+        match types.kind(place.ty) {
+            TypeKind::Int(_) | TypeKind::Pointer(_) => {
+                if matches!(types.kind(place.ty), TypeKind::Pointer(_)) {
+                    if let Some(v) = self.unknown_pointer_read(place, size)? {
+                        return Ok(Value::Scalar(v));
+                    }
+                }
+                let bytes = self.read_bytes(&place.addr, size)?;
+                let v = bytes_to_bv(&bytes);
+                let r = semantics::repr(types, place.ty)?;
+                if r.is_bool {
+                    // A _Bool object holds 0 or 1; other bytes (never written) read as true.
+                    let nz = v.reduce_or(self.aig);
+                    return Ok(Value::Scalar(semantics::bool_value(nz, 8)));
+                }
+                Ok(Value::Scalar(v))
+            }
+            _ => Ok(Value::Bytes(self.read_bytes(&place.addr, size)?)),
+        }
+    }
+
+    /// A pointer read from bytes never written, at a constant address: an unknown pointer (null or
+    /// fresh memory), stored back so that later reads agree.
+    fn unknown_pointer_read(&mut self, place: &Place, size: u64) -> R<Option<Bv>> {
+        let Some(addr) = place.addr.as_const() else { return Ok(None) };
+        let (obj, off) = self.w.layout.split_const(addr);
+        let Some(o) = self.st.mem.get(obj) else { return Ok(None) };
+        if off + size > o.size || !(off..off + size).all(|k| o.byte(k).is_uninit()) {
+            return Ok(None);
+        }
+        let alloc = o.alloc;
+        let v = self.unknown_pointer(InputKind::Uninit { alloc, offset: off }, place.ty)?;
+        let bytes = bv_to_bytes(&v);
+        let o = self.st.mem.get_mut(obj).expect("live");
+        for (k, b) in bytes.into_iter().enumerate() {
+            o.set_byte(off + k as u64, b);
+        }
+        Ok(Some(v))
+    }
+
+    /// Stores `v` at `place`.
+    fn write(&mut self, place: &Place, v: Value) -> R<()> {
+        let types = self.types();
+        if let Some((bit, width)) = place.bitfield {
+            let size = types.size_of(place.ty).ok_or_else(|| Unsupported("bit-field of incomplete type".into()))?;
+            let Value::Scalar(v) = v else {
+                return Err(Unsupported("a non-scalar stored into a bit-field".into()));
+            };
+            let unit = bytes_to_bv(&self.read_bytes(&place.addr, size)?);
+            let field = semantics::resize(&v, width, false);
+            let mut bits = unit.bits().to_vec();
+            bits[bit as usize..(bit + width) as usize].copy_from_slice(field.bits());
+            let unit = Bv::from_bits(bits);
+            return self.write_bytes(&place.addr, &bv_to_bytes(&unit));
+        }
+        let bytes = match v {
+            Value::Scalar(bv) => bv_to_bytes(&bv),
+            Value::Bytes(b) => b,
+        };
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        self.write_bytes(&place.addr, &bytes)
+    }
+
+    fn read_bytes(&mut self, addr: &Bv, n: u64) -> R<Vec<Byte>> {
+        if n == 0 {
+            return Ok(vec![]);
+        }
+        let SymState { mem, inputs, pc, .. } = &mut *self.st;
+        let mut ctx = Ctx { aig: self.aig, inputs, pc, oracle: &mut *self.oracle };
+        let (bytes, invalid) = mem.read(&mut ctx, addr, n)?;
+        if invalid != AigLit::FALSE {
+            let g = self.aig.and(self.guard, invalid);
+            self.ub.push((g, UbKind::InvalidAccess));
+        }
+        Ok(bytes)
+    }
+
+    fn write_bytes(&mut self, addr: &Bv, bytes: &[Byte]) -> R<()> {
+        let SymState { mem, inputs, pc, .. } = &mut *self.st;
+        let mut ctx = Ctx { aig: self.aig, inputs, pc, oracle: &mut *self.oracle };
+        let invalid = mem.write(&mut ctx, addr, bytes, self.guard)?;
+        if invalid != AigLit::FALSE {
+            let g = self.aig.and(self.guard, invalid);
+            self.ub.push((g, UbKind::InvalidAccess));
+        }
+        Ok(())
+    }
+}

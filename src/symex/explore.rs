@@ -1,0 +1,1020 @@
+//! The work list: single-path symbolic execution over the CFA with eager feasibility checks.
+//!
+//! An `Explorer` owns the AIG, the solver (`solver`), the state cache (`cache`) and a work list of
+//! paths. It runs one path until it branches or ends. At a branch it evaluates the conditions of all
+//! leaving assume edges on the path's state, lets the `Guide` update a copy of the path's tag for
+//! each (or prune it), checks each remaining successor's feasibility at once (eagerly; a successor
+//! the model of an earlier check already satisfies needs no call), reports the infeasible ones, and
+//! orders the feasible ones with the guide. Depth-first search continues with the first successor
+//! and pushes the others; breadth-first search queues them all. Calls are inlined as the path meets
+//! them (a frame per call, so recursion works) and loops are unrolled as the path goes around them.
+//!
+//! Every path that ends becomes a `PathOutcome`, yielded by the explorer's `Iterator`
+//! implementation in the order the paths ended: the program exited, halted or violated the property;
+//! a successor was infeasible or pruned by the guide; the state was covered by the cache; the
+//! alternative was dropped after a completion was found; or the path was cut (unwinding bound,
+//! unsupported construct, undefined behaviour). The caller can stop at any time by not asking for
+//! more; `Explorer::summary` says whether the exploration was exhaustive.
+//!
+//! Invariant: a path in the work list has a satisfiable path condition.
+//! Invariant: the same program, configuration and guide give the same sequence of outcomes.
+
+use std::collections::VecDeque;
+use std::fmt;
+use std::hash::Hash;
+use std::time::{Duration, Instant};
+
+use super::budget::{Budget, StopReason};
+use super::cache::{self, Cache, CacheStats, Liveness, Probe};
+use super::exec::{Effect, EndKind, Exec, Oracle, Property, World};
+use super::semantics::UbKind;
+use super::solver::{Mode, Solver, SolverStats};
+use super::state::{support, Approx, Conjunct, InputKind, List, SymState};
+use crate::cfa::{Cfa, EdgeId, EdgeKind, NodeId, NodeKind};
+use crate::cfront::ir::Program;
+use crate::cfront::types::TypeId;
+use crate::sat::{Aig, AigLit, Bv, SatResult};
+
+/// The order in which pending paths are explored.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum Strategy {
+    /// Depth-first: continue the current path, backtrack to the latest branch.
+    #[default]
+    Dfs,
+    /// Breadth-first: the oldest pending path first.
+    Bfs,
+}
+
+/// Options of an exploration.
+#[derive(Clone, Debug)]
+pub struct ExploreConfig {
+    /// Search order. [default: `Dfs`]
+    pub strategy: Strategy,
+    /// Incremental solving mode. [default: `Mode::Full`]
+    pub mode: Mode,
+    /// Cut a path when it reaches a loop head for the `n+1`-th time in one call frame. [default: none]
+    pub unwind: Option<u32>,
+    /// Prune paths whose state at a loop head is covered by an explored one. [default: true]
+    pub state_caching: bool,
+    /// The property that defines violations. [default: `Property::UnreachCall`]
+    pub property: Property,
+    /// Time limit and interrupt flag. [default: none]
+    pub budget: Budget,
+    /// Check every new branch successor's path condition with a fresh solver and panic if it is
+    /// unsatisfiable (slow; for tests of the explorer). [default: false]
+    pub self_check: bool,
+}
+
+/// What the guide says about a path taking an edge.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Step {
+    /// Take the edge.
+    Continue,
+    /// Do not take the edge; the path ends as `PathEnd::Pruned`.
+    Prune,
+    /// Take the edge and from now on look only for one feasible continuation to the end of the
+    /// program (`Guide::completes`): once one path of this subtree completes, or all of them failed,
+    /// the remaining alternatives are dropped (`PathEnd::Dropped`).
+    CompletionOnly,
+    /// Stop the whole exploration.
+    Stop,
+}
+
+/// A successor of a branch, as the guide sees it when ordering.
+#[derive(Clone, Debug)]
+pub struct Succ<T> {
+    /// The edge into the successor.
+    pub edge: EdgeId,
+    /// The path's tag after `Guide::on_edge` for this edge.
+    pub tag: T,
+}
+
+/// The caller's control over an exploration (the coverage layer plugs its automaton product in
+/// here; `verify` uses `Exhaustive`).
+pub trait Guide {
+    /// Per-path information the guide keeps (an automaton state, a score); cloned at branches and
+    /// part of the state-cache key, so equal tags must mean equal future guidance.
+    type Tag: Clone + Eq + Hash + fmt::Debug;
+
+    /// The tag of the initial path.
+    fn initial_tag(&mut self) -> Self::Tag;
+
+    /// Called before a path takes `edge` (for the successors of a branch, before the feasibility
+    /// check, each with its own copy of the tag). May update `tag`.
+    fn on_edge(&mut self, cfa: &Cfa, tag: &mut Self::Tag, edge: EdgeId) -> Step;
+
+    /// Orders the feasible successors of a branch at `node`: the first is explored first. The
+    /// default keeps the CFA's order of leaving edges.
+    fn order(&mut self, cfa: &Cfa, node: NodeId, succs: &mut [Succ<Self::Tag>]) {
+        let _ = (cfa, node, succs);
+    }
+
+    /// Whether a path that ended this way needs its concrete inputs in the outcome (a solver model
+    /// is read for it). The default: paths that exited, halted or violated the property.
+    fn wants_inputs(&mut self, end: &PathEnd, tag: &Self::Tag) -> bool {
+        let _ = tag;
+        end.is_execution()
+    }
+
+    /// Whether a path that ended this way completes a `Step::CompletionOnly` subtree. The default:
+    /// paths that exited or halted.
+    fn completes(&self, end: &PathEnd) -> bool {
+        matches!(end, PathEnd::Exit | PathEnd::Halt)
+    }
+}
+
+/// The guide of plain verification: every path, in CFA order, tag `()`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Exhaustive;
+
+/// Why a path was cut (the exploration below it is incomplete).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum CutReason {
+    /// The unwinding bound was reached at this loop head.
+    Unwind(NodeId),
+    /// A construct the executor does not model.
+    Unsupported(String),
+    /// Undefined behaviour can happen here.
+    Undefined(UbKind),
+}
+
+/// How a path ended.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum PathEnd {
+    /// `main` returned: a terminating execution.
+    Exit,
+    /// The program stopped (`abort()`, `exit()`, a location that ends paths).
+    Halt,
+    /// The property is violated by the last edge (or at its target location).
+    Violation,
+    /// The last edge of the path cannot be taken after the ones before it.
+    Infeasible,
+    /// The guide refused the last edge.
+    Pruned,
+    /// At a loop head, the state was covered by an explored state.
+    Covered,
+    /// A completion of the enclosing `CompletionOnly` subtree was found (or the subtree was given
+    /// up); this alternative was not explored.
+    Dropped,
+    /// The path was cut at its last edge.
+    Cut(CutReason),
+}
+
+/// The edges of a path, shared with the explorer (materialize with `edges`).
+#[derive(Clone, Debug)]
+pub struct PathEdges(List<EdgeId>);
+
+/// The value a symbolic input took on a path.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct InputValue {
+    /// Where the input comes from.
+    pub kind: InputKind,
+    /// Its C type (`None` for a raw byte).
+    pub ty: Option<TypeId>,
+    /// For an unknown pointer: `value` 0 is null, 1 is fresh memory.
+    pub pointer_choice: bool,
+    /// Width in bits.
+    pub bits: u32,
+    /// The bits, as an unsigned number.
+    pub value: u128,
+}
+
+/// One ended path.
+#[derive(Clone, Debug)]
+pub struct PathOutcome<T> {
+    /// How it ended.
+    pub end: PathEnd,
+    /// Its edges, the edge it ended on included (for `Infeasible` and `Pruned`: the refused edge).
+    pub path: PathEdges,
+    /// The guide's tag at the end.
+    pub tag: T,
+    /// Concrete values of every symbolic input in creation order (calls of functions without body
+    /// in call order, interleaved with bytes read before being written), when the guide wanted them.
+    pub inputs: Option<Vec<InputValue>>,
+    /// Approximations made on the path.
+    pub approx: Approx,
+}
+
+/// Counters of an exploration (`--stats`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stats {
+    /// Paths that ended after being explored (infeasible successors are not counted).
+    pub paths: u64,
+    /// Paths through which `main` returned.
+    pub exits: u64,
+    /// Paths that halted.
+    pub halts: u64,
+    /// Paths that violated the property.
+    pub violations: u64,
+    /// Paths cut (unwinding bound, unsupported construct, undefined behaviour).
+    pub cuts: u64,
+    /// Paths pruned by the guide.
+    pub pruned: u64,
+    /// Alternatives dropped after a completion.
+    pub dropped: u64,
+    /// Edges executed.
+    pub edges: u64,
+    /// Branch successors checked for feasibility.
+    pub branch_checks: u64,
+    /// Branch successors found infeasible (never explored).
+    pub infeasible: u64,
+    /// Branch checks settled without the solver: the condition's inputs are independent of the
+    /// path condition.
+    pub independent: u64,
+    /// Checks whether undefined behaviour is possible.
+    pub ub_checks: u64,
+    /// Solver counters.
+    pub solver: SolverStats,
+    /// State-cache counters.
+    pub cache: CacheStats,
+    /// Time spent in the explorer, solver and cache included.
+    pub time: Duration,
+}
+
+/// Whether an exploration proved anything, and what limited it.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    /// Every path was explored to its end (the work list ran empty).
+    pub exhausted: bool,
+    /// Why the exploration stopped early.
+    pub stop: Option<StopReason>,
+    /// Paths cut: any cut means the exploration is incomplete.
+    pub cuts: u64,
+    /// Paths pruned by the guide or dropped after completions.
+    pub pruned: u64,
+    /// The first cut's reason, for messages.
+    pub first_cut: Option<CutReason>,
+    /// Approximations made on any path.
+    pub approx: Approx,
+}
+
+/// A path in the work list.
+#[derive(Clone)]
+struct Item<T> {
+    st: SymState,
+    tag: T,
+    id: u64,
+    group: Option<u32>,
+    entry: Option<u32>,
+    chain: List<u32>,
+}
+
+/// Runs the exploration of one program (see the module documentation).
+pub struct Explorer<'a, G: Guide> {
+    world: World<'a>,
+    aig: Aig,
+    solver: Solver,
+    guide: G,
+    config: ExploreConfig,
+    liveness: Option<Liveness>,
+    cache: Cache,
+    work: VecDeque<Item<G::Tag>>,
+    pending: VecDeque<PathOutcome<G::Tag>>,
+    groups: Vec<bool>,
+    stats: Stats,
+    stop: Option<StopReason>,
+    next_id: u64,
+    approx: Approx,
+    first_cut: Option<CutReason>,
+    started: bool,
+}
+
+/// The explorer's solver as the executor's oracle.
+struct SolverOracle<'s> {
+    solver: &'s mut Solver,
+}
+
+impl Default for ExploreConfig {
+    fn default() -> Self {
+        ExploreConfig {
+            strategy: Strategy::Dfs,
+            mode: Mode::Full,
+            unwind: None,
+            state_caching: true,
+            property: Property::UnreachCall,
+            budget: Budget::default(),
+            self_check: false,
+        }
+    }
+}
+
+impl Guide for Exhaustive {
+    type Tag = ();
+
+    fn initial_tag(&mut self) {}
+
+    fn on_edge(&mut self, _cfa: &Cfa, _tag: &mut (), _edge: EdgeId) -> Step {
+        Step::Continue
+    }
+}
+
+impl PathEnd {
+    /// Whether the path is an execution of the program to its end (exit, halt or violation).
+    pub fn is_execution(&self) -> bool {
+        matches!(self, PathEnd::Exit | PathEnd::Halt | PathEnd::Violation)
+    }
+
+    /// Whether the path's subtree is incomplete because of this end.
+    pub fn is_incomplete(&self) -> bool {
+        matches!(self, PathEnd::Cut(_) | PathEnd::Pruned | PathEnd::Dropped)
+    }
+}
+
+impl fmt::Display for CutReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CutReason::Unwind(n) => write!(f, "unwinding bound reached at loop head N{}", n.0),
+            CutReason::Unsupported(s) => write!(f, "unsupported: {s}"),
+            CutReason::Undefined(k) => write!(f, "possible undefined behaviour: {}", k.describe()),
+        }
+    }
+}
+
+impl PathEdges {
+    /// The edges, first to last.
+    pub fn edges(&self) -> Vec<EdgeId> {
+        self.0.to_vec()
+    }
+
+    /// Number of edges.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether the path has no edge.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The last edge.
+    pub fn last(&self) -> Option<EdgeId> {
+        self.0.head().copied()
+    }
+}
+
+impl InputValue {
+    /// The value read as a two's-complement signed number of `bits` bits.
+    pub fn signed(&self) -> i128 {
+        if self.bits >= 128 || self.value >> (self.bits - 1) & 1 == 0 {
+            self.value as i128
+        } else {
+            self.value as i128 - (1i128 << self.bits)
+        }
+    }
+}
+
+impl Oracle for SolverOracle<'_> {
+    fn possible_values(&mut self, aig: &mut Aig, pc: &List<Conjunct>, bv: &Bv, max: usize) -> Option<Vec<u128>> {
+        let mut values: Vec<u128> = Vec::new();
+        loop {
+            let mut others = AigLit::TRUE;
+            for &v in &values {
+                let ne = bv.ne(aig, &Bv::constant(v, bv.width()));
+                others = aig.and(others, ne);
+            }
+            match self.solver.check(aig, pc, others) {
+                SatResult::Sat => {
+                    values.push(self.solver.value(aig, bv));
+                    if values.len() > max {
+                        return None;
+                    }
+                }
+                SatResult::Unsat => return Some(values),
+                SatResult::Unknown => return None,
+            }
+        }
+    }
+}
+
+impl<'a, G: Guide> Explorer<'a, G> {
+    /// An exploration of `prog` (whose CFA is `cfa`) with `config`, guided by `guide`.
+    pub fn new(prog: &'a Program, cfa: &'a Cfa, config: ExploreConfig, guide: G) -> Self {
+        let world = World::new(prog, cfa, config.property);
+        let solver = Solver::new(config.mode, config.budget.interrupt());
+        let liveness = config.state_caching.then(|| Liveness::compute(prog, cfa));
+        Explorer {
+            world,
+            aig: Aig::default(),
+            solver,
+            guide,
+            config,
+            liveness,
+            cache: Cache::default(),
+            work: VecDeque::new(),
+            pending: VecDeque::new(),
+            groups: Vec::new(),
+            stats: Stats::default(),
+            stop: None,
+            next_id: 0,
+            approx: Approx::NONE,
+            first_cut: None,
+            started: false,
+        }
+    }
+
+    /// The guide.
+    pub fn guide(&self) -> &G {
+        &self.guide
+    }
+
+    /// The guide, for changes between outcomes.
+    pub fn guide_mut(&mut self) -> &mut G {
+        &mut self.guide
+    }
+
+    /// The counters so far.
+    pub fn stats(&self) -> Stats {
+        let mut s = self.stats;
+        s.solver = self.solver.stats;
+        s.cache = self.cache.stats;
+        s
+    }
+
+    /// Stops the exploration: no more outcomes after those already produced.
+    pub fn stop(&mut self) {
+        self.stop.get_or_insert(StopReason::Requested);
+    }
+
+    /// What the exploration established so far.
+    pub fn summary(&self) -> Summary {
+        Summary {
+            exhausted: self.started && self.stop.is_none() && self.work.is_empty() && self.pending.is_empty(),
+            stop: self.stop,
+            cuts: self.stats.cuts,
+            pruned: self.stats.pruned + self.stats.dropped,
+            first_cut: self.first_cut.clone(),
+            approx: self.approx,
+        }
+    }
+
+    fn fresh_id(&mut self) -> u64 {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    fn start(&mut self) {
+        self.started = true;
+        let tag = self.guide.initial_tag();
+        let id = self.fresh_id();
+        match self.world.initial_state(&mut self.aig) {
+            Ok(st) => self.work.push_back(Item { st, tag, id, group: None, entry: None, chain: List::new() }),
+            Err(u) => {
+                self.stats.paths += 1;
+                self.stats.cuts += 1;
+                let reason = CutReason::Unsupported(u.0);
+                self.first_cut.get_or_insert(reason.clone());
+                self.pending.push_back(PathOutcome {
+                    end: PathEnd::Cut(reason),
+                    path: PathEdges(List::new()),
+                    tag,
+                    inputs: None,
+                    approx: Approx::NONE,
+                });
+            }
+        }
+    }
+
+    /// Runs `it` until it branches (successors queued, the first one returned for DFS) or ends.
+    fn advance(&mut self, mut it: Item<G::Tag>) {
+        let cfa = self.world.cfa;
+        let mut steps = 0u32;
+        loop {
+            steps += 1;
+            if steps % 64 == 0 {
+                if let Some(r) = self.config.budget.exhausted() {
+                    self.stop = Some(r);
+                    return;
+                }
+            }
+            if self.stop.is_some() {
+                return;
+            }
+            if it.group.is_some_and(|g| self.groups[g as usize]) {
+                self.end(it, PathEnd::Dropped);
+                return;
+            }
+            let node = it.st.node;
+            let n = cfa.node(node);
+            if n.kind == NodeKind::Termination {
+                self.end(it, PathEnd::Halt);
+                return;
+            }
+            let (func, call_site) = (it.st.top().func, it.st.top().call_site);
+            let at_exit = n.kind == NodeKind::Exit && cfa.func(func).is_some_and(|f| f.exit == node);
+            if at_exit && it.st.frames.len() == 1 {
+                self.end(it, PathEnd::Exit);
+                return;
+            }
+            if n.loop_head && !at_exit {
+                if let Some(k) = self.config.unwind {
+                    if it.st.top_mut().count_loop(node) > k {
+                        self.end(it, PathEnd::Cut(CutReason::Unwind(node)));
+                        return;
+                    }
+                }
+                if self.liveness.is_some() {
+                    match self.cache_step(&mut it) {
+                        Some(true) => {
+                            self.end(it, PathEnd::Covered);
+                            return;
+                        }
+                        Some(false) => {}
+                        None => return,
+                    }
+                }
+            }
+            let edges: Vec<EdgeId> = cfa
+                .out_edges(node)
+                .iter()
+                .copied()
+                .filter(|&e| match cfa.edge(e).kind {
+                    EdgeKind::Summary(_) => false,
+                    EdgeKind::Return(cs) => Some(cs) == call_site,
+                    _ => true,
+                })
+                .collect();
+            let next = match edges.len() {
+                0 => {
+                    self.end(it, PathEnd::Halt);
+                    return;
+                }
+                1 if !matches!(cfa.edge(edges[0]).kind, EdgeKind::Assume { .. }) => self.step(it, edges[0]),
+                _ => self.branch(it, &edges),
+            };
+            match next {
+                Some(next) => it = next,
+                None => return,
+            }
+        }
+    }
+
+    /// Takes the single edge `e`.
+    fn step(&mut self, mut it: Item<G::Tag>, e: EdgeId) -> Option<Item<G::Tag>> {
+        match self.guide.on_edge(self.world.cfa, &mut it.tag, e) {
+            Step::Continue => {}
+            Step::Prune => {
+                it.st.path.push(e);
+                self.end(it, PathEnd::Pruned);
+                return None;
+            }
+            Step::CompletionOnly => self.enter_completion(&mut it),
+            Step::Stop => {
+                self.stop();
+                return None;
+            }
+        }
+        let (res, ub) = {
+            let mut oracle = SolverOracle { solver: &mut self.solver };
+            let mut ex = Exec::new(&self.world, &mut self.aig, &mut it.st, &mut oracle);
+            let res = ex.edge(e);
+            (res, std::mem::take(&mut ex.ub))
+        };
+        self.stats.edges += 1;
+        it.st.path.push(e);
+        let effect = match res {
+            Ok(effect) => effect,
+            Err(u) => {
+                self.end(it, PathEnd::Cut(CutReason::Unsupported(u.0)));
+                return None;
+            }
+        };
+        let mut it = self.split_ub(it, ub, None)?;
+        match effect {
+            Effect::Moved => self.arrive(it),
+            Effect::End(k) => {
+                self.end(it, end_of(k));
+                None
+            }
+            Effect::Assume(lit) => {
+                // A blocking assumption outside a branch (`__VERIFIER_assume` as a call).
+                match self.check(&it, lit)? {
+                    SatResult::Unsat => {
+                        self.end(it, PathEnd::Infeasible);
+                        return None;
+                    }
+                    _ => {
+                        if self.check(&it, !lit)? == SatResult::Sat {
+                            it.st.assume(&self.aig, lit);
+                        }
+                    }
+                }
+                self.arrive(it)
+            }
+        }
+    }
+
+    /// The path arrived at its location by a taken edge: check for an error label.
+    fn arrive(&mut self, it: Item<G::Tag>) -> Option<Item<G::Tag>> {
+        if let Some(label) = &self.world.cfa.node(it.st.node).label {
+            if self.world.is_error_label(label) {
+                self.end(it, PathEnd::Violation);
+                return None;
+            }
+        }
+        Some(it)
+    }
+
+    /// Branches over the assume edges `edges` leaving the path's location.
+    fn branch(&mut self, mut it: Item<G::Tag>, edges: &[EdgeId]) -> Option<Item<G::Tag>> {
+        let cfa = self.world.cfa;
+        // Conditions, evaluated once on the path's state.
+        let mut lits = Vec::with_capacity(edges.len());
+        let (res, ub) = {
+            let mut oracle = SolverOracle { solver: &mut self.solver };
+            let mut ex = Exec::new(&self.world, &mut self.aig, &mut it.st, &mut oracle);
+            let mut res = Ok(());
+            for &e in edges {
+                match &cfa.edge(e).kind {
+                    EdgeKind::Assume { cond, truth } => match ex.condition(cond) {
+                        Ok(l) => lits.push(if *truth { l } else { !l }),
+                        Err(u) => {
+                            res = Err((e, u));
+                            break;
+                        }
+                    },
+                    _ => lits.push(AigLit::TRUE),
+                }
+            }
+            (res, std::mem::take(&mut ex.ub))
+        };
+        if let Err((e, u)) = res {
+            it.st.path.push(e);
+            self.end(it, PathEnd::Cut(CutReason::Unsupported(u.0)));
+            return None;
+        }
+        // Undefined behaviour while evaluating the condition is attributed to the first edge.
+        let it = self.split_ub(it, ub, Some(edges[0]))?;
+        // The guide's view of each successor.
+        let mut succs: Vec<(EdgeId, AigLit, G::Tag)> = Vec::with_capacity(edges.len());
+        let mut n_pruned = 0;
+        let mut completion = Vec::new();
+        for (&e, &lit) in edges.iter().zip(&lits) {
+            let mut tag = it.tag.clone();
+            match self.guide.on_edge(cfa, &mut tag, e) {
+                Step::Continue => succs.push((e, lit, tag)),
+                Step::CompletionOnly => {
+                    completion.push(e);
+                    succs.push((e, lit, tag));
+                }
+                Step::Prune => {
+                    n_pruned += 1;
+                    let mut path = it.st.path.clone();
+                    path.push(e);
+                    self.emit(&it, path, tag, PathEnd::Pruned);
+                }
+                Step::Stop => {
+                    self.stop();
+                    return None;
+                }
+            }
+        }
+        // The guide orders the successors; feasibility is checked in reverse order, so that the model
+        // of the last solver call belongs to the successor explored first.
+        if succs.len() > 1 {
+            let mut view: Vec<Succ<G::Tag>> = succs.iter().map(|(e, _, t)| Succ { edge: *e, tag: t.clone() }).collect();
+            self.guide.order(cfa, it.st.node, &mut view);
+            let mut ordered = Vec::with_capacity(succs.len());
+            for v in &view {
+                if let Some(pos) = succs.iter().position(|s| s.0 == v.edge) {
+                    ordered.push(succs.remove(pos));
+                }
+            }
+            ordered.append(&mut succs);
+            succs = ordered;
+        }
+        // Feasibility, eagerly; a successor the current model satisfies needs no solver call.
+        let complementary = edges.len() == 2 && lits[0] == !lits[1];
+        let had_model = self.solver.owns_model(it.id);
+        let mut feasible: Vec<Option<bool>> = vec![None; succs.len()];
+        let mut via_model = None;
+        for (i, s) in succs.iter().enumerate() {
+            if let Some(v) = s.1.as_const() {
+                feasible[i] = Some(v);
+            } else if it.st.has_conjunct(!s.1) {
+                feasible[i] = Some(false);
+            } else if had_model && self.solver.model_value(&self.aig, it.id, s.1) == Some(true) {
+                feasible[i] = Some(true);
+                via_model = Some(i);
+            }
+        }
+        // The successor whose condition the last solver call found satisfiable, if that call was the
+        // last one (an unsatisfiable call leaves no model).
+        let mut last_solved: Option<usize> = None;
+        let mut solved_any = false;
+        for i in (0..succs.len()).rev() {
+            if feasible[i].is_some() {
+                continue;
+            }
+            if complementary && succs.len() == 2 && feasible[1 - i] == Some(false) {
+                feasible[i] = Some(true);
+                continue;
+            }
+            self.stats.branch_checks += 1;
+            // A condition on inputs the path condition does not mention is feasible if some
+            // assignment of its own inputs satisfies it; two cheap ones are tried first.
+            let lit = succs[i].1;
+            if it.st.independent(&support(&self.aig, lit))
+                && (self.aig.eval(lit, &|_| false) || self.aig.eval(lit, &|_| true))
+            {
+                self.stats.independent += 1;
+                feasible[i] = Some(true);
+                continue;
+            }
+            solved_any = true;
+            match self.check(&it, succs[i].1)? {
+                SatResult::Sat => {
+                    feasible[i] = Some(true);
+                    last_solved = Some(i);
+                }
+                _ => {
+                    feasible[i] = Some(false);
+                    last_solved = None;
+                }
+            }
+        }
+        // Without a solver call the parent's model still stands: it satisfies a successor whose
+        // condition is the constant true or true under the model.
+        let model_child = if solved_any {
+            last_solved
+        } else if had_model {
+            via_model.or_else(|| (0..succs.len()).find(|&i| succs[i].1 == AigLit::TRUE))
+        } else {
+            None
+        };
+        let implied: Vec<bool> =
+            (0..succs.len()).map(|i| complementary && succs.len() == 2 && feasible[1 - i] == Some(false)).collect();
+        // Successor paths.
+        let mut children: Vec<Item<G::Tag>> = Vec::new();
+        let mut owner = None;
+        for (i, (e, lit, tag)) in succs.into_iter().enumerate() {
+            if feasible[i] != Some(true) {
+                self.stats.infeasible += 1;
+                let mut path = it.st.path.clone();
+                path.push(e);
+                self.emit(&it, path, tag, PathEnd::Infeasible);
+                continue;
+            }
+            let mut child = it.clone();
+            child.id = self.fresh_id();
+            child.tag = tag;
+            child.st.node = cfa.edge(e).dst;
+            child.st.path.push(e);
+            if !implied[i] {
+                child.st.assume(&self.aig, lit);
+            }
+            if completion.contains(&e) {
+                self.enter_completion(&mut child);
+            }
+            if model_child == Some(i) {
+                owner = Some(child.id);
+            }
+            children.push(child);
+        }
+        self.solver.set_model_owner(owner);
+        if self.config.self_check {
+            for c in &children {
+                let mut fresh = Solver::new(Mode::Partial, Default::default());
+                let res = fresh.check(&self.aig, &c.st.pc, AigLit::TRUE);
+                assert_eq!(res, SatResult::Sat, "self-check: a successor with an unsatisfiable path condition");
+            }
+        }
+        self.stats.edges += children.len() as u64;
+        if children.is_empty() {
+            self.cache.finish(it.entry, n_pruned > 0);
+            return None;
+        }
+        if n_pruned > 0 {
+            self.cache.taint(it.entry);
+        }
+        self.cache.add_open(it.entry, children.len() as u32 - 1);
+        let mut children: Vec<Item<G::Tag>> = children.into_iter().filter_map(|c| self.arrive(c)).collect();
+        if children.is_empty() {
+            return None;
+        }
+        match self.config.strategy {
+            Strategy::Dfs => {
+                let first = children.remove(0);
+                for c in children.into_iter().rev() {
+                    self.work.push_back(c);
+                }
+                Some(first)
+            }
+            Strategy::Bfs => {
+                self.work.extend(children);
+                None
+            }
+        }
+    }
+
+    /// Splits the path on the undefined behaviour `ub` found on its last edge (or, with `at`, on the
+    /// edge `at` it is about to take): the part where it can happen is cut, the rest continues (if
+    /// feasible).
+    fn split_ub(
+        &mut self,
+        mut it: Item<G::Tag>,
+        ub: Vec<(AigLit, UbKind)>,
+        at: Option<EdgeId>,
+    ) -> Option<Item<G::Tag>> {
+        let mut any = AigLit::FALSE;
+        let mut kind = None;
+        for (l, k) in ub {
+            if l != AigLit::FALSE {
+                any = self.aig.or(any, l);
+                kind.get_or_insert(k);
+            }
+        }
+        let Some(kind) = kind else { return Some(it) };
+        if any == AigLit::FALSE {
+            return Some(it);
+        }
+        let cut = PathEnd::Cut(CutReason::Undefined(kind));
+        if any == AigLit::TRUE {
+            it.st.path.extend(at);
+            self.end(it, cut);
+            return None;
+        }
+        self.stats.ub_checks += 1;
+        let ub_possible = self.check(&it, any)? == SatResult::Sat;
+        if !ub_possible {
+            return Some(it);
+        }
+        match self.check(&it, !any)? {
+            SatResult::Sat => {
+                let mut path = it.st.path.clone();
+                path.extend(at);
+                self.emit(&it, path, it.tag.clone(), cut);
+                it.st.assume(&self.aig, !any);
+                self.solver.set_model_owner(Some(it.id));
+                Some(it)
+            }
+            _ => {
+                it.st.path.extend(at);
+                self.end(it, cut);
+                None
+            }
+        }
+    }
+
+    /// Looks the path's state up in the cache at a loop head; `Some(true)` if it is covered.
+    fn cache_step(&mut self, it: &mut Item<G::Tag>) -> Option<bool> {
+        let node = it.st.node;
+        if !self.cache.should_probe(node) {
+            return Some(false);
+        }
+        let t = Instant::now();
+        let live = self.liveness.as_ref().expect("caching is on");
+        let keys = cache::keys(&self.aig, &self.world, live, &it.st, cache::tag_hash(&it.tag));
+        let probe = keys.as_ref().map(|k| self.cache.probe(k, &it.chain));
+        self.cache.stats.time += t.elapsed();
+        let Some(keys) = keys else { return Some(false) };
+        match probe.expect("probed") {
+            Probe::Covered => {
+                self.cache.record_hit(node);
+                return Some(true);
+            }
+            Probe::Check(cands) => {
+                for (_, relevant) in cands {
+                    let r = self.aig.and_all(relevant.iter().copied());
+                    if self.check(it, !r)? == SatResult::Unsat {
+                        self.cache.record_hit(node);
+                        self.cache.stats.hits_by_implication += 1;
+                        return Some(true);
+                    }
+                }
+            }
+            Probe::Miss => {}
+        }
+        let e = self.cache.register(keys, it.entry);
+        it.entry = Some(e);
+        it.chain.push(e);
+        Some(false)
+    }
+
+    /// Whether `pc ∧ lit` is satisfiable for path `it`; `None` (and the exploration stops) when the
+    /// solver gives up.
+    fn check(&mut self, it: &Item<G::Tag>, lit: AigLit) -> Option<SatResult> {
+        let res = self.solver.check(&self.aig, &it.st.pc, lit);
+        if res == SatResult::Unknown {
+            self.stop = Some(self.config.budget.exhausted().unwrap_or(StopReason::SolverUnknown));
+            return None;
+        }
+        Some(res)
+    }
+
+    fn enter_completion(&mut self, it: &mut Item<G::Tag>) {
+        if it.group.is_none() {
+            self.groups.push(false);
+            it.group = Some(self.groups.len() as u32 - 1);
+        }
+    }
+
+    /// Ends path `it` with `end`.
+    fn end(&mut self, it: Item<G::Tag>, end: PathEnd) {
+        if let Some(g) = it.group {
+            if self.guide.completes(&end) {
+                self.groups[g as usize] = true;
+            }
+        }
+        self.cache.finish(it.entry, end.is_incomplete() || end == PathEnd::Violation);
+        let inputs =
+            if self.guide.wants_inputs(&end, &it.tag) && end.is_execution() { self.inputs_of(&it) } else { None };
+        self.count(&end, it.st.approx);
+        self.pending.push_back(PathOutcome {
+            end,
+            path: PathEdges(it.st.path.clone()),
+            tag: it.tag,
+            inputs,
+            approx: it.st.approx,
+        });
+    }
+
+    /// Reports an ended path that branched off `it` (which goes on).
+    fn emit(&mut self, it: &Item<G::Tag>, path: List<EdgeId>, tag: G::Tag, end: PathEnd) {
+        if end.is_incomplete() {
+            self.cache.taint(it.entry);
+        }
+        self.count(&end, it.st.approx);
+        self.pending.push_back(PathOutcome { end, path: PathEdges(path), tag, inputs: None, approx: it.st.approx });
+    }
+
+    fn count(&mut self, end: &PathEnd, approx: Approx) {
+        if *end != PathEnd::Infeasible {
+            self.stats.paths += 1;
+        }
+        self.approx = self.approx.union(approx);
+        match end {
+            PathEnd::Exit => self.stats.exits += 1,
+            PathEnd::Halt => self.stats.halts += 1,
+            PathEnd::Violation => self.stats.violations += 1,
+            PathEnd::Cut(reason) => {
+                self.stats.cuts += 1;
+                self.first_cut.get_or_insert_with(|| reason.clone());
+            }
+            PathEnd::Pruned => self.stats.pruned += 1,
+            PathEnd::Dropped => self.stats.dropped += 1,
+            PathEnd::Covered | PathEnd::Infeasible => {}
+        }
+    }
+
+    /// The concrete inputs of path `it` from a model of its path condition.
+    fn inputs_of(&mut self, it: &Item<G::Tag>) -> Option<Vec<InputValue>> {
+        if !self.solver.owns_model(it.id) && self.solver.check(&self.aig, &it.st.pc, AigLit::TRUE) != SatResult::Sat {
+            return None;
+        }
+        let mut res: Vec<InputValue> = it
+            .st
+            .inputs
+            .iter()
+            .map(|inp| InputValue {
+                kind: inp.kind,
+                ty: inp.ty,
+                pointer_choice: inp.pointer_choice,
+                bits: inp.bv.width(),
+                value: self.solver.value(&self.aig, &inp.bv),
+            })
+            .collect();
+        res.reverse();
+        Some(res)
+    }
+}
+
+fn end_of(k: EndKind) -> PathEnd {
+    match k {
+        EndKind::Exit => PathEnd::Exit,
+        EndKind::Halt => PathEnd::Halt,
+        EndKind::Violation => PathEnd::Violation,
+    }
+}
+
+impl<G: Guide> Iterator for Explorer<'_, G> {
+    type Item = PathOutcome<G::Tag>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let t = Instant::now();
+        if !self.started {
+            self.start();
+        }
+        let res = loop {
+            if let Some(o) = self.pending.pop_front() {
+                break Some(o);
+            }
+            if self.stop.is_some() {
+                break None;
+            }
+            if let Some(r) = self.config.budget.exhausted() {
+                self.stop = Some(r);
+                break None;
+            }
+            let item = match self.config.strategy {
+                Strategy::Dfs => self.work.pop_back(),
+                Strategy::Bfs => self.work.pop_front(),
+            };
+            match item {
+                Some(it) => self.advance(it),
+                None => break None,
+            }
+        };
+        self.stats.time += t.elapsed();
+        res
+    }
+}

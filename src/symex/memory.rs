@@ -1,0 +1,721 @@
+//! The memory model: objects of bytes addressed by (object, offset) pairs packed into one integer.
+//!
+//! Every variable (global, local, parameter, block-scope static), every string literal, every heap
+//! block and every function is an object with an id. An address is one unsigned integer of the
+//! pointer width whose high `obj_bits` hold the object id and whose low `off_bits` hold the byte
+//! offset (ILP32: 12 + 20 bits, so 4096 objects of at most 1 MiB; LP64: 24 + 40 bits). Object 0 is
+//! the null object, so the null pointer is the address 0 and `(int)p` / `(T *)i` are plain
+//! conversions of the same bits. Pointer arithmetic is integer arithmetic on the address; a pointer
+//! moved out of its object reaches an offset past the object's end (or another id), and a read or
+//! write there is undefined behaviour. Comparing pointers into different objects compares ids
+//! (deterministic, where C leaves it unspecified).
+//!
+//! Objects hold bytes, each a vector of 8 `AigLit`s, little-endian, with the layouts of
+//! `cfront::types` (struct padding and bit-field units included), or the mark "never written".
+//! Reading a byte that was never written creates a fresh symbolic byte (an input of kind
+//! `Uninit { alloc, offset }`, see `state`), so uninitialised locals and `malloc`'d memory are
+//! nondeterministic while globals and `calloc`'d memory start zeroed. Storage is a map of
+//! copy-on-write chunks of 64 bytes with a default byte for absent chunks, so big zeroed arrays cost
+//! nothing until written and states share unchanged objects.
+//!
+//! An access through an address whose object id is not a constant is resolved to the live objects it
+//! can denote (by the id's known bits, or by asking the solver for at most 16 values) and becomes an
+//! if-then-else over them; an offset that is not constant selects among the offsets its known bits
+//! allow. Every access reports the condition under which it is invalid (no live object, a function,
+//! a string literal written, or past the end); the executor cuts the paths where it can hold.
+//!
+//! A new object takes the lowest free id, so the ids of a returning function's locals (and of freed
+//! heap blocks) are reused: a loop that calls a function does not run out of ids, and equal program
+//! states get equal ids.
+//!
+//! Invariant: an object's byte vector never changes length; its id is fixed until it is freed.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use super::semantics::Unsupported;
+use crate::cfront::ir::{FuncId, VarId};
+use crate::cfront::types::DataModel;
+use crate::sat::{Aig, AigLit, Bv};
+
+/// An object id: the high bits of an address.
+pub type ObjId = u32;
+
+/// Bytes per storage chunk.
+const CHUNK: u64 = 64;
+/// The most (candidate offset × access size) pairs a symbolic-offset access may expand to.
+const MAX_SYMBOLIC_EXPANSION: u64 = 1 << 16;
+/// The most objects a symbolic object id may resolve to.
+pub const MAX_TARGETS: usize = 16;
+
+/// One byte of memory: eight literals, least significant first, or the mark "never written".
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Byte(pub [AigLit; 8]);
+
+/// How addresses split into object id and offset.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Layout {
+    /// Width of a pointer.
+    pub ptr_bits: u32,
+    /// Width of the offset part.
+    pub off_bits: u32,
+}
+
+/// What an object stands for.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum ObjKind {
+    /// A function (no storage; its address is what function pointers hold).
+    Func(FuncId),
+    /// A string literal (read-only).
+    Str,
+    /// A variable's storage.
+    Var(VarId),
+    /// A block from `malloc`, `calloc` or `alloca`.
+    Heap,
+    /// Memory an unknown pointer points to (nondet or uninitialised pointers, pointers returned by
+    /// functions without body); large, never written until the program writes it.
+    Lazy,
+}
+
+/// An object: size, kind, allocation number and bytes.
+#[derive(Clone, Debug)]
+pub struct Object {
+    /// Size in bytes.
+    pub size: u64,
+    /// What it stands for.
+    pub kind: ObjKind,
+    /// The allocation number along the path (how `Uninit` inputs name their object).
+    pub alloc: u32,
+    store: Store,
+}
+
+/// Copy-on-write chunks of bytes, with a default for chunks never written.
+#[derive(Clone, Debug)]
+struct Store {
+    default: Byte,
+    chunks: BTreeMap<u64, Rc<[Byte; CHUNK as usize]>>,
+}
+
+/// All objects of one state; cheap to clone (objects are shared until written).
+#[derive(Clone, Debug)]
+pub struct Memory {
+    layout: Layout,
+    objs: Rc<Vec<Option<Rc<Object>>>>,
+    /// Every id below this one is taken.
+    first_free: u32,
+}
+
+/// Where an access may go: the objects an address can denote with the condition for each, the
+/// offset part, and the condition that it denotes no live object.
+#[derive(Clone, Debug)]
+pub struct Targets {
+    /// Candidate objects and when the address denotes each.
+    pub objs: Vec<(ObjId, AigLit)>,
+    /// The offset part of the address.
+    pub off: Bv,
+    /// When the address denotes no candidate (null, a freed or a never allocated object).
+    pub none: AigLit,
+}
+
+/// The callbacks memory accesses need from the executor.
+pub trait MemCtx {
+    /// The graph all values live in.
+    fn aig(&mut self) -> &mut Aig;
+    /// A fresh symbolic byte for the never-written byte `offset` of allocation `alloc`.
+    fn fresh_byte(&mut self, alloc: u32, offset: u64) -> Byte;
+    /// The values `bv` can take under the current path condition, if there are at most `max`.
+    fn possible_values(&mut self, bv: &Bv, max: usize) -> Option<Vec<u128>>;
+}
+
+impl Byte {
+    /// The mark of a byte never written.
+    pub fn uninit() -> Byte {
+        Byte([AigLit::from_raw(u32::MAX); 8])
+    }
+
+    /// Whether this is the mark of a byte never written.
+    pub fn is_uninit(&self) -> bool {
+        self.0[0].raw() == u32::MAX
+    }
+
+    /// The constant byte `v`.
+    pub fn constant(v: u8) -> Byte {
+        Byte(std::array::from_fn(|i| AigLit::constant(v >> i & 1 == 1)))
+    }
+
+    /// The value if every bit is constant.
+    pub fn as_const(&self) -> Option<u8> {
+        if self.is_uninit() {
+            return None;
+        }
+        let mut v = 0u8;
+        for (i, b) in self.0.iter().enumerate() {
+            v |= (b.as_const()? as u8) << i;
+        }
+        Some(v)
+    }
+
+    /// Byte `i` (little-endian) of `bv`, whose width is a multiple of 8.
+    pub fn of(bv: &Bv, i: u32) -> Byte {
+        Byte(std::array::from_fn(|k| bv.bit(i * 8 + k as u32)))
+    }
+
+    /// `if c then a else b`, bit by bit.
+    pub fn ite(aig: &mut Aig, c: AigLit, a: Byte, b: Byte) -> Byte {
+        if a == b {
+            return a;
+        }
+        Byte(std::array::from_fn(|k| aig.ite(c, a.0[k], b.0[k])))
+    }
+}
+
+/// The bytes `bytes` (little-endian) as one bit-vector.
+pub fn bytes_to_bv(bytes: &[Byte]) -> Bv {
+    let mut bits = Vec::with_capacity(bytes.len() * 8);
+    for b in bytes {
+        debug_assert!(!b.is_uninit(), "reading an unmaterialised byte");
+        bits.extend_from_slice(&b.0);
+    }
+    Bv::from_bits(bits)
+}
+
+/// The bytes of `bv` (width a multiple of 8), little-endian.
+pub fn bv_to_bytes(bv: &Bv) -> Vec<Byte> {
+    assert!(bv.width() % 8 == 0, "storing a value of {} bits", bv.width());
+    (0..bv.width() / 8).map(|i| Byte::of(bv, i)).collect()
+}
+
+impl Layout {
+    /// The layout for data model `dm`.
+    pub fn for_model(dm: DataModel) -> Layout {
+        match dm {
+            DataModel::Ilp32 => Layout { ptr_bits: 32, off_bits: 20 },
+            DataModel::Lp64 => Layout { ptr_bits: 64, off_bits: 40 },
+        }
+    }
+
+    /// Width of the object-id part.
+    pub fn obj_bits(self) -> u32 {
+        self.ptr_bits - self.off_bits
+    }
+
+    /// How many object ids exist (id 0 included).
+    pub fn max_objects(self) -> u64 {
+        1 << self.obj_bits()
+    }
+
+    /// The largest object size.
+    pub fn max_size(self) -> u64 {
+        1 << self.off_bits
+    }
+
+    /// The address of byte `off` of object `obj`.
+    pub fn address(self, obj: ObjId, off: u64) -> u128 {
+        ((obj as u128) << self.off_bits) | off as u128
+    }
+
+    /// The address of byte `off` of object `obj` as a constant bit-vector.
+    pub fn address_bv(self, obj: ObjId, off: u64) -> Bv {
+        Bv::constant(self.address(obj, off), self.ptr_bits)
+    }
+
+    /// Object id and offset of the address `addr`.
+    pub fn split(self, addr: &Bv) -> (Bv, Bv) {
+        (addr.extract(self.ptr_bits - 1, self.off_bits), addr.extract(self.off_bits - 1, 0))
+    }
+
+    /// Object id and offset of a concrete address.
+    pub fn split_const(self, addr: u128) -> (ObjId, u64) {
+        ((addr >> self.off_bits) as ObjId, (addr & ((1u128 << self.off_bits) - 1)) as u64)
+    }
+}
+
+impl Object {
+    /// A new object of `size` bytes, every byte `fill` (zero or never written).
+    pub fn new(size: u64, kind: ObjKind, alloc: u32, fill: Byte) -> Object {
+        Object { size, kind, alloc, store: Store { default: fill, chunks: BTreeMap::new() } }
+    }
+
+    /// Byte `off` as stored (possibly the never-written mark).
+    pub fn byte(&self, off: u64) -> Byte {
+        debug_assert!(off < self.size, "byte {off} of an object of {} bytes", self.size);
+        match self.store.chunks.get(&(off / CHUNK)) {
+            Some(c) => c[(off % CHUNK) as usize],
+            None => self.store.default,
+        }
+    }
+
+    /// Stores `b` at byte `off`.
+    pub fn set_byte(&mut self, off: u64, b: Byte) {
+        debug_assert!(off < self.size, "byte {off} of an object of {} bytes", self.size);
+        let default = self.store.default;
+        let chunk = self.store.chunks.entry(off / CHUNK).or_insert_with(|| Rc::new([default; CHUNK as usize]));
+        Rc::make_mut(chunk)[(off % CHUNK) as usize] = b;
+    }
+
+    /// Whether the object can be written (not a function or string literal).
+    pub fn is_writable(&self) -> bool {
+        !matches!(self.kind, ObjKind::Func(_) | ObjKind::Str)
+    }
+
+    /// Whether the object has storage that can be read.
+    pub fn is_readable(&self) -> bool {
+        !matches!(self.kind, ObjKind::Func(_))
+    }
+
+    /// The byte offsets that hold data different from the default, ascending, with the default.
+    pub fn written(&self) -> (Byte, impl Iterator<Item = (u64, Byte)> + '_) {
+        let it = self.store.chunks.iter().flat_map(move |(&ci, c)| {
+            c.iter().enumerate().map(move |(i, b)| (ci * CHUNK + i as u64, *b)).filter(move |&(off, _)| off < self.size)
+        });
+        (self.store.default, it)
+    }
+}
+
+impl Memory {
+    /// An empty memory whose ids `1..first_dynamic` are reserved (for functions and strings).
+    pub fn new(layout: Layout, first_dynamic: u32) -> Memory {
+        let objs = vec![None; first_dynamic as usize];
+        Memory { layout, objs: Rc::new(objs), first_free: first_dynamic }
+    }
+
+    /// The address layout.
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    /// The live object `id`.
+    pub fn get(&self, id: ObjId) -> Option<&Object> {
+        self.objs.get(id as usize).and_then(|o| o.as_deref())
+    }
+
+    /// The live object `id`, for writing (copied first if shared).
+    pub fn get_mut(&mut self, id: ObjId) -> Option<&mut Object> {
+        let slot = Rc::make_mut(&mut self.objs).get_mut(id as usize)?;
+        slot.as_mut().map(Rc::make_mut)
+    }
+
+    /// Whether `a` and `b` share object `id` (neither has written it since they were cloned).
+    pub fn shares(&self, other: &Memory, id: ObjId) -> bool {
+        match (self.objs.get(id as usize), other.objs.get(id as usize)) {
+            (Some(Some(a)), Some(Some(b))) => Rc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+
+    /// Puts `obj` at the reserved id `id`.
+    pub fn place(&mut self, id: ObjId, obj: Object) {
+        let objs = Rc::make_mut(&mut self.objs);
+        if objs.len() <= id as usize {
+            objs.resize(id as usize + 1, None);
+        }
+        objs[id as usize] = Some(Rc::new(obj));
+    }
+
+    /// Stores `obj` under the lowest free id.
+    pub fn alloc(&mut self, obj: Object) -> Result<ObjId, Unsupported> {
+        if obj.size > self.layout.max_size() {
+            return Err(Unsupported(format!(
+                "an object of {} bytes (at most {} fit the address layout)",
+                obj.size,
+                self.layout.max_size()
+            )));
+        }
+        let objs = Rc::make_mut(&mut self.objs);
+        let mut id = self.first_free as usize;
+        while id < objs.len() && objs[id].is_some() {
+            id += 1;
+        }
+        if id as u64 >= self.layout.max_objects() {
+            return Err(Unsupported(format!("more than {} live objects", self.layout.max_objects())));
+        }
+        if id == objs.len() {
+            objs.push(None);
+        }
+        objs[id] = Some(Rc::new(obj));
+        self.first_free = id as u32 + 1;
+        Ok(id as ObjId)
+    }
+
+    /// Frees the object `id` (its id becomes available again).
+    pub fn free(&mut self, id: ObjId) {
+        let objs = Rc::make_mut(&mut self.objs);
+        if let Some(slot) = objs.get_mut(id as usize) {
+            *slot = None;
+            self.first_free = self.first_free.min(id);
+        }
+    }
+
+    /// Live objects in id order.
+    pub fn objects(&self) -> impl Iterator<Item = (ObjId, &Object)> {
+        self.objs.iter().enumerate().filter_map(|(i, o)| o.as_deref().map(|o| (i as ObjId, o)))
+    }
+
+    /// The objects the address `addr` can denote.
+    pub fn targets(&self, ctx: &mut dyn MemCtx, addr: &Bv) -> Result<Targets, Unsupported> {
+        let (obj, off) = self.layout.split(addr);
+        if let Some(id) = obj.as_const() {
+            let id = id as ObjId;
+            return Ok(match self.get(id) {
+                Some(_) if id != 0 => Targets { objs: vec![(id, AigLit::TRUE)], off, none: AigLit::FALSE },
+                _ => Targets { objs: vec![], off, none: AigLit::TRUE },
+            });
+        }
+        let (mask, value) = known_bits(&obj);
+        let mut cands: Vec<ObjId> =
+            self.objects().map(|(id, _)| id).filter(|&id| id != 0 && (id as u128 & mask) == value).collect();
+        if cands.len() > MAX_TARGETS {
+            let Some(values) = ctx.possible_values(&obj, MAX_TARGETS) else {
+                return Err(Unsupported("a pointer that may point to too many objects".into()));
+            };
+            cands = values.into_iter().map(|v| v as ObjId).filter(|&id| id != 0 && self.get(id).is_some()).collect();
+            cands.sort_unstable();
+        }
+        let aig = ctx.aig();
+        let mut objs = Vec::with_capacity(cands.len());
+        let mut any = AigLit::FALSE;
+        for id in cands {
+            let c = obj.eq(aig, &Bv::constant(id as u128, obj.width()));
+            if c != AigLit::FALSE {
+                any = aig.or(any, c);
+                objs.push((id, c));
+            }
+        }
+        Ok(Targets { objs, off, none: !any })
+    }
+
+    /// Reads `n` bytes at `addr`; returns them and the condition under which the read is invalid.
+    pub fn read(&mut self, ctx: &mut dyn MemCtx, addr: &Bv, n: u64) -> Result<(Vec<Byte>, AigLit), Unsupported> {
+        let t = self.targets(ctx, addr)?;
+        let mut res: Option<Vec<Byte>> = None;
+        let mut invalid = t.none;
+        for &(id, cond) in t.objs.iter().rev() {
+            let (bytes, ok) = self.read_in(ctx, id, &t.off, n)?;
+            let aig = ctx.aig();
+            let bad = aig.and(cond, !ok);
+            invalid = aig.or(invalid, bad);
+            res = Some(match res {
+                None => bytes,
+                Some(other) => bytes.iter().zip(&other).map(|(&a, &b)| Byte::ite(aig, cond, a, b)).collect(),
+            });
+        }
+        let bytes = res.unwrap_or_else(|| vec![Byte::constant(0); n as usize]);
+        Ok((bytes, invalid))
+    }
+
+    /// Writes `bytes` at `addr` where `guard` holds; returns the condition under which the write is
+    /// invalid.
+    pub fn write(
+        &mut self,
+        ctx: &mut dyn MemCtx,
+        addr: &Bv,
+        bytes: &[Byte],
+        guard: AigLit,
+    ) -> Result<AigLit, Unsupported> {
+        let t = self.targets(ctx, addr)?;
+        let mut invalid = t.none;
+        for &(id, cond) in &t.objs {
+            let g = ctx.aig().and(guard, cond);
+            if g == AigLit::FALSE {
+                continue;
+            }
+            let ok = self.write_in(ctx, id, &t.off, bytes, g)?;
+            let aig = ctx.aig();
+            let bad = aig.and(cond, !ok);
+            invalid = aig.or(invalid, bad);
+        }
+        Ok(invalid)
+    }
+
+    /// Byte `off` of object `id`, created fresh (and stored) if never written.
+    pub fn materialize(&mut self, ctx: &mut dyn MemCtx, id: ObjId, off: u64) -> Byte {
+        let obj = self.get(id).expect("materialize in a live object");
+        let b = obj.byte(off);
+        if !b.is_uninit() {
+            return b;
+        }
+        let alloc = obj.alloc;
+        let fresh = ctx.fresh_byte(alloc, off);
+        self.get_mut(id).expect("live").set_byte(off, fresh);
+        fresh
+    }
+
+    /// Reads `n` bytes at offset `off` of object `id`; returns them and when the read is in bounds.
+    fn read_in(
+        &mut self,
+        ctx: &mut dyn MemCtx,
+        id: ObjId,
+        off: &Bv,
+        n: u64,
+    ) -> Result<(Vec<Byte>, AigLit), Unsupported> {
+        let obj = self.get(id).expect("target is live");
+        let size = obj.size;
+        if !obj.is_readable() || n > size {
+            return Ok((vec![Byte::constant(0); n as usize], AigLit::FALSE));
+        }
+        if let Some(k) = off.as_const() {
+            let k = k as u64;
+            if k.checked_add(n).is_none_or(|end| end > size) {
+                return Ok((vec![Byte::constant(0); n as usize], AigLit::FALSE));
+            }
+            let bytes = (k..k + n).map(|o| self.materialize(ctx, id, o)).collect();
+            return Ok((bytes, AigLit::TRUE));
+        }
+        let cands = candidate_offsets(off, size, n)?;
+        let Some((&first, &last)) = cands.first().zip(cands.last()) else {
+            return Ok((vec![Byte::constant(0); n as usize], AigLit::FALSE));
+        };
+        for o in first..last + n {
+            self.materialize(ctx, id, o);
+        }
+        let obj = self.get(id).expect("target is live");
+        let aig = ctx.aig();
+        let mut res: Vec<Byte> = (0..n).map(|j| obj.byte(last + j)).collect();
+        for &c in cands.iter().rev().skip(1) {
+            let hit = off.eq(aig, &Bv::constant(c as u128, off.width()));
+            for (j, r) in res.iter_mut().enumerate() {
+                *r = Byte::ite(aig, hit, obj.byte(c + j as u64), *r);
+            }
+        }
+        let in_bounds = off.ule(aig, &Bv::constant((size - n) as u128, off.width()));
+        Ok((res, in_bounds))
+    }
+
+    /// Writes `bytes` at offset `off` of object `id` where `guard` holds; returns when the write is
+    /// valid.
+    fn write_in(
+        &mut self,
+        ctx: &mut dyn MemCtx,
+        id: ObjId,
+        off: &Bv,
+        bytes: &[Byte],
+        guard: AigLit,
+    ) -> Result<AigLit, Unsupported> {
+        let n = bytes.len() as u64;
+        let obj = self.get(id).expect("target is live");
+        let size = obj.size;
+        if !obj.is_writable() || n > size {
+            return Ok(AigLit::FALSE);
+        }
+        let cands = match off.as_const() {
+            Some(k) => {
+                let k = k as u64;
+                if k.checked_add(n).is_none_or(|end| end > size) {
+                    return Ok(AigLit::FALSE);
+                }
+                vec![k]
+            }
+            None => candidate_offsets(off, size, n)?,
+        };
+        let in_bounds = if off.is_const() {
+            AigLit::TRUE
+        } else {
+            off.ule(ctx.aig(), &Bv::constant((size - n) as u128, off.width()))
+        };
+        if guard == AigLit::TRUE && off.is_const() {
+            let obj = self.get_mut(id).expect("target is live");
+            for (j, b) in bytes.iter().enumerate() {
+                obj.set_byte(cands[0] + j as u64, *b);
+            }
+            return Ok(in_bounds);
+        }
+        for &c in &cands {
+            let hit = if off.is_const() {
+                guard
+            } else {
+                let aig = ctx.aig();
+                let eq = off.eq(aig, &Bv::constant(c as u128, off.width()));
+                aig.and(guard, eq)
+            };
+            if hit == AigLit::FALSE {
+                continue;
+            }
+            for (j, &b) in bytes.iter().enumerate() {
+                let o = c + j as u64;
+                let old = self.materialize(ctx, id, o);
+                let new = Byte::ite(ctx.aig(), hit, b, old);
+                self.get_mut(id).expect("live").set_byte(o, new);
+            }
+        }
+        Ok(in_bounds)
+    }
+}
+
+/// The mask of the bits of `bv` that are constant, and their values.
+pub fn known_bits(bv: &Bv) -> (u128, u128) {
+    let (mut mask, mut value) = (0u128, 0u128);
+    for (i, b) in bv.bits().iter().enumerate() {
+        if let Some(v) = b.as_const() {
+            mask |= 1 << i;
+            value |= (v as u128) << i;
+        }
+    }
+    (mask, value)
+}
+
+/// The offsets in `0..=size-n` that agree with the known bits of `off`.
+fn candidate_offsets(off: &Bv, size: u64, n: u64) -> Result<Vec<u64>, Unsupported> {
+    let (mask, value) = known_bits(off);
+    let (mask, value) = (mask as u64, value as u64);
+    let max = size - n;
+    // Free bits of the offset below the object size; each candidate fixes them.
+    let free: Vec<u32> = (0..64 - max.leading_zeros()).filter(|&i| mask >> i & 1 == 0).collect();
+    if free.len() >= 63 || (1u64 << free.len()).saturating_mul(n) > MAX_SYMBOLIC_EXPANSION {
+        return Err(Unsupported(format!("an access at a symbolic offset in an object of {size} bytes")));
+    }
+    let base = value & mask;
+    let mut res = Vec::new();
+    for combo in 0..(1u64 << free.len()) {
+        let mut o = base;
+        for (k, &bit) in free.iter().enumerate() {
+            if combo >> k & 1 == 1 {
+                o |= 1 << bit;
+            }
+        }
+        if o <= max {
+            res.push(o);
+        }
+    }
+    res.sort_unstable();
+    Ok(res)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A context without path condition: fresh bytes are new inputs, and `possible_values` is not
+    /// needed by these tests.
+    struct Ctx {
+        aig: Aig,
+        fresh: Vec<(u32, u64)>,
+    }
+
+    impl MemCtx for Ctx {
+        fn aig(&mut self) -> &mut Aig {
+            &mut self.aig
+        }
+        fn fresh_byte(&mut self, alloc: u32, offset: u64) -> Byte {
+            self.fresh.push((alloc, offset));
+            Byte::of(&Bv::input(&mut self.aig, 8), 0)
+        }
+        fn possible_values(&mut self, _bv: &Bv, _max: usize) -> Option<Vec<u128>> {
+            None
+        }
+    }
+
+    fn setup() -> (Memory, Ctx, Layout) {
+        let layout = Layout::for_model(DataModel::Ilp32);
+        (Memory::new(layout, 1), Ctx { aig: Aig::default(), fresh: vec![] }, layout)
+    }
+
+    fn word(v: u32) -> Vec<Byte> {
+        bv_to_bytes(&Bv::constant(v as u128, 32))
+    }
+
+    #[test]
+    fn concrete_reads_and_writes() {
+        let (mut mem, mut ctx, l) = setup();
+        let a = mem.alloc(Object::new(16, ObjKind::Heap, 0, Byte::constant(0))).unwrap();
+        assert_eq!(a, 1);
+        let inv = mem.write(&mut ctx, &l.address_bv(a, 4), &word(0xdead_beef), AigLit::TRUE).unwrap();
+        assert_eq!(inv, AigLit::FALSE);
+        let (bytes, inv) = mem.read(&mut ctx, &l.address_bv(a, 4), 4).unwrap();
+        assert_eq!((bytes_to_bv(&bytes).as_const(), inv), (Some(0xdead_beef), AigLit::FALSE));
+        // Little-endian: the byte at offset 4 is the low byte.
+        let (bytes, _) = mem.read(&mut ctx, &l.address_bv(a, 4), 1).unwrap();
+        assert_eq!(bytes[0].as_const(), Some(0xef));
+        // Past the end, and null.
+        let (_, inv) = mem.read(&mut ctx, &l.address_bv(a, 14), 4).unwrap();
+        assert_eq!(inv, AigLit::TRUE);
+        let (_, inv) = mem.read(&mut ctx, &Bv::zero(32), 4).unwrap();
+        assert_eq!(inv, AigLit::TRUE);
+        assert_eq!(ctx.aig.n_ands(), 0);
+    }
+
+    #[test]
+    fn never_written_bytes_are_fresh_once() {
+        let (mut mem, mut ctx, l) = setup();
+        let a = mem.alloc(Object::new(4, ObjKind::Heap, 7, Byte::uninit())).unwrap();
+        let (x, _) = mem.read(&mut ctx, &l.address_bv(a, 0), 4).unwrap();
+        let (y, _) = mem.read(&mut ctx, &l.address_bv(a, 0), 4).unwrap();
+        assert_eq!(x, y, "the second read sees the bytes the first one created");
+        assert_eq!(ctx.fresh, vec![(7, 0), (7, 1), (7, 2), (7, 3)]);
+    }
+
+    #[test]
+    fn symbolic_offset_selects_among_elements() {
+        let (mut mem, mut ctx, l) = setup();
+        let a = mem.alloc(Object::new(12, ObjKind::Heap, 0, Byte::constant(0))).unwrap();
+        for i in 0..3u32 {
+            mem.write(&mut ctx, &l.address_bv(a, 4 * i as u64), &word(10 + i), AigLit::TRUE).unwrap();
+        }
+        // addr = &a[0] + 4*i for a symbolic 2-bit i.
+        let i = Bv::input(&mut ctx.aig, 2).zext(32);
+        let four_i = i.shl(&mut ctx.aig, &Bv::constant(2, 32));
+        let addr = l.address_bv(a, 0).add(&mut ctx.aig, &four_i);
+        let (bytes, inv) = mem.read(&mut ctx, &addr, 4).unwrap();
+        let v = bytes_to_bv(&bytes);
+        for iv in 0..4u128 {
+            let val = v.eval(&ctx.aig, &|inp| (iv >> inp.idx()) & 1 == 1);
+            let bad = ctx.aig.eval(inv, &|inp| (iv >> inp.idx()) & 1 == 1);
+            assert_eq!(bad, iv == 3, "i = {iv}");
+            if iv < 3 {
+                assert_eq!(val, 10 + iv);
+            }
+        }
+        // A symbolic write to a[i] changes exactly the selected element.
+        mem.write(&mut ctx, &addr, &word(99), AigLit::TRUE).unwrap();
+        for k in 0..3u64 {
+            let (bytes, _) = mem.read(&mut ctx, &l.address_bv(a, 4 * k), 4).unwrap();
+            let v = bytes_to_bv(&bytes);
+            for iv in 0..3u128 {
+                let val = v.eval(&ctx.aig, &|inp| (iv >> inp.idx()) & 1 == 1);
+                assert_eq!(val, if iv == k as u128 { 99 } else { 10 + k as u128 });
+            }
+        }
+    }
+
+    #[test]
+    fn pointer_to_one_of_two_objects() {
+        let (mut mem, mut ctx, l) = setup();
+        let a = mem.alloc(Object::new(4, ObjKind::Heap, 0, Byte::constant(0))).unwrap();
+        let b = mem.alloc(Object::new(4, ObjKind::Heap, 1, Byte::constant(0))).unwrap();
+        mem.write(&mut ctx, &l.address_bv(a, 0), &word(1), AigLit::TRUE).unwrap();
+        mem.write(&mut ctx, &l.address_bv(b, 0), &word(2), AigLit::TRUE).unwrap();
+        let c = ctx.aig.new_input();
+        let p = Bv::ite(&mut ctx.aig, c, &l.address_bv(a, 0), &l.address_bv(b, 0));
+        let (bytes, inv) = mem.read(&mut ctx, &p, 4).unwrap();
+        assert_eq!(inv, AigLit::FALSE);
+        let v = bytes_to_bv(&bytes);
+        assert_eq!(v.eval(&ctx.aig, &|_| true), 1);
+        assert_eq!(v.eval(&ctx.aig, &|_| false), 2);
+        // p = c ? &a : NULL is invalid exactly when !c.
+        let q = Bv::ite(&mut ctx.aig, c, &l.address_bv(a, 0), &Bv::zero(32));
+        let (_, inv) = mem.read(&mut ctx, &q, 4).unwrap();
+        assert_eq!(inv, !c);
+    }
+
+    #[test]
+    fn ids_are_reused_lowest_first() {
+        let (mut mem, _, _) = setup();
+        let ids: Vec<_> =
+            (0..3).map(|i| mem.alloc(Object::new(1, ObjKind::Heap, i, Byte::uninit())).unwrap()).collect();
+        assert_eq!(ids, vec![1, 2, 3]);
+        mem.free(2);
+        assert_eq!(mem.alloc(Object::new(1, ObjKind::Heap, 9, Byte::uninit())).unwrap(), 2);
+        assert_eq!(mem.alloc(Object::new(1, ObjKind::Heap, 9, Byte::uninit())).unwrap(), 4);
+    }
+
+    #[test]
+    fn clones_share_until_written() {
+        let (mut mem, mut ctx, l) = setup();
+        let a = mem.alloc(Object::new(256, ObjKind::Heap, 0, Byte::constant(0))).unwrap();
+        let copy = mem.clone();
+        assert!(mem.shares(&copy, a));
+        mem.write(&mut ctx, &l.address_bv(a, 200), &word(5), AigLit::TRUE).unwrap();
+        assert!(!mem.shares(&copy, a));
+        let (bytes, _) = copy.clone().read(&mut ctx, &l.address_bv(a, 200), 4).unwrap();
+        assert_eq!(bytes_to_bv(&bytes).as_const(), Some(0));
+    }
+}

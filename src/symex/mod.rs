@@ -1,0 +1,66 @@
+//! vcov's own engine: single-path symbolic execution over the CFA, bit-precise, with incremental SAT
+//! (Pinaka's technique, plus state caching at loop heads).
+//!
+//! A path's state (`state::SymState`) holds the location, the call stack, memory objects of bytes
+//! (`memory`), the path condition and the symbolic inputs drawn so far; every value is a vector of
+//! AIG literals (`sat::Bv`) computed with C's integer rules (`semantics`) by the transfer function
+//! (`exec`). The explorer (`explore`) runs paths one at a time, checks every branch successor's
+//! feasibility at once (`solver`: full-incremental or partial-incremental CaDiCaL), inlines calls
+//! and unrolls loops as paths meet them, and prunes paths whose state at a loop head is covered by an
+//! explored one (`cache`). A small concrete interpreter (`replay`) re-runs a path's inputs to check
+//! counterexamples and claimed executions.
+//!
+//! # The exploration API
+//!
+//! `explore(prog, cfa, config, guide)` returns an `Explorer`, an `Iterator<Item = PathOutcome<Tag>>`
+//! that yields every path when it ends. The caller's `Guide`:
+//! - keeps a per-path `Tag` (`initial_tag`), updated by `on_edge` on every edge a path takes (each
+//!   branch successor gets its own copy, before the feasibility check), which may also prune the path
+//!   (`Step::Prune`), stop everything (`Step::Stop`), or mark the path "completion only"
+//!   (`Step::CompletionOnly`: the subtree is searched for one feasible continuation that
+//!   `Guide::completes`, then its remaining alternatives are dropped);
+//! - orders the feasible successors of each branch (`order`; the first is explored first);
+//! - says which ended paths need concrete inputs (`wants_inputs`).
+//! Each `PathOutcome` has the end (`PathEnd`: exit, halt, violation, infeasible successor, pruned,
+//! covered by the cache, dropped, cut with a reason), the edges (`PathEdges::edges`), the tag, the
+//! concrete inputs (`InputValue`s in creation order, with their C types), and the approximations the
+//! path made. `Explorer::summary` tells whether the work list ran empty (`exhausted`), whether any
+//! path was cut, and which approximations were made; only an exhausted exploration without cuts and
+//! without approximations shows that no violation exists. `verify` uses the guide `Exhaustive`.
+//!
+//! Invariant: `symex` knows nothing of automata; guidance comes only through `Guide`.
+//! Invariant: `symex` names no `cadical` or `lang_c` type.
+//! Invariant: a TRUE-style conclusion (`Summary::exhausted` with no cut and no approximation) is
+//! never drawn from a run in which any path was cut, pruned or approximated.
+
+pub mod budget;
+mod cache;
+mod exec;
+mod explore;
+pub mod memory;
+mod replay;
+pub mod semantics;
+mod solver;
+pub mod state;
+
+use crate::cfa::Cfa;
+use crate::cfront::ir::Program;
+
+pub use budget::{Budget, StopReason};
+pub use cache::CacheStats;
+pub use exec::{EndKind, Property, World};
+pub use explore::{
+    CutReason, Exhaustive, ExploreConfig, Explorer, Guide, InputValue, PathEdges, PathEnd, PathOutcome, Stats, Step,
+    Strategy, Succ, Summary,
+};
+pub use replay::{replay, Replay, ReplayEnd};
+pub use solver::{Mode, SolverStats};
+pub use state::{Approx, InputKind};
+
+/// Starts an exploration of `prog` (with CFA `cfa`) under `config`, guided by `guide`.
+pub fn explore<'a, G: Guide>(prog: &'a Program, cfa: &'a Cfa, config: ExploreConfig, guide: G) -> Explorer<'a, G> {
+    Explorer::new(prog, cfa, config, guide)
+}
+
+#[cfg(test)]
+mod tests;

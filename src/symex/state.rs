@@ -1,0 +1,440 @@
+//! The symbolic state of one path: location, call stack, memory, path condition and inputs.
+//!
+//! A `SymState` is a plain value: cloning it is cheap because memory objects are shared until
+//! written (`memory`) and the path's histories are persistent lists (`List`), so a branch clones the
+//! state once per successor and never copies a path.
+//!
+//! Invariant: the path condition of a state in the explorer's work list is satisfiable.
+//! Invariant: `inputs` lists every symbolic input the path created, in creation order; the concrete
+//! interpreter (`replay`) creates them in the same order.
+
+use std::cell::{Cell, OnceCell};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use super::memory::{Memory, ObjId};
+use crate::cfa::{CallSiteId, EdgeId, NodeId};
+use crate::cfront::ir::{FuncId, VarId};
+use crate::cfront::types::TypeId;
+use crate::sat::{Aig, AigLit, AigNode, Bv, Lit};
+
+/// A persistent singly linked list, newest element first; clones share their tails.
+pub struct List<T> {
+    head: Option<Rc<ListNode<T>>>,
+}
+
+struct ListNode<T> {
+    val: T,
+    next: Option<Rc<ListNode<T>>>,
+    len: usize,
+}
+
+/// One conjunct of a path condition: a branch condition the path took while its negation was
+/// feasible (conditions implied by the path so far are not recorded).
+#[derive(Debug)]
+pub struct Conjunct {
+    /// The condition.
+    pub lit: AigLit,
+    /// The full-incremental solver's activation literal for the path up to here (set on first use),
+    /// with the generation of the solver it belongs to.
+    pub act: Cell<Option<(u32, Lit)>>,
+    /// The inputs `lit` depends on, by input index (computed on first use by state caching).
+    pub support: OnceCell<Rc<[u32]>>,
+}
+
+/// Where a symbolic input comes from.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum InputKind {
+    /// The result of a call of a function without body on edge `edge` (`__VERIFIER_nondet_int()`,
+    /// an unknown external function); `func` is `None` for an unresolved call through a pointer.
+    Call {
+        /// The external-call edge.
+        edge: EdgeId,
+        /// The called function.
+        func: Option<FuncId>,
+    },
+    /// Byte `offset` of allocation number `alloc`, read before anything was written there.
+    Uninit {
+        /// The allocation number of the object (`memory::Object::alloc`).
+        alloc: u32,
+        /// The byte offset in the object.
+        offset: u64,
+    },
+}
+
+/// A symbolic input of a path: where it comes from, its C type, and its bits.
+///
+/// A pointer-valued input (`pointer_choice`) is one bit: 0 for the null pointer, 1 for a pointer to
+/// fresh memory of its own (see `memory::ObjKind::Lazy`).
+#[derive(Clone, Debug)]
+pub struct SymInput {
+    /// Where it comes from.
+    pub kind: InputKind,
+    /// Its C type (`None` for a raw byte of uninitialised memory).
+    pub ty: Option<TypeId>,
+    /// Whether the input chooses between null and fresh memory.
+    pub pointer_choice: bool,
+    /// The symbolic value.
+    pub bv: Bv,
+}
+
+/// Approximations a path made; each limits which verdicts the exploration may give.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Approx(u8);
+
+/// One call-stack frame.
+#[derive(Clone, Debug)]
+pub struct Frame {
+    /// The function executing.
+    pub func: FuncId,
+    /// The call that created the frame (`None` for `main`).
+    pub call_site: Option<CallSiteId>,
+    /// Objects of the locals and parameters declared so far, by variable id.
+    pub locals: Vec<(VarId, ObjId)>,
+    /// How often each loop head was reached in this frame (kept only with an unwinding bound).
+    pub loop_counts: Vec<(NodeId, u32)>,
+}
+
+/// The symbolic state of one path.
+#[derive(Clone)]
+pub struct SymState {
+    /// The current location.
+    pub node: NodeId,
+    /// The call stack, `main`'s frame first.
+    pub frames: Vec<Frame>,
+    /// Objects of globals and block-scope statics.
+    pub globals: Rc<BTreeMap<VarId, ObjId>>,
+    /// Memory.
+    pub mem: Memory,
+    /// Path condition.
+    pub pc: List<Conjunct>,
+    /// Edges taken (and, for a path that ended at a refused edge, that edge).
+    pub path: List<EdgeId>,
+    /// Symbolic inputs created, in creation order (newest first in the list).
+    pub inputs: List<SymInput>,
+    /// Objects allocated so far (numbers `memory::Object::alloc`).
+    pub n_allocs: u32,
+    /// Approximations made on the path.
+    pub approx: Approx,
+    /// The inputs the path condition depends on (sorted input indices).
+    pub pc_inputs: Rc<Vec<u32>>,
+    /// The conjuncts of the path condition (sorted raw literals), to see repeated conditions.
+    pub pc_lits: Rc<Vec<u32>>,
+}
+
+impl<T> List<T> {
+    /// The empty list.
+    pub fn new() -> List<T> {
+        List { head: None }
+    }
+
+    /// Adds `val` in front.
+    pub fn push(&mut self, val: T) {
+        let len = self.len() + 1;
+        let next = self.head.take();
+        self.head = Some(Rc::new(ListNode { val, next, len }));
+    }
+
+    /// Adds each element of `vals` in front, in order.
+    pub fn extend(&mut self, vals: impl IntoIterator<Item = T>) {
+        for v in vals {
+            self.push(v);
+        }
+    }
+
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.head.as_ref().map_or(0, |n| n.len)
+    }
+
+    /// Whether the list is empty.
+    pub fn is_empty(&self) -> bool {
+        self.head.is_none()
+    }
+
+    /// The newest element.
+    pub fn head(&self) -> Option<&T> {
+        self.head.as_deref().map(|n| &n.val)
+    }
+
+    /// The elements, newest first.
+    pub fn iter(&self) -> impl Iterator<Item = &T> {
+        let mut cur = self.head.as_deref();
+        std::iter::from_fn(move || {
+            let n = cur?;
+            cur = n.next.as_deref();
+            Some(&n.val)
+        })
+    }
+
+    /// Whether both lists are the same list (same head node).
+    pub fn ptr_eq(&self, other: &List<T>) -> bool {
+        match (&self.head, &other.head) {
+            (None, None) => true,
+            (Some(a), Some(b)) => Rc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+
+    /// The list without its newest `n` elements.
+    pub fn drop_newest(&self, n: usize) -> List<T> {
+        let mut cur = self.head.clone();
+        for _ in 0..n {
+            cur = cur.and_then(|node| node.next.clone());
+        }
+        List { head: cur }
+    }
+
+    /// Whether `self` is `other` or one of its tails (a prefix of the same history).
+    pub fn is_prefix_of(&self, other: &List<T>) -> bool {
+        let (a, b) = (self.len(), other.len());
+        a <= b && other.drop_newest(b - a).ptr_eq(self)
+    }
+
+    /// The elements of `self` that are newer than its tail `prefix`, oldest first.
+    ///
+    /// Panics if `prefix` is not a tail of `self`.
+    pub fn newer_than(&self, prefix: &List<T>) -> Vec<&T> {
+        let n = self.len() - prefix.len();
+        let mut res: Vec<&T> = self.iter().take(n).collect();
+        res.reverse();
+        res
+    }
+}
+
+impl<T: Clone> List<T> {
+    /// The elements, oldest first.
+    pub fn to_vec(&self) -> Vec<T> {
+        let mut res: Vec<T> = self.iter().cloned().collect();
+        res.reverse();
+        res
+    }
+}
+
+impl<T> Default for List<T> {
+    fn default() -> List<T> {
+        List::new()
+    }
+}
+
+impl<T> Clone for List<T> {
+    fn clone(&self) -> List<T> {
+        List { head: self.head.clone() }
+    }
+}
+
+impl<T> Drop for List<T> {
+    /// Frees the nodes this list alone owns one by one: paths can be millions of edges long, too
+    /// long for the recursive drop of nested `Rc`s.
+    fn drop(&mut self) {
+        let mut cur = self.head.take();
+        while let Some(node) = cur {
+            match Rc::try_unwrap(node) {
+                Ok(mut n) => cur = n.next.take(),
+                Err(_) => break,
+            }
+        }
+    }
+}
+
+impl<T: std::fmt::Debug> std::fmt::Debug for List<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl Approx {
+    /// No approximation.
+    pub const NONE: Approx = Approx(0);
+    /// A function without body received pointers and might have written through them (not
+    /// modelled): the path is one possible behaviour, but not every one.
+    pub const EXTERN_WRITE: Approx = Approx(1);
+    /// An unknown pointer was taken to be null or to point to fresh memory of its own, though it
+    /// might alias other objects.
+    pub const LAZY_MEMORY: Approx = Approx(2);
+    /// A library function whose meaning is known but not modelled returned an arbitrary value.
+    pub const UNMODELLED: Approx = Approx(4);
+
+    /// Both sets of approximations.
+    pub fn union(self, other: Approx) -> Approx {
+        Approx(self.0 | other.0)
+    }
+
+    /// Whether `self` contains every approximation of `other`.
+    pub fn contains(self, other: Approx) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Whether no approximation was made.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Whether a violation found on such a path is a real one (the model is exact or one possible
+    /// behaviour of unknown code).
+    pub fn violation_is_real(self) -> bool {
+        self.0 & (Approx::LAZY_MEMORY.0 | Approx::UNMODELLED.0) == 0
+    }
+
+    /// The names of the approximations, for messages.
+    pub fn describe(self) -> Vec<&'static str> {
+        let mut res = Vec::new();
+        if self.contains(Approx::EXTERN_WRITE) {
+            res.push("a function without body received pointers and may write through them");
+        }
+        if self.contains(Approx::LAZY_MEMORY) {
+            res.push("an unknown pointer was taken to point to fresh memory");
+        }
+        if self.contains(Approx::UNMODELLED) {
+            res.push("a library function that is not modelled returned an arbitrary value");
+        }
+        res
+    }
+}
+
+impl Conjunct {
+    /// A conjunct without activation literal or support yet.
+    pub fn new(lit: AigLit) -> Conjunct {
+        Conjunct { lit, act: Cell::new(None), support: OnceCell::new() }
+    }
+}
+
+impl Frame {
+    /// The object of local `v`, if declared in this frame.
+    pub fn local(&self, v: VarId) -> Option<ObjId> {
+        self.locals.binary_search_by_key(&v, |&(var, _)| var).ok().map(|i| self.locals[i].1)
+    }
+
+    /// Binds local `v` to `obj`.
+    pub fn bind(&mut self, v: VarId, obj: ObjId) {
+        match self.locals.binary_search_by_key(&v, |&(var, _)| var) {
+            Ok(i) => self.locals[i].1 = obj,
+            Err(i) => self.locals.insert(i, (v, obj)),
+        }
+    }
+
+    /// Counts one more visit of loop head `n`; returns the new count.
+    pub fn count_loop(&mut self, n: NodeId) -> u32 {
+        match self.loop_counts.iter_mut().find(|(m, _)| *m == n) {
+            Some((_, c)) => {
+                *c += 1;
+                *c
+            }
+            None => {
+                self.loop_counts.push((n, 1));
+                1
+            }
+        }
+    }
+}
+
+impl SymState {
+    /// The frame of the function executing.
+    pub fn top(&self) -> &Frame {
+        self.frames.last().expect("a state has a frame")
+    }
+
+    /// The frame of the function executing, for changes.
+    pub fn top_mut(&mut self) -> &mut Frame {
+        self.frames.last_mut().expect("a state has a frame")
+    }
+
+    /// Adds a conjunct to the path condition (unless it is `TRUE`).
+    pub fn assume(&mut self, aig: &Aig, lit: AigLit) {
+        if lit == AigLit::TRUE {
+            return;
+        }
+        let sup = support(aig, lit);
+        if sup.iter().any(|x| self.pc_inputs.binary_search(x).is_err()) {
+            let mut merged: Vec<u32> = self.pc_inputs.iter().chain(sup.iter()).copied().collect();
+            merged.sort_unstable();
+            merged.dedup();
+            self.pc_inputs = Rc::new(merged);
+        }
+        if let Err(pos) = self.pc_lits.binary_search(&lit.raw()) {
+            Rc::make_mut(&mut self.pc_lits).insert(pos, lit.raw());
+        }
+        let c = Conjunct::new(lit);
+        let _ = c.support.set(sup);
+        self.pc.push(c);
+    }
+
+    /// Whether `lit` is a conjunct of the path condition (so the path implies it).
+    pub fn has_conjunct(&self, lit: AigLit) -> bool {
+        self.pc_lits.binary_search(&lit.raw()).is_ok()
+    }
+
+    /// Whether `lit` depends on no input the path condition depends on (then `pc ∧ lit` is
+    /// satisfiable exactly when `lit` is).
+    pub fn independent(&self, sup: &[u32]) -> bool {
+        sup.iter().all(|x| self.pc_inputs.binary_search(x).is_err())
+    }
+}
+
+/// The input indices `lit` depends on, ascending.
+pub fn support(aig: &Aig, lit: AigLit) -> Rc<[u32]> {
+    let mut res = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![lit];
+    while let Some(l) = stack.pop() {
+        if l.is_const() || !seen.insert(l.node_idx()) {
+            continue;
+        }
+        match aig.node(l) {
+            AigNode::Const => {}
+            AigNode::Input(i) => res.push(i.0),
+            AigNode::And(a, b) => {
+                stack.push(a);
+                stack.push(b);
+            }
+        }
+    }
+    res.sort_unstable();
+    res.into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_share_tails() {
+        let mut a: List<u32> = List::new();
+        a.push(1);
+        a.push(2);
+        let mut b = a.clone();
+        b.push(3);
+        assert_eq!(a.to_vec(), vec![1, 2]);
+        assert_eq!(b.to_vec(), vec![1, 2, 3]);
+        assert!(a.is_prefix_of(&b));
+        assert!(!b.is_prefix_of(&a));
+        assert_eq!(b.newer_than(&a), vec![&3]);
+        let mut c = a.clone();
+        c.push(3);
+        assert!(!b.is_prefix_of(&c), "equal values, different histories");
+        assert_eq!(b.drop_newest(2).to_vec(), vec![1]);
+    }
+
+    #[test]
+    fn long_lists_drop_without_recursion() {
+        let mut a: List<u64> = List::new();
+        for i in 0..2_000_000 {
+            a.push(i);
+        }
+        let b = a.drop_newest(10);
+        drop(a);
+        assert_eq!(b.len(), 1_999_990);
+    }
+
+    #[test]
+    fn frames_bind_sorted() {
+        let mut f = Frame { func: FuncId(0), call_site: None, locals: vec![], loop_counts: vec![] };
+        f.bind(VarId(5), 1);
+        f.bind(VarId(2), 2);
+        f.bind(VarId(5), 3);
+        assert_eq!(f.locals, vec![(VarId(2), 2), (VarId(5), 3)]);
+        assert_eq!(f.local(VarId(5)), Some(3));
+        assert_eq!(f.local(VarId(4)), None);
+        assert_eq!((f.count_loop(NodeId(1)), f.count_loop(NodeId(1))), (1, 2));
+    }
+}

@@ -1,0 +1,546 @@
+//! Tests of the exploration: the set of paths explored for small programs, eager pruning of
+//! infeasible branches, the guide API, state caching, memory and C semantics through whole programs,
+//! and the concrete replay.
+
+use std::collections::BTreeSet;
+
+use super::*;
+use crate::base::SourceFile;
+use crate::cfa::{self, Cfa, EdgeId, NodeId};
+use crate::cfront::{self, ir::Program, types::DataModel};
+
+fn build(src: &str, dm: DataModel) -> (Program, Cfa) {
+    let (mut prog, _) = cfront::parse_program(SourceFile::new("test.c", src.to_string()), dm).expect("parses");
+    let (cfa, _) = cfa::build(&mut prog, &Default::default()).expect("CFA");
+    (prog, cfa)
+}
+
+/// The source lines of a path's edges, consecutive repeats merged.
+fn lines(cfa: &Cfa, path: &PathEdges) -> String {
+    let mut res: Vec<u32> = Vec::new();
+    for e in path.edges() {
+        if let Some((a, _)) = cfa.edge(e).lines {
+            if res.last() != Some(&a) {
+                res.push(a);
+            }
+        }
+    }
+    res.iter().map(|l| l.to_string()).collect::<Vec<_>>().join(" ")
+}
+
+fn end_name(end: &PathEnd) -> String {
+    match end {
+        PathEnd::Cut(r) => format!("Cut({r})"),
+        other => format!("{other:?}"),
+    }
+}
+
+/// Explores `src` and returns one line per outcome (`End: lines`), in the order they ended.
+fn paths_with(src: &str, config: ExploreConfig) -> Vec<String> {
+    let (prog, cfa) = build(src, DataModel::Ilp32);
+    explore(&prog, &cfa, config, Exhaustive)
+        .map(|o| format!("{}: {}", end_name(&o.end), lines(&cfa, &o.path)))
+        .collect()
+}
+
+fn check_paths(src: &str, expect: &str) {
+    let got = paths_with(src, ExploreConfig::default()).join("\n");
+    assert_eq!(got.trim(), expect.trim(), "\n--- got ---\n{got}\n");
+}
+
+/// The verdict `verify` would give: `true`, `false` (replayed), or `unknown`.
+fn verdict_with(src: &str, dm: DataModel, config: ExploreConfig) -> &'static str {
+    let (prog, cfa) = build(src, dm);
+    let property = config.property;
+    let mut ex = explore(&prog, &cfa, config, Exhaustive);
+    while let Some(o) = ex.next() {
+        if o.end == PathEnd::Violation {
+            let inputs = o.inputs.expect("a violation has inputs");
+            let r = replay(&prog, &cfa, property, &inputs, 1_000_000);
+            assert_eq!(r.end, ReplayEnd::Violation, "the counterexample replays");
+            assert_eq!(r.edges, o.path.edges(), "the replay takes the same path");
+            return if o.approx.violation_is_real() { "false" } else { "unknown" };
+        }
+    }
+    let s = ex.summary();
+    if s.exhausted && s.cuts == 0 && s.approx.is_empty() {
+        "true"
+    } else {
+        "unknown"
+    }
+}
+
+fn verdict(src: &str) -> &'static str {
+    verdict_with(src, DataModel::Ilp32, ExploreConfig { self_check: true, ..Default::default() })
+}
+
+const PRELUDE: &str = "extern int __VERIFIER_nondet_int(void);\nextern unsigned int __VERIFIER_nondet_uint(void);\nvoid reach_error(void);\nvoid abort(void);\n";
+
+/// `src` with the usual declarations in front (on one line, so line numbers start at 2).
+fn with_prelude(src: &str) -> String {
+    format!("{}{src}", PRELUDE.replace('\n', " "))
+}
+
+#[test]
+fn three_paths() {
+    check_paths(
+        "int __VERIFIER_nondet_int();
+int main() {
+  int i = __VERIFIER_nondet_int();
+  if (i == 0) {
+    i = i - 2;
+    return 1;
+  } else if (i > 5) {
+    i = i + 5;
+    return 2;
+  }
+  return 3;
+}
+",
+        "
+Exit: 1 2 3 4 5 6
+Exit: 1 2 3 4 7 8 9
+Exit: 1 2 3 4 7 11
+",
+    );
+}
+
+#[test]
+fn infeasible_branches_are_never_explored() {
+    // x > 5 makes x < 3 infeasible: the then-branch of the inner if (line 5) is reported as an
+    // infeasible successor and nothing after it is explored.
+    let got = paths_with(
+        "int __VERIFIER_nondet_int();
+int main() {
+  int x = __VERIFIER_nondet_int();
+  if (x > 5) {
+    if (x < 3) {
+      x = 1;
+      x = 2;
+    }
+    return 0;
+  }
+  return 1;
+}
+",
+        ExploreConfig::default(),
+    );
+    assert_eq!(got, vec!["Infeasible: 1 2 3 4 5", "Exit: 1 2 3 4 5 9", "Exit: 1 2 3 4 11"]);
+    assert!(got.iter().all(|p| !p.contains(" 6")), "line 6 is never executed");
+}
+
+#[test]
+fn eager_check_counts() {
+    let (prog, cfa) = build(
+        "int __VERIFIER_nondet_int();
+int main() { int x = __VERIFIER_nondet_int(); if (x > 5) { if (x < 3) { return 2; } } return 0; }
+",
+        DataModel::Ilp32,
+    );
+    let mut ex = explore(&prog, &cfa, ExploreConfig::default(), Exhaustive);
+    let ends: Vec<PathEnd> = ex.by_ref().map(|o| o.end).collect();
+    assert_eq!(ends.iter().filter(|e| **e == PathEnd::Infeasible).count(), 1);
+    assert_eq!(ex.stats().infeasible, 1);
+    assert_eq!(ex.stats().exits, 2);
+}
+
+#[test]
+fn calls_and_recursion_are_inlined() {
+    let src = with_prelude(
+        "int fact(int n) { if (n <= 1) return 1; return n * fact(n - 1); }
+int main() {
+  int n = __VERIFIER_nondet_int();
+  if (n < 1 || n > 5) return 0;
+  if (fact(n) == 24 && n != 4) reach_error();
+  if (fact(n) == 120) { if (n == 5) reach_error(); }
+  return 0;
+}
+",
+    );
+    assert_eq!(verdict(&src), "false");
+    let safe = with_prelude(
+        "int fact(int n) { if (n <= 1) return 1; return n * fact(n - 1); }
+int main() {
+  int n = __VERIFIER_nondet_int();
+  if (n < 1 || n > 5) return 0;
+  if (fact(n) == 24 && n != 4) reach_error();
+  return 0;
+}
+",
+    );
+    assert_eq!(verdict(&safe), "true");
+}
+
+#[test]
+fn modes_and_strategies_agree() {
+    let programs = [
+        (
+            "int main() { unsigned x = __VERIFIER_nondet_uint(); unsigned y = 0; while (x > 0 && y < 5) { x--; y++; } if (y == 5 && x == 0) reach_error(); return 0; }",
+            "false",
+        ),
+        (
+            "int main() { int a = __VERIFIER_nondet_int(); int s = 0; for (int i = 0; i < 4; i++) { if (a & (1 << i)) s++; } if (s > 4) reach_error(); return 0; }",
+            "true",
+        ),
+        ("int main() { int x = __VERIFIER_nondet_int(); if (x * x == 49 && x != 7 && x != -7) reach_error(); return 0; }", "false"),
+    ];
+    for (src, expect) in programs {
+        let src = with_prelude(src);
+        for strategy in [Strategy::Dfs, Strategy::Bfs] {
+            for mode in [Mode::Full, Mode::Partial] {
+                for state_caching in [true, false] {
+                    let config =
+                        ExploreConfig { strategy, mode, state_caching, self_check: true, ..Default::default() };
+                    assert_eq!(verdict_with(&src, DataModel::Ilp32, config), expect, "{strategy:?} {mode:?} {src}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn unwinding_bound_cuts_and_prevents_true() {
+    let src = with_prelude(
+        "int main() { int n = __VERIFIER_nondet_int(); int i = 0; while (i < n) { i++; } if (i < 0) reach_error(); return 0; }",
+    );
+    let config = ExploreConfig { unwind: Some(3), ..Default::default() };
+    assert_eq!(verdict_with(&src, DataModel::Ilp32, config), "unknown");
+    let (prog, cfa) = build(&src, DataModel::Ilp32);
+    let mut ex = explore(&prog, &cfa, ExploreConfig { unwind: Some(3), ..Default::default() }, Exhaustive);
+    let cuts = ex.by_ref().filter(|o| matches!(o.end, PathEnd::Cut(CutReason::Unwind(_)))).count();
+    assert_eq!(cuts, 1);
+    assert!(ex.summary().exhausted && ex.summary().cuts == 1);
+}
+
+#[test]
+fn state_caching_proves_finite_state_loops() {
+    // A scheduler-like `while (1)` over a two-state machine with nondeterministic choices.
+    let src = with_prelude(
+        "int st = 0; int done = 0;
+void step(void) { int c = __VERIFIER_nondet_int(); if (c) { st = 1 - st; } }
+int main() { while (1) { step(); if (st != 0 && st != 1) reach_error(); } return 0; }",
+    );
+    assert_eq!(verdict(&src), "true");
+    let off = ExploreConfig {
+        state_caching: false,
+        budget: Budget::with_time_limit(std::time::Duration::from_millis(300)),
+        ..Default::default()
+    };
+    assert_eq!(verdict_with(&src, DataModel::Ilp32, off), "unknown", "without caching the loop never ends");
+    // A bug behind the loop is still found.
+    let bug = with_prelude(
+        "int st = 0;
+int main() { int k = 0; while (1) { int c = __VERIFIER_nondet_int(); if (c) st = (st + 1) % 4; if (st == 3) reach_error(); } return 0; }",
+    );
+    assert_eq!(verdict(&bug), "false");
+}
+
+#[test]
+fn state_caching_keeps_constrained_inputs_apart() {
+    // x stays symbolic; the loop's exits depend on its range, so the states at the head differ in
+    // their relevant constraints and must not be merged wrongly.
+    let src = with_prelude(
+        "int main() { int x = __VERIFIER_nondet_int(); int phase = 0;
+  while (1) {
+    if (phase == 0) { if (x > 10) phase = 1; else phase = 2; }
+    else if (phase == 1) { if (x < 5) reach_error(); phase = 3; }
+    else if (phase == 2) { if (x == 7) reach_error(); phase = 3; }
+    else break;
+  }
+  return 0; }",
+    );
+    assert_eq!(verdict(&src), "false");
+}
+
+#[test]
+fn memory_structs_unions_arrays_pointers() {
+    let src = with_prelude(
+        "struct s { char c; int i; short h; };
+union u { unsigned int w; unsigned char b[4]; };
+int g[5] = {1, 2, 3};
+int main() {
+  struct s a; a.c = 1; a.i = 300; a.h = -2;
+  struct s b = a;
+  if (b.i != 300 || b.h != -2 || sizeof(struct s) != 12) reach_error();
+  union u x; x.w = 0x11223344u;
+  if (x.b[0] != 0x44 || x.b[3] != 0x11) reach_error();
+  int *p = &g[1];
+  p = p + 2;
+  if (*p != 0 || p - g != 3 || g[2] != 3) reach_error();
+  int i = __VERIFIER_nondet_int();
+  if (i >= 0 && i < 3) { g[i] = 10; if (g[0] + g[1] + g[2] != 10 + 6 - (i + 1)) reach_error(); }
+  struct s *q = &a; q->i += 1; if (a.i != 301) reach_error();
+  return 0;
+}",
+    );
+    assert_eq!(verdict(&src), "true");
+}
+
+#[test]
+fn memory_heap_and_library_functions() {
+    let src = with_prelude(
+        "void *malloc(unsigned long); void *calloc(unsigned long, unsigned long); void free(void *);
+void *memcpy(void *, const void *, unsigned long); void *memset(void *, int, unsigned long);
+int main() {
+  int *a = malloc(4 * sizeof(int));
+  int *z = calloc(2, sizeof(int));
+  if (z[0] != 0 || z[1] != 0) reach_error();
+  memset(a, 0xff, 4 * sizeof(int));
+  if (a[3] != -1) reach_error();
+  int src[2] = {7, 8};
+  memcpy(a + 1, src, sizeof(src));
+  if (a[0] != -1 || a[1] != 7 || a[2] != 8) reach_error();
+  free(a); free(z); free(0);
+  return 0;
+}",
+    );
+    assert_eq!(verdict_with(&src, DataModel::Lp64, ExploreConfig::default()), "true");
+}
+
+#[test]
+fn invalid_accesses_are_cut_not_proved() {
+    // A possible out-of-bounds write makes the result unknown; where it cannot happen, TRUE.
+    let oob = with_prelude(
+        "int a[4]; int main() { int i = __VERIFIER_nondet_int(); if (i >= 0 && i <= 4) a[i] = 1; return 0; }",
+    );
+    assert_eq!(verdict(&oob), "unknown");
+    let ok = with_prelude(
+        "int a[4]; int main() { int i = __VERIFIER_nondet_int(); if (i >= 0 && i < 4) a[i] = 1; return 0; }",
+    );
+    assert_eq!(verdict(&ok), "true");
+    let null = with_prelude("int main() { int *p = 0; int c = __VERIFIER_nondet_int(); if (c) p = &c; return *p; }");
+    assert_eq!(verdict(&null), "unknown");
+    let div = with_prelude("int main() { int d = __VERIFIER_nondet_int(); return 10 / d; }");
+    assert_eq!(verdict(&div), "unknown");
+    let div_ok = with_prelude("int main() { int d = __VERIFIER_nondet_int(); if (d > 0) return 10 / d; return 0; }");
+    assert_eq!(verdict(&div_ok), "true");
+}
+
+#[test]
+fn c_integer_rules_in_programs() {
+    let src = with_prelude(
+        "int main() {
+  if ((unsigned char)300 != 44) reach_error();
+  if (-1 < 1u) reach_error();
+  int m = 2147483647; m = m + 1; if (m != -2147483647 - 1) reach_error();
+  if (-7 % 2 != -1 || 7 % -2 != 1 || -7 / 2 != -3) reach_error();
+  if ((-8 >> 1) != -4 || (1u << 31) != 2147483648u) reach_error();
+  signed char c = 200; if (c != -56) reach_error();
+  _Bool b = 256; if (b != 1) reach_error();
+  unsigned short us = 65535; us++; if (us != 0) reach_error();
+  long long ll = 1LL << 40; if ((int)ll != 0) reach_error();
+  return 0;
+}",
+    );
+    assert_eq!(verdict(&src), "true");
+    // Symbolic versions of the same rules.
+    let sym = with_prelude(
+        "int main() { int x = __VERIFIER_nondet_int(); unsigned char c = x; if (x == 300 && c != 44) reach_error();
+  unsigned u = x; if (x == -1 && u < 1u) reach_error(); return 0; }",
+    );
+    assert_eq!(verdict(&sym), "true");
+}
+
+#[test]
+fn function_pointers_are_resolved() {
+    let src = with_prelude(
+        "int inc(int x) { return x + 1; } int dec(int x) { return x - 1; }
+int main() { int (*f)(int) = __VERIFIER_nondet_int() ? inc : dec; if (f(5) == 4 && f != dec) reach_error(); if (f(1) == 2) reach_error(); return 0; }",
+    );
+    assert_eq!(verdict(&src), "false");
+}
+
+#[test]
+fn unknown_functions_block_true_but_not_false() {
+    let writes =
+        with_prelude("void init(int *p); int main() { int x = 0; init(&x); if (x != 0) reach_error(); return 0; }");
+    assert_eq!(verdict(&writes), "unknown");
+    let pure = with_prelude("int get(void); int main() { int x = get(); if (x == 42) reach_error(); return 0; }");
+    assert_eq!(verdict(&pure), "false");
+    let safe = with_prelude("int get(void); int main() { int x = get(); if (x != x) reach_error(); return 0; }");
+    assert_eq!(verdict(&safe), "true");
+}
+
+#[test]
+fn error_labels() {
+    let src = "int __VERIFIER_nondet_int(); int main() { int x = __VERIFIER_nondet_int(); if (x == 3) { ERROR: return 1; } return 0; }";
+    let config = ExploreConfig { property: Property::ErrorLabel, ..Default::default() };
+    assert_eq!(verdict_with(src, DataModel::Ilp32, config), "false");
+    assert_eq!(verdict(src), "true", "labels are no violation for unreach-call");
+}
+
+#[test]
+fn assume_and_abort_end_paths() {
+    let src = with_prelude(
+        "void __VERIFIER_assume(int); int main() { int x = __VERIFIER_nondet_int(); __VERIFIER_assume(x > 0); if (x == 0) reach_error(); if (x == 5) abort(); if (x == 5) reach_error(); return 0; }",
+    );
+    assert_eq!(verdict(&src), "true");
+}
+
+/// A guide that records the tags it sees, prunes the then-branch at line 4, and orders the
+/// else-branch first elsewhere.
+struct Recorder {
+    pruned_line: u32,
+    calls: usize,
+}
+
+impl Guide for Recorder {
+    type Tag = u32;
+
+    fn initial_tag(&mut self) -> u32 {
+        0
+    }
+
+    fn on_edge(&mut self, cfa: &Cfa, tag: &mut u32, edge: EdgeId) -> Step {
+        self.calls += 1;
+        *tag += 1;
+        let e = cfa.edge(edge);
+        if e.lines.map(|l| l.0) == Some(self.pruned_line)
+            && matches!(e.kind, crate::cfa::EdgeKind::Assume { truth: true, .. })
+        {
+            return Step::Prune;
+        }
+        Step::Continue
+    }
+
+    fn order(&mut self, _cfa: &Cfa, _node: NodeId, succs: &mut [Succ<u32>]) {
+        succs.reverse();
+    }
+}
+
+#[test]
+fn guide_tags_prunes_and_orders() {
+    let src = "int __VERIFIER_nondet_int();
+int main() {
+  int x = __VERIFIER_nondet_int();
+  if (x > 0) { x = 1; }
+  if (x < -5) { x = 2; }
+  return x;
+}
+";
+    let (prog, cfa) = build(src, DataModel::Ilp32);
+    let mut ex = explore(&prog, &cfa, ExploreConfig::default(), Recorder { pruned_line: 4, calls: 0 });
+    let outcomes: Vec<_> = ex.by_ref().collect();
+    let got: Vec<String> = outcomes
+        .iter()
+        .map(|o| {
+            let last = cfa.edge(o.path.last().expect("edge"));
+            format!("{:?} {} {}", o.end, lines(&cfa, &o.path), last.text)
+        })
+        .collect();
+    // Line 4's then-branch is pruned; line 5's successors come in reverse CFA order (else first).
+    assert_eq!(got, vec!["Pruned 1 2 3 4 [x > 0]", "Exit 1 2 3 4 5 6 return x;", "Exit 1 2 3 4 5 6 return x;"]);
+    let second: Vec<String> = outcomes[1..]
+        .iter()
+        .map(|o| {
+            let e = o.path.edges().into_iter().find(|&e| cfa.edge(e).text.contains("-5")).expect("branch at line 5");
+            cfa.edge(e).text.to_string()
+        })
+        .collect();
+    assert_eq!(second, vec!["[!(x < -5)]", "[x < -5]"]);
+    assert!(ex.guide().calls > 0);
+    let s = ex.summary();
+    assert!(s.exhausted && s.pruned == 1, "a pruned path makes the exploration incomplete: {s:?}");
+    // Each edge a path took (or was refused) updated its own copy of the tag once.
+    for o in &outcomes {
+        assert_eq!(o.tag as usize, o.path.len(), "{:?}", o.end);
+    }
+}
+
+/// A guide that asks for completion only at the first branch.
+struct Completer;
+
+impl Guide for Completer {
+    type Tag = bool;
+
+    fn initial_tag(&mut self) -> bool {
+        false
+    }
+
+    fn on_edge(&mut self, cfa: &Cfa, tag: &mut bool, edge: EdgeId) -> Step {
+        if !*tag && matches!(cfa.edge(edge).kind, crate::cfa::EdgeKind::Assume { .. }) {
+            *tag = true;
+            return Step::CompletionOnly;
+        }
+        Step::Continue
+    }
+}
+
+#[test]
+fn completion_only_keeps_one_continuation() {
+    let src = "int __VERIFIER_nondet_int();
+int main() {
+  int x = __VERIFIER_nondet_int();
+  if (x > 0) { x = 1; } else { x = 2; }
+  if (__VERIFIER_nondet_int()) { x = 3; }
+  return x;
+}
+";
+    let (prog, cfa) = build(src, DataModel::Ilp32);
+    let ends: Vec<PathEnd> = explore(&prog, &cfa, ExploreConfig::default(), Completer).map(|o| o.end).collect();
+    // Both successors of the first branch start their own completion group: one exit each, the
+    // rest of each group dropped.
+    assert_eq!(ends.iter().filter(|e| **e == PathEnd::Exit).count(), 2, "{ends:?}");
+    assert_eq!(ends.iter().filter(|e| **e == PathEnd::Dropped).count(), 2, "{ends:?}");
+}
+
+#[test]
+fn outcomes_carry_typed_inputs_in_call_order() {
+    let src = with_prelude(
+        "extern unsigned char __VERIFIER_nondet_uchar(void); extern _Bool __VERIFIER_nondet_bool(void);
+int main() { int a = __VERIFIER_nondet_int(); unsigned char b = __VERIFIER_nondet_uchar(); _Bool c = __VERIFIER_nondet_bool();
+  if (a == -3 && b == 200 && c) reach_error(); return 0; }",
+    );
+    let (prog, cfa) = build(&src, DataModel::Ilp32);
+    let o = explore(&prog, &cfa, ExploreConfig::default(), Exhaustive)
+        .find(|o| o.end == PathEnd::Violation)
+        .expect("violation");
+    let inputs = o.inputs.expect("inputs");
+    let vals: Vec<(u32, i128)> = inputs.iter().map(|i| (i.bits, i.signed())).collect();
+    assert_eq!(vals, vec![(32, -3), (8, -56), (8, 1)]);
+    let types: Vec<String> = inputs.iter().map(|i| prog.types.display(i.ty.expect("typed"))).collect();
+    assert_eq!(types, vec!["int", "unsigned char", "_Bool"]);
+}
+
+#[test]
+fn replay_rejects_wrong_inputs() {
+    let src = with_prelude("int main() { int x = __VERIFIER_nondet_int(); if (x == 12345) reach_error(); return 0; }");
+    let (prog, cfa) = build(&src, DataModel::Ilp32);
+    let o = explore(&prog, &cfa, ExploreConfig::default(), Exhaustive)
+        .find(|o| o.end == PathEnd::Violation)
+        .expect("violation");
+    let mut inputs = o.inputs.clone().expect("inputs");
+    let good = replay(&prog, &cfa, Property::UnreachCall, &inputs, 1000);
+    assert_eq!(good.end, ReplayEnd::Violation);
+    assert_eq!(good.edges, o.path.edges());
+    // A wrong value takes the other branch: the self-check fails.
+    inputs[0].value = 7;
+    let bad = replay(&prog, &cfa, Property::UnreachCall, &inputs, 1000);
+    assert_eq!(bad.end, ReplayEnd::Exit);
+    assert_ne!(bad.edges, o.path.edges());
+    // Missing inputs, or inputs of another call, make the run diverge.
+    assert_eq!(replay(&prog, &cfa, Property::UnreachCall, &[], 1000).end, ReplayEnd::Diverged);
+}
+
+#[test]
+fn replay_of_uninitialised_memory() {
+    let src = with_prelude("int main() { int x; int y = x + 1; if (y == 8) reach_error(); return 0; }");
+    assert_eq!(verdict(&src), "false");
+}
+
+#[test]
+fn deterministic_outcomes() {
+    let src = with_prelude(
+        "int main() { int a = __VERIFIER_nondet_int(); int b = __VERIFIER_nondet_int(); if (a < b) { if (a + 1 == b) return 1; } else if (a == b) return 2; return 0; }",
+    );
+    let run = || {
+        let (prog, cfa) = build(&src, DataModel::Ilp32);
+        explore(&prog, &cfa, ExploreConfig::default(), Exhaustive)
+            .map(|o| (o.end, o.path.edges(), o.inputs.map(|i| i.iter().map(|v| v.value).collect::<Vec<_>>())))
+            .collect::<Vec<_>>()
+    };
+    let one = run();
+    assert_eq!(one, run());
+    let distinct: BTreeSet<&Vec<EdgeId>> = one.iter().map(|(_, e, _)| e).collect();
+    assert_eq!(distinct.len(), one.len(), "every path is explored once");
+}

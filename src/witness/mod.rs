@@ -1,0 +1,193 @@
+//! Violation witnesses in the GraphML exchange format 1.0 of SV-COMP (sv-witnesses).
+//!
+//! A witness is a chain of automaton states from an entry node to a violation node, one transition
+//! per CFA edge of the counterexample that a validator needs to follow it: every branch (with its
+//! source lines and `control` = `condition-true`/`condition-false`), every call and return of a
+//! function with a body (`enterFunction` / `returnFromFunction`), and every call of a function
+//! without body whose result is an input (`assumption` `\result == v;` with
+//! `assumption.resultfunction`). Other edges are left out: a witness transition that matches no
+//! edge lets the validator move on.
+//!
+//! Invariant: the output is a function of its inputs (no clock read here; the caller passes the
+//! creation time).
+
+use std::fmt::Write;
+
+use crate::cfa::{Cfa, EdgeId, EdgeKind};
+use crate::cfront::ir::{ExprKind, Program};
+use crate::cfront::types::TypeKind;
+use crate::symex::{InputKind, InputValue};
+
+/// The graph data of a witness.
+#[derive(Clone, Debug)]
+pub struct WitnessInfo {
+    /// The tool, e.g. `vcov 0.1.0`.
+    pub producer: String,
+    /// The specification text (the property file's contents).
+    pub specification: String,
+    /// The program path as given to the verifier.
+    pub program_file: String,
+    /// SHA-256 of the program file, lowercase hexadecimal.
+    pub program_hash: String,
+    /// `32bit` or `64bit`.
+    pub architecture: String,
+    /// ISO 8601 creation time.
+    pub creation_time: String,
+}
+
+/// The GraphML text of a violation witness for the path `edges` (ending at the violation) with the
+/// input values `inputs` of that path.
+pub fn violation_graphml(
+    info: &WitnessInfo,
+    prog: &Program,
+    cfa: &Cfa,
+    edges: &[EdgeId],
+    inputs: &[InputValue],
+) -> String {
+    let mut out = String::new();
+    out.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n");
+    out.push_str("<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\">\n");
+    for (name, ty, on, id, default) in KEYS {
+        match default {
+            Some(d) => {
+                let _ = writeln!(
+                    out,
+                    " <key attr.name=\"{name}\" attr.type=\"{ty}\" for=\"{on}\" id=\"{id}\">\n  <default>{d}</default>\n </key>"
+                );
+            }
+            None => {
+                let _ = writeln!(out, " <key attr.name=\"{name}\" attr.type=\"{ty}\" for=\"{on}\" id=\"{id}\"/>");
+            }
+        }
+    }
+    out.push_str(" <graph edgedefault=\"directed\">\n");
+    for (key, value) in [
+        ("witness-type", "violation_witness"),
+        ("sourcecodelang", "C"),
+        ("producer", info.producer.as_str()),
+        ("specification", info.specification.as_str()),
+        ("programfile", info.program_file.as_str()),
+        ("programhash", info.program_hash.as_str()),
+        ("architecture", info.architecture.as_str()),
+        ("creationtime", info.creation_time.as_str()),
+    ] {
+        let _ = writeln!(out, "  <data key=\"{key}\">{}</data>", escape(value));
+    }
+    out.push_str("  <node id=\"N0\">\n   <data key=\"entry\">true</data>\n  </node>\n");
+    // Results of external calls, in the order the path made the calls.
+    let mut calls = inputs.iter().filter(|i| matches!(i.kind, InputKind::Call { .. })).peekable();
+    // The last edge is the violating one: it always gets a transition, into the violation node.
+    let mut n = 0usize;
+    for (k, &e) in edges.iter().enumerate() {
+        let result = calls.next_if(|i| matches!(i.kind, InputKind::Call { edge, .. } if edge == e));
+        let last = k + 1 == edges.len();
+        let mut data = edge_data(prog, cfa, e, result);
+        if last && data.is_empty() {
+            if let Some((a, b)) = cfa.edge(e).lines {
+                data.push(("startline", a.to_string()));
+                data.push(("endline", b.to_string()));
+            }
+        }
+        if data.is_empty() {
+            continue;
+        }
+        if last {
+            let _ = writeln!(out, "  <node id=\"N{}\">\n   <data key=\"violation\">true</data>\n  </node>", n + 1);
+        } else {
+            let _ = writeln!(out, "  <node id=\"N{}\"/>", n + 1);
+        }
+        let _ = writeln!(out, "  <edge source=\"N{}\" target=\"N{}\">", n, n + 1);
+        for (key, value) in data {
+            let _ = writeln!(out, "   <data key=\"{key}\">{}</data>", escape(&value));
+        }
+        out.push_str("  </edge>\n");
+        n += 1;
+        if last {
+            out.push_str(" </graph>\n</graphml>\n");
+            return out;
+        }
+    }
+    // A path whose last edge has no place in the source: the violation node follows the last
+    // transition directly.
+    let _ = writeln!(out, "  <node id=\"N{}\">\n   <data key=\"violation\">true</data>\n  </node>", n + 1);
+    let _ = writeln!(out, "  <edge source=\"N{}\" target=\"N{}\"/>", n, n + 1);
+    out.push_str(" </graph>\n</graphml>\n");
+    out
+}
+
+/// `attr.name`, `attr.type`, `for`, `id`, default value.
+const KEYS: [(&str, &str, &str, &str, Option<&str>); 19] = [
+    ("witness-type", "string", "graph", "witness-type", None),
+    ("sourcecodelang", "string", "graph", "sourcecodelang", None),
+    ("producer", "string", "graph", "producer", None),
+    ("specification", "string", "graph", "specification", None),
+    ("programFile", "string", "graph", "programfile", None),
+    ("programHash", "string", "graph", "programhash", None),
+    ("architecture", "string", "graph", "architecture", None),
+    ("creationTime", "string", "graph", "creationtime", None),
+    ("isEntryNode", "boolean", "node", "entry", Some("false")),
+    ("isSinkNode", "boolean", "node", "sink", Some("false")),
+    ("isViolationNode", "boolean", "node", "violation", Some("false")),
+    ("startline", "int", "edge", "startline", None),
+    ("endline", "int", "edge", "endline", None),
+    ("control", "string", "edge", "control", None),
+    ("assumption", "string", "edge", "assumption", None),
+    ("assumption.scope", "string", "edge", "assumption.scope", None),
+    ("assumption.resultfunction", "string", "edge", "assumption.resultfunction", None),
+    ("enterFunction", "string", "edge", "enterFunction", None),
+    ("returnFrom", "string", "edge", "returnFromFunction", None),
+];
+
+/// The data of the witness transition for edge `e` (whose call produced `result`, if any); empty
+/// when the edge needs none.
+fn edge_data(prog: &Program, cfa: &Cfa, e: EdgeId, result: Option<&InputValue>) -> Vec<(&'static str, String)> {
+    let edge = cfa.edge(e);
+    let mut data = Vec::new();
+    let lines = |data: &mut Vec<(&'static str, String)>| {
+        if let Some((a, b)) = edge.lines {
+            data.push(("startline", a.to_string()));
+            data.push(("endline", b.to_string()));
+        }
+    };
+    match &edge.kind {
+        EdgeKind::Assume { truth, .. } => {
+            lines(&mut data);
+            data.push(("control", if *truth { "condition-true" } else { "condition-false" }.to_string()));
+        }
+        EdgeKind::Call(cs) => {
+            lines(&mut data);
+            data.push(("enterFunction", prog.func(cfa.call_site(*cs).callee).name.clone()));
+        }
+        EdgeKind::Return(cs) => {
+            lines(&mut data);
+            data.push(("returnFromFunction", prog.func(cfa.call_site(*cs).callee).name.clone()));
+        }
+        EdgeKind::ExternCall { callee, .. } => {
+            let ExprKind::Func(f) = callee.strip_implicit().kind else { return data };
+            let Some(inp) = result.filter(|i| !i.pointer_choice) else { return data };
+            let signed = inp.ty.is_some_and(|t| matches!(prog.types.kind(t), TypeKind::Int(it) if it.signed));
+            let value = if signed { inp.signed().to_string() } else { format!("{}U", inp.value) };
+            lines(&mut data);
+            data.push(("assumption", format!("\\result == {value};")));
+            data.push(("assumption.resultfunction", prog.func(f).name.clone()));
+        }
+        _ => {}
+    }
+    data
+}
+
+/// XML text escaping.
+fn escape(s: &str) -> String {
+    let mut res = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => res.push_str("&amp;"),
+            '<' => res.push_str("&lt;"),
+            '>' => res.push_str("&gt;"),
+            '"' => res.push_str("&quot;"),
+            '\'' => res.push_str("&apos;"),
+            _ => res.push(c),
+        }
+    }
+    res
+}

@@ -1,0 +1,194 @@
+//! `vcov verify` end to end: verdict lines, exit codes, witnesses, statistics.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use sha2::{Digest, Sha256};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/c/verify").join(name)
+}
+
+fn vcov(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_vcov")).arg("verify").args(args).env_clear().output().expect("vcov runs")
+}
+
+/// The verdict line and the exit code of `vcov verify ARGS`.
+fn verdict(args: &[&str]) -> (String, i32) {
+    let out = vcov(args);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = stdout.lines().find(|l| l.starts_with("Verification result:")).unwrap_or("").to_string();
+    (line, out.status.code().unwrap_or(-1))
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("UTF-8 path")
+}
+
+#[test]
+fn verdicts_of_the_fixtures() {
+    let cases: &[(&str, &[&str], &str)] = &[
+        ("safe_loop.c", &[], "Verification result: TRUE"),
+        ("bug_call.c", &[], "Verification result: FALSE(unreach-call)"),
+        ("heap_list.c", &["--64"], "Verification result: TRUE"),
+        ("scheduler_label.c", &["--spec", "errorlabel"], "Verification result: TRUE"),
+        ("scheduler_label_bug.c", &["--spec", "errorlabel"], "Verification result: FALSE(unreach-call)"),
+    ];
+    for (file, flags, expect) in cases {
+        let p = fixture(file);
+        let mut args = vec![path(&p)];
+        args.extend_from_slice(flags);
+        assert_eq!(verdict(&args), (expect.to_string(), 0), "{file}");
+    }
+    let p = fixture("unknown_extern.c");
+    let (line, code) = verdict(&[path(&p)]);
+    assert_eq!(code, 0);
+    assert!(line.starts_with("Verification result: UNKNOWN (") && line.contains("pointer"), "{line}");
+}
+
+#[test]
+fn search_orders_and_modes_agree() {
+    for (file, flags) in
+        [("safe_loop.c", vec![]), ("bug_call.c", vec![]), ("scheduler_label_bug.c", vec!["--spec", "errorlabel"])]
+    {
+        let p = fixture(file);
+        let mut base = vec![path(&p)];
+        base.extend(flags);
+        let reference = verdict(&base);
+        for extra in [vec!["--bfs"], vec!["--partial-incremental"], vec!["--bfs", "--partial-incremental"]] {
+            let mut args = base.clone();
+            args.extend(extra.iter().copied());
+            assert_eq!(verdict(&args), reference, "{file} {extra:?}");
+        }
+    }
+}
+
+#[test]
+fn unwinding_bound_gives_unknown() {
+    let p = fixture("safe_loop.c");
+    let (line, code) = verdict(&[path(&p), "--unwind", "3"]);
+    assert_eq!(code, 0);
+    assert!(line.starts_with("Verification result: UNKNOWN (") && line.contains("unwinding"), "{line}");
+}
+
+/// Checks that `text` is a well-formed XML element tree (tags balanced and properly nested).
+fn assert_well_formed(text: &str) {
+    let mut stack: Vec<String> = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find('<') {
+        let end = rest[start..].find('>').expect("tag closes") + start;
+        let tag = &rest[start + 1..end];
+        rest = &rest[end + 1..];
+        if tag.starts_with('?') || tag.starts_with('!') {
+            continue;
+        }
+        if let Some(name) = tag.strip_prefix('/') {
+            assert_eq!(stack.pop().as_deref(), Some(name.trim()), "closing tag {name}");
+        } else if !tag.ends_with('/') {
+            stack.push(tag.split_whitespace().next().expect("tag name").to_string());
+        }
+    }
+    assert!(stack.is_empty(), "unclosed tags {stack:?}");
+}
+
+#[test]
+fn task_file_and_witness() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let witness = dir.path().join("witness.graphml");
+    let task = fixture("bug_call.yml");
+    let (line, code) = verdict(&["--task", path(&task), "--witness", path(&witness)]);
+    assert_eq!((line.as_str(), code), ("Verification result: FALSE(unreach-call)", 0));
+    let text = std::fs::read_to_string(&witness).expect("witness written");
+    assert_well_formed(&text);
+    assert!(text.contains("<data key=\"witness-type\">violation_witness</data>"));
+    assert!(text.contains("<data key=\"architecture\">32bit</data>"));
+    assert!(text.contains("<data key=\"specification\">CHECK( init(main()), LTL(G ! call(reach_error())) )</data>"));
+    let hash: String = Sha256::digest(std::fs::read(fixture("bug_call.c")).expect("program"))
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    assert!(text.contains(&format!("<data key=\"programhash\">{hash}</data>")), "SHA-256 of the program");
+    // One entry node, one violation node, a chain of edges between them.
+    assert_eq!(text.matches("<data key=\"entry\">true</data>").count(), 1);
+    assert_eq!(text.matches("<data key=\"violation\">true</data>").count(), 1);
+    let n_nodes = text.matches("<node id=").count();
+    let n_edges = text.matches("<edge source=").count();
+    assert_eq!(n_edges + 1, n_nodes);
+    for k in 0..n_edges {
+        assert!(text.contains(&format!("<edge source=\"N{k}\" target=\"N{}\"", k + 1)), "edge {k}");
+    }
+    // The nondeterministic values that lead to the error: a == 9, b == 20.
+    assert!(text.contains("\\result == 9;") && text.contains("\\result == 20;"), "{text}");
+    assert!(text.contains("<data key=\"enterFunction\">check</data>"));
+    assert!(text.contains("<data key=\"returnFromFunction\">check</data>"));
+    assert!(text.contains("<data key=\"control\">condition-true</data>"));
+    // Written atomically: no temporary file is left next to it.
+    let names: Vec<_> = std::fs::read_dir(dir.path()).expect("dir").map(|e| e.expect("entry").file_name()).collect();
+    assert_eq!(names, vec![std::ffi::OsString::from("witness.graphml")]);
+}
+
+#[test]
+fn no_witness_for_true() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let witness = dir.path().join("w.graphml");
+    let p = fixture("safe_loop.c");
+    assert_eq!(verdict(&[path(&p), "--witness", path(&witness)]).0, "Verification result: TRUE");
+    assert!(!witness.exists());
+}
+
+#[test]
+fn bad_input_exits_with_2() {
+    let p = fixture("syntax_error.c");
+    let out = vcov(&[path(&p)]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("syntax_error.c:2:11:"), "{stderr}");
+    assert!(out.stdout.is_empty());
+    let out = vcov(&["/nonexistent/program.c"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/program.c"));
+    // A task file with an error names its line and column.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let yml = dir.path().join("t.yml");
+    std::fs::write(&yml, "input_files: 'a.c'\noptions:\n  data_model: ILP64\n").expect("write");
+    let out = vcov(&["--task", path(&yml)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("t.yml:3:15: unknown data_model"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn statistics() {
+    let p = fixture("scheduler_label.c");
+    let out = vcov(&[path(&p), "--spec", "errorlabel", "--stats"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    for key in [
+        "paths explored:",
+        "branch checks:",
+        "infeasible branches pruned:",
+        "solver calls:",
+        "state cache hits:",
+        "time in solver:",
+        "time in encoding:",
+        "time in the rest:",
+    ] {
+        assert!(stdout.contains(key), "missing {key} in\n{stdout}");
+    }
+}
+
+/// The SystemC programs of the shared corpus, when present: a correct and a buggy one.
+#[test]
+fn corpus_smoke() {
+    let systemc = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/fse12/systemc");
+    if !systemc.exists() {
+        return;
+    }
+    for (file, expect) in [("token_ring.01.c", "TRUE"), ("token_ring.01.BUG.c", "FALSE(unreach-call)")] {
+        let p = systemc.join(file);
+        let (line, code) = verdict(&[path(&p), "--spec", "errorlabel", "--32", "--timelimit", "60"]);
+        assert_eq!((line, code), (format!("Verification result: {expect}"), 0), "{file}");
+    }
+}
