@@ -49,6 +49,18 @@ pub enum LineRuleArg {
     FirstLine,
 }
 
+/// How executions are generated.
+#[derive(ValueEnum, Debug, Clone, Copy, Default)]
+pub enum GenerateArg {
+    /// Depth-first over the program in CFA postorder (the paper's baseline).
+    Blind,
+    /// Postorder, ties broken by the Reach score of the automaton state (the paper's heuristic).
+    Guided,
+    /// Executions covering something new until nothing is left; then the rest is proven not coverable.
+    #[default]
+    Targeted,
+}
+
 /// What goes to standard output.
 #[derive(ValueEnum, Debug, Clone, Copy, Default)]
 pub enum FormatArg {
@@ -70,9 +82,34 @@ pub struct CoverageArgs {
     /// Measure the executions described by the counterexample automata (*.spc) in this directory.
     #[arg(long, value_name = "DIR")]
     pub executions_from: Option<PathBuf>,
-    /// Measure at most this many executions.
+    /// How executions are generated (ignored with --executions-from).
+    #[arg(long, value_enum, default_value_t)]
+    pub generate: GenerateArg,
+    /// Measure (or generate) at most this many terminating executions.
     #[arg(long, value_name = "N")]
     pub max_executions: Option<usize>,
+    /// Stop generating after S seconds and report what was found (marked interrupted).
+    #[arg(long, value_name = "S")]
+    pub timelimit: Option<f64>,
+    /// Specification: `errorlabel` makes only labels named ERROR violations.
+    #[arg(long, value_parser = ["errorlabel", "unreach-call"], conflicts_with = "prop")]
+    pub spec: Option<String>,
+    /// Property file (SV-COMP unreach-call.prp): only calls of reach_error/__VERIFIER_error violate it.
+    #[arg(long, value_name = "FILE")]
+    pub prop: Option<PathBuf>,
+    /// Keep generating executions after one violates the property.
+    #[arg(long)]
+    pub continue_after_bug: bool,
+    /// Write every execution as a Test-Comp test (with vcov-claims.json for `vcov replay`) and a
+    /// counterexample automaton into DIR, and the violation witness of a bug.
+    #[arg(long, value_name = "DIR")]
+    pub evidence: Option<PathBuf>,
+    /// Write the GraphML violation witness of a bug to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub witness: Option<PathBuf>,
+    /// Do not show progress on standard error.
+    #[arg(long)]
+    pub no_progress: bool,
     /// Write the JSON report to this file.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,

@@ -10,9 +10,11 @@ use anyhow::{Context, Result};
 
 use crate::cfa::LineRule;
 use crate::cfront::types::DataModel;
+use crate::coverage::search::Generate;
 use crate::driver::{self, CoverageConfig, Format};
 use crate::evidence::Architecture;
-use args::{Cli, Command, FormatArg, LineRuleArg, ModelArgs};
+use crate::symex::Property;
+use args::{Cli, Command, FormatArg, GenerateArg, LineRuleArg, ModelArgs};
 
 /// The process exit status.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -61,12 +63,32 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitSta
             Ok(if outcome.all_confirmed() { ExitStatus::Success } else { ExitStatus::CheckFailed })
         }
         Command::Coverage(a) => {
+            let (property, property_text) = coverage_property(a.spec.as_deref(), a.prop.as_deref())?;
+            let time_limit = match a.timelimit {
+                Some(t) if !(t.is_finite() && t > 0.0) => {
+                    anyhow::bail!("--timelimit must be a positive number of seconds")
+                }
+                Some(t) => Some(std::time::Duration::from_secs_f64(t)),
+                None => None,
+            };
             let config = CoverageConfig {
                 program: a.program,
                 automaton: a.aa,
                 data_model: data_model(a.model),
                 executions_from: a.executions_from,
+                generate: match a.generate {
+                    GenerateArg::Blind => Generate::Blind,
+                    GenerateArg::Guided => Generate::Guided,
+                    GenerateArg::Targeted => Generate::Targeted,
+                },
                 max_executions: a.max_executions,
+                time_limit,
+                property,
+                property_text,
+                continue_after_bug: a.continue_after_bug,
+                evidence: a.evidence,
+                witness: a.witness,
+                progress: !a.no_progress,
                 line_rule: match a.line_rule {
                     LineRuleArg::Spanned => LineRule::Spanned,
                     LineRuleArg::FirstLine => LineRule::FirstLine,
@@ -90,6 +112,28 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitSta
             Ok(ExitStatus::Success)
         }
     }
+}
+
+/// The property of `vcov coverage` from `--spec`/`--prop`, with its text for witnesses and tests.
+fn coverage_property(spec: Option<&str>, prop: Option<&std::path::Path>) -> Result<(Property, String)> {
+    if spec == Some("errorlabel") {
+        return Ok((Property::ErrorLabel, crate::verify::ERROR_LABEL_SPEC.to_string()));
+    }
+    if let Some(p) = prop {
+        let text =
+            std::fs::read_to_string(p).with_context(|| format!("{}: cannot read the property file", p.display()))?;
+        let supported = crate::verify::task::parse_property(&text).is_some_and(|(init, calls)| {
+            init == "main" && calls.iter().all(|f| f == "reach_error" || f == "__VERIFIER_error")
+        });
+        if !supported {
+            anyhow::bail!("{}: unsupported property (vcov checks `G ! call(reach_error())` from main)", p.display());
+        }
+        return Ok((Property::UnreachCall, text.trim().to_string()));
+    }
+    if spec == Some("unreach-call") {
+        return Ok((Property::UnreachCall, "CHECK( init(main()), LTL(G ! call(reach_error())) )".to_string()));
+    }
+    Ok((Property::Any, crate::driver::DEFAULT_PROPERTY_TEXT.to_string()))
 }
 
 fn data_model(m: ModelArgs) -> DataModel {

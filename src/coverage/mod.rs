@@ -9,6 +9,7 @@
 
 mod follow;
 pub mod result;
+pub mod search;
 
 use std::collections::BTreeSet;
 
@@ -107,6 +108,11 @@ impl<'a> Analysis<'a> {
         let edges: Vec<EdgeId> = if exec.terminating { covered.into_iter().collect() } else { Vec::new() };
         let lines = self.cfa.lines_of_edges(&edges, self.line_rule);
         ExecutionCoverage { edges, lines, left_explored_region: left }
+    }
+
+    /// The matcher of the automaton's transitions on the CFA's edges.
+    pub fn matcher(&self) -> &Matcher<'a> {
+        &self.matcher
     }
 
     /// The automaton state the initial product node is in.

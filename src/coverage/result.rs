@@ -1,5 +1,6 @@
 //! The plain result of a coverage run, handed to the report writers.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use crate::product::MatchStats;
@@ -13,6 +14,34 @@ pub struct FunctionInfo {
     pub first_line: u32,
     /// Last line of the definition.
     pub last_line: u32,
+}
+
+/// What is known about a line to cover.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum LineStatus {
+    /// Covered; the number of the first execution that covers it.
+    Covered(usize),
+    /// In the over-approximation, not covered, and not decided (the search was limited or did not run).
+    OverOnly,
+    /// In the over-approximation and proven not coverable (the search was exhaustive).
+    NotCoverable,
+    /// Outside the over-approximation: the verifier never explored it.
+    Unexplored,
+    /// In the over-approximation, not covered, and the search could not decide it (paths were cut).
+    Unknown,
+}
+
+impl LineStatus {
+    /// The name used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            LineStatus::Covered(_) => "covered",
+            LineStatus::OverOnly => "over_only",
+            LineStatus::NotCoverable => "not_coverable",
+            LineStatus::Unexplored => "unexplored",
+            LineStatus::Unknown => "unknown",
+        }
+    }
 }
 
 /// One branching point (a node with two or more assume edges) and which of its arms are taken.
@@ -99,6 +128,10 @@ pub struct CoverageResult {
     pub interrupted: bool,
     /// The row name for tables (`--instance`, default the program's file name).
     pub instance: String,
+    /// The status of every line to cover.
+    pub line_status: BTreeMap<u32, LineStatus>,
+    /// Where the executions came from: `files`, `blind`, `guided` or `targeted`.
+    pub generate: &'static str,
     /// Stage times.
     pub times: Times,
 }

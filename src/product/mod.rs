@@ -21,7 +21,7 @@ use crate::cfa::{CallSiteId, Cfa, EdgeId, NodeId};
 use crate::id_type;
 
 pub use matching::{assume_polarity, token_key, Fired, Matcher, Tier};
-pub use reach::{ReachInfo, TrueRegion};
+pub use reach::{solve_dag, ReachInfo, TrueRegion};
 pub use walk::{stack_after, step, takeable_edges, Step};
 
 id_type! {

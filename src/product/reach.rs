@@ -125,9 +125,11 @@ fn returning_functions(cfa: &Cfa) -> Vec<bool> {
     }
 }
 
+/// Solves a union problem over the SCC condensation of `g`, sinks first.
+///
 /// For every vertex `v` of `g` marked in `needed`, the union of `own(w)` over the vertices `w`
 /// reachable from `v` (including `v`), as a bitset of `width` bits.
-fn solve_dag(
+pub fn solve_dag(
     g: &DiGraph<(), ()>,
     width: usize,
     own: impl Fn(usize, &mut FixedBitSet),

@@ -1,8 +1,10 @@
 //! The JSON coverage report (`--json FILE` or `--format json`).
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
-use crate::coverage::result::CoverageResult;
+use crate::coverage::result::{CoverageResult, LineStatus};
 
 /// Version of the JSON report's schema; later versions only add fields.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -18,6 +20,11 @@ struct Report<'a> {
     over_approximation: Lines<'a>,
     under_approximation: Under<'a>,
     bug_found: bool,
+    exact: bool,
+    interrupted: bool,
+    generate: &'a str,
+    line_status: BTreeMap<u32, &'static str>,
+    covered_by: BTreeMap<u32, usize>,
     branch_coverage: Counts,
     function_coverage: Counts,
     automaton_match: Match,
@@ -67,6 +74,15 @@ struct Execution<'a> {
     lines: &'a [u32],
     terminating: bool,
     violates_property: bool,
+    inputs: Vec<Input<'a>>,
+}
+
+#[derive(Serialize)]
+struct Input<'a> {
+    function: &'a str,
+    #[serde(rename = "type")]
+    c_type: &'a str,
+    value: String,
 }
 
 #[derive(Serialize)]
@@ -90,6 +106,18 @@ pub fn coverage_json(res: &CoverageResult) -> String {
         over_approximation: Lines { lines: &res.over_lines },
         under_approximation: Under { lines: &res.under_lines, executions: res.n_terminating() },
         bug_found: res.bug_found,
+        exact: res.exact,
+        interrupted: res.interrupted,
+        generate: res.generate,
+        line_status: res.line_status.iter().map(|(l, s)| (*l, s.name())).collect(),
+        covered_by: res
+            .line_status
+            .iter()
+            .filter_map(|(l, s)| match s {
+                LineStatus::Covered(id) => Some((*l, *id)),
+                _ => None,
+            })
+            .collect(),
         branch_coverage: Counts {
             total: res.branches.iter().map(|b| b.arms.len()).sum(),
             over: res.branches.iter().flat_map(|b| &b.arms).filter(|a| a.0).count(),
@@ -121,6 +149,11 @@ pub fn coverage_json(res: &CoverageResult) -> String {
                 lines: &e.lines,
                 terminating: e.terminating,
                 violates_property: e.violates_property,
+                inputs: e
+                    .inputs
+                    .iter()
+                    .map(|i| Input { function: &i.function, c_type: &i.c_type, value: i.value.to_string() })
+                    .collect(),
             })
             .collect(),
         time_seconds: Times {

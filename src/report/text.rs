@@ -40,6 +40,19 @@ pub fn coverage_summary(res: &CoverageResult) -> String {
         if res.bug_found { "yes" } else { "-" },
         res.times.cpu
     );
+    let mut notes = Vec::new();
+    if res.exact {
+        notes.push("exact: every other line is proven not coverable".to_string());
+    }
+    if res.interrupted {
+        notes.push("interrupted: the search stopped early".to_string());
+    }
+    if res.bug_found {
+        notes.push("an execution violates the property".to_string());
+    }
+    if !notes.is_empty() {
+        let _ = writeln!(out, "  {}", notes.join("; "));
+    }
     let m = &res.matching;
     let _ = writeln!(
         out,

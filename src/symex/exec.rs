@@ -50,6 +50,9 @@ pub enum Property {
     UnreachCall,
     /// No label named `ERROR` (in any case) is reached (CPAchecker's ErrorLabel specification).
     ErrorLabel,
+    /// Both: violating calls and `ERROR` labels (the default of `vcov coverage`, which meets programs
+    /// written for either specification).
+    Any,
 }
 
 /// The model the executor applies to a call of a function without body.
@@ -228,7 +231,7 @@ impl<'a> World<'a> {
     /// Whether calling `f` (with or without body) violates the property.
     pub fn is_violation_call(&self, f: FuncId) -> bool {
         match self.lib(f) {
-            LibFn::ReachError => self.property == Property::UnreachCall,
+            LibFn::ReachError => matches!(self.property, Property::UnreachCall | Property::Any),
             LibFn::AssertFail => true,
             _ => false,
         }
@@ -236,7 +239,7 @@ impl<'a> World<'a> {
 
     /// Whether reaching a location with this label violates the property.
     pub fn is_error_label(&self, label: &str) -> bool {
-        self.property == Property::ErrorLabel && label.eq_ignore_ascii_case("error")
+        matches!(self.property, Property::ErrorLabel | Property::Any) && label.eq_ignore_ascii_case("error")
     }
 
     /// The types of the program.

@@ -92,7 +92,8 @@ impl std::fmt::Display for Verdict {
 }
 
 /// The default text of the ErrorLabel specification for witnesses.
-const ERROR_LABEL_SPEC: &str = "CHECK( init(main()), LTL(G ! label(ERROR)) )";
+/// The text of CPAchecker's ErrorLabel specification in witnesses.
+pub const ERROR_LABEL_SPEC: &str = "CHECK( init(main()), LTL(G ! label(ERROR)) )";
 
 /// Runs `vcov verify` with `config`.
 pub fn run(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {

@@ -1,0 +1,426 @@
+//! Generating terminating executions with the symbolic executor: the paper's baseline (blind), its
+//! heuristic (guided) and the targeted search that finds, one after the other, executions covering a
+//! line not covered yet, and proves the rest not coverable when it runs out of candidates.
+//!
+//! The executor knows nothing of automata; `CoverageGuide` follows the automaton along every path
+//! (the same step function as `Analysis::measure`), orders branches by CFA postorder then by the
+//! Reach score of the automaton state, and in targeted mode prunes a path that cannot cover anything
+//! new: its prefix covers no line still uncovered and no uncovered line is reachable before
+//! `__FALSE`. A path whose prefix covers new lines but can reach no further uncovered line is only
+//! completed to the program's exit (`Step::CompletionOnly`).
+//!
+//! Invariant: an execution is reported only if the concrete interpreter, fed its inputs, takes exactly
+//! its edges and returns from `main`; its lines are measured by `Analysis::measure`.
+
+use fixedbitset::FixedBitSet;
+use petgraph::graph::DiGraph;
+
+use super::{Analysis, Execution, ExecutionCoverage};
+use crate::automaton::StateId;
+use crate::cfa::{Cfa, EdgeId, EdgeKind, NodeId};
+use crate::cfront::ir::Program;
+use crate::product::{solve_dag, stack_after, step, takeable_edges, ProductNode, StackId, Stacks, Step as AutStep};
+use crate::symex::{self, ExploreConfig, Explorer, Guide, PathEnd, ReplayEnd, Step, Succ};
+
+/// How executions are generated.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Generate {
+    /// Depth-first over the program in CFA postorder (the paper's baseline).
+    Blind,
+    /// Like blind, postorder ties broken by the Reach score of the automaton state (the paper's heuristic).
+    Guided,
+    /// Executions that cover something new, until none is left (the reference's fixpoint generator).
+    #[default]
+    Targeted,
+}
+
+/// Options of the search.
+#[derive(Clone, Debug)]
+pub struct SearchConfig {
+    /// How executions are generated. [default: targeted]
+    pub generate: Generate,
+    /// Stop after this many terminating executions. [default: none]
+    pub max_executions: Option<usize>,
+    /// Go on after an execution violates the property. [default: false]
+    pub continue_after_bug: bool,
+    /// The executor's configuration (strategy, solver mode, property, budget).
+    pub explore: ExploreConfig,
+}
+
+/// An execution the search generated.
+#[derive(Clone, Debug)]
+pub struct FoundExecution {
+    /// Its edges.
+    pub edges: Vec<EdgeId>,
+    /// The values of its nondeterministic inputs, in order.
+    pub inputs: Vec<symex::InputValue>,
+    /// What it covers.
+    pub coverage: ExecutionCoverage,
+}
+
+/// What the search found and why it ended.
+#[derive(Clone, Debug, Default)]
+pub struct SearchOutcome {
+    /// Terminating executions, in the order found.
+    pub executions: Vec<FoundExecution>,
+    /// Executions that violate the property (at most one unless `continue_after_bug`).
+    pub bugs: Vec<(Vec<EdgeId>, Vec<symex::InputValue>)>,
+    /// The search ran out of candidates by itself: nothing was cut and no limit was hit.
+    pub complete: bool,
+    /// A limit (time, interrupt, number of executions) stopped the search.
+    pub limited: bool,
+    /// A signal or the time limit stopped the search.
+    pub interrupted: bool,
+    /// Why paths were cut or executions rejected, if any were (the search is then incomplete).
+    pub incomplete_because: Option<String>,
+    /// Executor statistics.
+    pub stats: Option<symex::Stats>,
+}
+
+/// Runs the search on `analysis`'s program and automaton; `progress` hears of every execution.
+pub fn search(
+    analysis: &Analysis,
+    prog: &Program,
+    config: &SearchConfig,
+    progress: &mut dyn FnMut(&SearchOutcome, usize),
+) -> SearchOutcome {
+    let cfa = analysis.cfa;
+    let guide = CoverageGuide::new(analysis, config.generate);
+    let property = config.explore.property;
+    let mut explorer: Explorer<'_, CoverageGuide> = symex::explore(prog, cfa, config.explore.clone(), guide);
+    let mut out = SearchOutcome::default();
+    let mut rejected: Option<String> = None;
+    let limit = config.max_executions.unwrap_or(usize::MAX);
+    let mut limited = limit == 0;
+    while !limited {
+        let Some(outcome) = explorer.next() else { break };
+        match outcome.end {
+            PathEnd::Exit | PathEnd::Violation => {}
+            _ => continue,
+        }
+        let Some(inputs) = outcome.inputs.clone() else {
+            rejected.get_or_insert_with(|| "an execution had no model".into());
+            continue;
+        };
+        let edges = outcome.path.edges();
+        let replayed = symex::replay(prog, cfa, property, &inputs, edges.len() as u64 + 1);
+        if outcome.end == PathEnd::Violation {
+            if replayed.end == ReplayEnd::Violation && replayed.edges == edges && outcome.approx.violation_is_real() {
+                out.bugs.push((edges, inputs));
+                if !config.continue_after_bug {
+                    break;
+                }
+            } else {
+                rejected.get_or_insert_with(|| "a violation did not replay".into());
+            }
+            continue;
+        }
+        if replayed.end != ReplayEnd::Exit || replayed.edges != edges {
+            rejected.get_or_insert_with(|| {
+                format!("an execution did not replay (the concrete run ended with {:?})", replayed.end)
+            });
+            continue;
+        }
+        let coverage = analysis.measure(&Execution { origin: String::new(), edges: edges.clone(), terminating: true });
+        let guide = explorer.guide_mut();
+        let new = coverage.lines.iter().any(|&l| guide.is_uncovered(l));
+        if config.generate == Generate::Targeted && !new {
+            continue;
+        }
+        guide.mark_covered(&coverage.lines);
+        out.executions.push(FoundExecution { edges, inputs, coverage });
+        progress(&out, explorer.guide().n_uncovered());
+        if out.executions.len() >= limit {
+            limited = true;
+        }
+        if config.generate == Generate::Targeted && explorer.guide().n_uncovered() == 0 {
+            // Everything the over-approximation holds is covered: nothing is left to find.
+            break;
+        }
+    }
+    let summary = explorer.summary();
+    out.stats = Some(explorer.stats());
+    let all_covered = config.generate == Generate::Targeted && explorer.guide().n_uncovered() == 0;
+    out.limited = limited || summary.stop.is_some();
+    out.interrupted = summary.stop.is_some();
+    if summary.cuts > 0 {
+        let first = summary.first_cut.map(|c| c.to_string()).unwrap_or_default();
+        out.incomplete_because = Some(format!("{} path(s) cut; first: {first}", summary.cuts));
+    } else if !summary.approx.is_empty() {
+        out.incomplete_because = Some(summary.approx.describe().join("; "));
+    } else if let Some(r) = rejected {
+        out.incomplete_because = Some(r);
+    }
+    let bug_stop = !out.bugs.is_empty() && !config.continue_after_bug;
+    out.complete = all_covered || (summary.exhausted && !out.limited && !bug_stop && out.incomplete_because.is_none());
+    out
+}
+
+/// Where a path is with respect to the automaton.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+enum Pos {
+    /// Blind search: the automaton is not followed.
+    Untracked,
+    /// In this state (not `__FALSE`).
+    At(StateId),
+    /// The path left the explored region; nothing more counts.
+    Left,
+}
+
+/// The guide's per-path information.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Tag {
+    pos: Pos,
+    stack: StackId,
+    /// Lines on the path that were uncovered when it took them (re-checked as coverage grows).
+    fresh: Vec<u32>,
+    /// Distinguishes paths with fresh lines, so the state cache never prunes one (0 when `fresh` is
+    /// empty).
+    unique: u64,
+}
+
+/// The coverage layer's guide of the executor.
+pub struct CoverageGuide<'a> {
+    a: &'a Analysis<'a>,
+    generate: Generate,
+    stacks: Stacks,
+    index: std::collections::HashMap<ProductNode, u32>,
+    uncovered: FixedBitSet,
+    n_uncovered: usize,
+    /// For every product node, the lines it can still cover (edges whose target is not `__FALSE`).
+    node_lines: Vec<FixedBitSet>,
+    /// For every CFA node, the lines of edges reachable from it (any call stack): the `__TRUE` region.
+    cfa_lines: Option<Vec<FixedBitSet>>,
+    next_unique: u64,
+}
+
+impl<'a> CoverageGuide<'a> {
+    fn new(a: &'a Analysis<'a>, generate: Generate) -> Self {
+        let width = a.reach.over_lines.last().map_or(1, |&l| l as usize + 1);
+        let mut uncovered = FixedBitSet::with_capacity(width);
+        for &l in &a.reach.over_lines {
+            uncovered.insert(l as usize);
+        }
+        let index = a.product.nodes.iter().enumerate().map(|(i, n)| (*n, i as u32)).collect();
+        let (node_lines, cfa_lines) = if generate == Generate::Targeted {
+            let cfa_lines = cfa_line_reach(a, width);
+            (product_line_reach(a, width, cfa_lines.as_deref()), cfa_lines)
+        } else {
+            (Vec::new(), None)
+        };
+        CoverageGuide {
+            a,
+            generate,
+            stacks: a.product.stacks.clone(),
+            index,
+            n_uncovered: uncovered.count_ones(..),
+            uncovered,
+            node_lines,
+            cfa_lines,
+            next_unique: 1,
+        }
+    }
+
+    fn is_uncovered(&self, line: u32) -> bool {
+        (line as usize) < self.uncovered.len() && self.uncovered.contains(line as usize)
+    }
+
+    fn mark_covered(&mut self, lines: &[u32]) {
+        for &l in lines {
+            if self.is_uncovered(l) {
+                self.uncovered.set(l as usize, false);
+                self.n_uncovered -= 1;
+            }
+        }
+    }
+
+    /// Lines of the over-approximation not covered yet.
+    pub fn n_uncovered(&self) -> usize {
+        self.n_uncovered
+    }
+
+    fn is_true(&self, q: StateId) -> bool {
+        Some(q) == self.a.product.true_state
+    }
+
+    /// Whether a path at CFA node `n` with `tag` can still reach an uncovered line.
+    fn ahead(&self, tag: &Tag, n: NodeId) -> bool {
+        match tag.pos {
+            Pos::Untracked => true,
+            Pos::Left => false,
+            Pos::At(q) if self.is_true(q) => match &self.cfa_lines {
+                Some(lines) => !lines[n.idx()].is_disjoint(&self.uncovered),
+                None => true,
+            },
+            Pos::At(q) => match self.index.get(&ProductNode { aut: q, cfa: n, stack: tag.stack }) {
+                Some(&i) => !self.node_lines[i as usize].is_disjoint(&self.uncovered),
+                // Not in the product (it cannot happen for a path the product follows); keep going.
+                None => true,
+            },
+        }
+    }
+
+    fn score(&self, tag: &Tag) -> u32 {
+        match tag.pos {
+            Pos::At(q) if self.is_true(q) => u32::MAX,
+            Pos::At(q) => self.a.reach.state_score[q.idx()],
+            _ => 0,
+        }
+    }
+}
+
+impl Guide for CoverageGuide<'_> {
+    type Tag = Tag;
+
+    fn initial_tag(&mut self) -> Tag {
+        let pos = if self.generate == Generate::Blind { Pos::Untracked } else { Pos::At(self.a.aut.initial) };
+        let pos = match pos {
+            Pos::At(q) if Some(q) == self.a.product.false_state => Pos::Left,
+            p => p,
+        };
+        Tag { pos, stack: Stacks::EMPTY, fresh: Vec::new(), unique: 0 }
+    }
+
+    fn on_edge(&mut self, cfa: &Cfa, tag: &mut Tag, edge: EdgeId) -> Step {
+        let e = cfa.edge(edge);
+        // The automaton's step; the edge counts if the automaton does not enter `__FALSE` on it.
+        let mut counts = false;
+        if let Pos::At(q) = tag.pos {
+            if self.is_true(q) {
+                counts = true;
+            } else {
+                let siblings = takeable_edges(cfa, &self.stacks, tag.stack, e.src);
+                tag.pos = match step(self.a.aut, self.a.matcher(), q, &siblings, edge) {
+                    AutStep::To(next) if Some(next) == self.a.product.false_state => Pos::Left,
+                    AutStep::To(next) => {
+                        counts = true;
+                        Pos::At(next)
+                    }
+                    AutStep::Blocked | AutStep::Error => Pos::Left,
+                };
+            }
+        }
+        tag.stack = stack_after(cfa, &mut self.stacks, tag.stack, edge);
+        if self.generate != Generate::Targeted {
+            return Step::Continue;
+        }
+        // Fresh lines: those of this edge, and those of the prefix still uncovered.
+        tag.fresh.retain(|&l| self.uncovered.contains(l as usize));
+        if counts {
+            if let Some((a, b)) = cfa.counted_lines(edge, self.a.line_rule) {
+                for l in a..=b {
+                    if self.is_uncovered(l) && !tag.fresh.contains(&l) {
+                        tag.fresh.push(l);
+                    }
+                }
+            }
+        }
+        if tag.fresh.is_empty() {
+            tag.unique = 0;
+        } else if tag.unique == 0 {
+            tag.unique = self.next_unique;
+            self.next_unique += 1;
+        }
+        match (tag.fresh.is_empty(), self.ahead(tag, e.dst)) {
+            (_, true) => Step::Continue,
+            (false, false) => Step::CompletionOnly,
+            (true, false) => Step::Prune,
+        }
+    }
+
+    fn order(&mut self, cfa: &Cfa, _node: NodeId, succs: &mut [Succ<Tag>]) {
+        // Lower postorder first (toward the exit), then the higher Reach score.
+        succs.sort_by_key(|s| (cfa.node(cfa.edge(s.edge).dst).postorder, std::cmp::Reverse(self.score(&s.tag))));
+    }
+
+    fn wants_inputs(&mut self, end: &PathEnd, _tag: &Tag) -> bool {
+        matches!(end, PathEnd::Exit | PathEnd::Violation)
+    }
+
+    fn completes(&self, end: &PathEnd) -> bool {
+        // Only a return from `main` is a terminating execution.
+        matches!(end, PathEnd::Exit)
+    }
+}
+
+/// For every product node, the lines an execution can still cover from it: lines of edges taken from
+/// nodes reachable from it (outside `__FALSE`) into a node outside `__FALSE`; the `__TRUE` leaves
+/// contribute the lines reachable in the CFA.
+fn product_line_reach(a: &Analysis, width: usize, cfa_lines: Option<&[FixedBitSet]>) -> Vec<FixedBitSet> {
+    let p = &a.product;
+    let is_false = |i: usize| Some(p.nodes[i].aut) == p.false_state;
+    let is_true = |i: usize| Some(p.nodes[i].aut) == p.true_state;
+    let mut g = DiGraph::<(), ()>::with_capacity(p.nodes.len(), p.nodes.len());
+    for _ in &p.nodes {
+        g.add_node(());
+    }
+    for (i, succ) in p.succ.iter().enumerate() {
+        for e in succ {
+            g.add_edge((i as u32).into(), e.to.0.into(), ());
+        }
+    }
+    let full = {
+        let mut f = FixedBitSet::with_capacity(width);
+        f.insert_range(..);
+        f
+    };
+    let mut own = vec![FixedBitSet::with_capacity(width); p.nodes.len()];
+    for (i, set) in own.iter_mut().enumerate() {
+        if is_true(i) {
+            match cfa_lines {
+                Some(l) => set.union_with(&l[p.nodes[i].cfa.idx()]),
+                None => set.union_with(&full),
+            }
+            continue;
+        }
+        for e in &p.succ[i] {
+            if is_false(e.to.idx()) {
+                continue;
+            }
+            if let Some((lo, hi)) = a.cfa.counted_lines(e.edge, a.line_rule) {
+                for l in lo..=hi {
+                    if (l as usize) < width {
+                        set.insert(l as usize);
+                    }
+                }
+            }
+        }
+    }
+    dag_union(&g, own)
+}
+
+/// For every CFA node, the lines of the edges reachable from it on any path (returns to every call
+/// site), or `None` when the bitsets would take more than 256 MiB.
+fn cfa_line_reach(a: &Analysis, width: usize) -> Option<Vec<FixedBitSet>> {
+    let cfa = a.cfa;
+    if cfa.n_nodes().saturating_mul(width) > 1 << 31 {
+        return None;
+    }
+    let mut g = DiGraph::<(), ()>::with_capacity(cfa.n_nodes(), cfa.n_edges());
+    for _ in 0..cfa.n_nodes() {
+        g.add_node(());
+    }
+    let mut own = vec![FixedBitSet::with_capacity(width); cfa.n_nodes()];
+    for (id, e) in cfa.edges() {
+        if matches!(e.kind, EdgeKind::Summary(_)) {
+            continue;
+        }
+        g.add_edge(e.src.0.into(), e.dst.0.into(), ());
+        if let Some((lo, hi)) = cfa.counted_lines(id, a.line_rule) {
+            for l in lo..=hi {
+                if (l as usize) < width {
+                    own[e.src.idx()].insert(l as usize);
+                }
+            }
+        }
+    }
+    Some(dag_union(&g, own))
+}
+
+/// For every vertex, the union of `own` over the vertices reachable from it.
+fn dag_union(g: &DiGraph<(), ()>, own: Vec<FixedBitSet>) -> Vec<FixedBitSet> {
+    let width = own.first().map_or(0, FixedBitSet::len);
+    let needed = vec![true; g.node_count()];
+    let mut sets = solve_dag(g, width, |v, set| set.union_with(&own[v]), &needed);
+    (0..g.node_count()).map(|v| sets.remove(&v).expect("every vertex was needed")).collect()
+}
