@@ -597,28 +597,51 @@ fn second_pass(
 
 // ----- postorder -----
 
-/// Numbers each function's nodes in depth-first postorder from its entry (summary edges stand for
-/// calls), so the exit and the code near it get the lowest numbers.
+/// Numbers each function's nodes in a depth-first postorder from its entry (summary edges stand for
+/// calls) that visits the successor closest to the exit first, so the exit and the way to it get the
+/// lowest numbers (the paper's "toward the exit"; in a loop the exit branch is lower than the body).
 fn assign_postorder(cfa: &mut Cfa) {
-    let mut number = vec![u32::MAX; cfa.nodes.len()];
+    let n = cfa.nodes.len();
+    let intra = |e: &super::Edge| !matches!(e.kind, EdgeKind::Call(_) | EdgeKind::Return(_));
+    // Distance to the exit of the node's function, by breadth-first search backwards.
+    let mut dist = vec![u32::MAX; n];
+    for f in &cfa.funcs {
+        let mut queue = std::collections::VecDeque::from([f.exit]);
+        dist[f.exit.idx()] = 0;
+        while let Some(v) = queue.pop_front() {
+            for &e in &cfa.inc[v.idx()] {
+                let edge = &cfa.edges[e.idx()];
+                if intra(edge) && dist[edge.src.idx()] == u32::MAX {
+                    dist[edge.src.idx()] = dist[v.idx()] + 1;
+                    queue.push_back(edge.src);
+                }
+            }
+        }
+    }
+    let mut number = vec![u32::MAX; n];
     for fi in 0..cfa.funcs.len() {
         let entry = cfa.funcs[fi].entry;
         let mut next = 0u32;
-        let mut visited = vec![false; cfa.nodes.len()];
-        let mut stack: Vec<(NodeId, usize)> = vec![(entry, 0)];
+        let mut visited = vec![false; n];
+        let succs = |v: NodeId| -> Vec<NodeId> {
+            let mut s: Vec<NodeId> =
+                cfa.out[v.idx()].iter().map(|&e| &cfa.edges[e.idx()]).filter(|e| intra(e)).map(|e| e.dst).collect();
+            s.sort_by_key(|w| dist[w.idx()]);
+            s
+        };
+        let mut stack: Vec<(NodeId, Vec<NodeId>, usize)> = vec![(entry, succs(entry), 0)];
         visited[entry.idx()] = true;
-        while let Some(&mut (n, ref mut i)) = stack.last_mut() {
-            let out = &cfa.out[n.idx()];
-            if *i < out.len() {
-                let e = &cfa.edges[out[*i].idx()];
+        while let Some((v, children, i)) = stack.last_mut() {
+            if *i < children.len() {
+                let w = children[*i];
                 *i += 1;
-                if matches!(e.kind, EdgeKind::Call(_)) || visited[e.dst.idx()] {
-                    continue;
+                if !visited[w.idx()] {
+                    visited[w.idx()] = true;
+                    let c = succs(w);
+                    stack.push((w, c, 0));
                 }
-                visited[e.dst.idx()] = true;
-                stack.push((e.dst, 0));
             } else {
-                number[n.idx()] = next;
+                number[v.idx()] = next;
                 next += 1;
                 stack.pop();
             }

@@ -30,6 +30,8 @@ fn real_automata_fit_their_programs() {
             run_dir.join("program.c").as_os_str(),
             "--aa".as_ref(),
             run_dir.join("AssumptionAutomaton.txt").as_os_str(),
+            "--max-executions".as_ref(),
+            "0".as_ref(),
             "--json".as_ref(),
             out.as_os_str(),
         ]);

@@ -2,6 +2,7 @@
 
 mod cli_coverage;
 mod corpus;
+mod generate;
 mod replay;
 mod util;
 mod verify;

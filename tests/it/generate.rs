@@ -1,0 +1,156 @@
+//! `vcov coverage` generating executions with the symbolic executor: the three modes, exactness,
+//! bugs, evidence that `vcov replay` confirms, and stopping early (time limit, SIGINT).
+
+use crate::util::{fixture, json, nums, root, vcov};
+
+fn run_json(args: &[&str]) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.json");
+    let mut all: Vec<String> = vec!["coverage".into()];
+    all.extend(args.iter().map(|s| s.to_string()));
+    all.extend(["--json".into(), out.display().to_string(), "--no-progress".into()]);
+    let run = vcov(&all);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    json(&out)
+}
+
+#[test]
+fn targeted_covers_what_can_be_covered_and_proves_the_rest() {
+    let j = run_json(&["fixtures/e2e/branches/program.c", "--aa", "fixtures/e2e/branches/aa_then_explored.txt"]);
+    assert_eq!(j["generate"], "targeted");
+    assert_eq!(nums(&j["under_approximation"]["lines"]), [3, 4, 5, 6, 9]);
+    assert_eq!(j["exact"], true);
+    assert_eq!(j["interrupted"], false);
+    let status = &j["line_status"];
+    assert_eq!(status["6"], "covered");
+    // `return 1;` and `return 2;` enter __FALSE: no execution can cover them.
+    assert_eq!(status["7"], "not_coverable");
+    assert_eq!(status["10"], "not_coverable");
+    // The else branch was never explored by the verifier.
+    assert_eq!(status["13"], "unexplored");
+    // Every execution is backed by concrete inputs.
+    for e in j["executions"].as_array().unwrap() {
+        assert_eq!(e["terminating"], true);
+        assert_eq!(e["inputs"][0]["function"], "__VERIFIER_nondet_int");
+    }
+    assert!(j["covered_by"]["9"].as_u64().unwrap() >= 1);
+}
+
+#[test]
+fn blind_enumerates_terminating_paths_and_respects_the_limit() {
+    // Four feasible paths; `a * 0 == 1` is infeasible and never explored.
+    let j = run_json(&[
+        "fixtures/c/coverage/paths.c",
+        "--aa",
+        "assumption-automata/true.spc",
+        "--generate",
+        "blind",
+        "--max-executions",
+        "10",
+    ]);
+    assert_eq!(j["under_approximation"]["executions"], 4);
+    assert_eq!(j["exact"], true);
+    assert_eq!(j["line_status"]["13"], "not_coverable");
+    let j = run_json(&[
+        "fixtures/c/coverage/paths.c",
+        "--aa",
+        "assumption-automata/true.spc",
+        "--generate",
+        "blind",
+        "--max-executions",
+        "2",
+    ]);
+    assert_eq!(j["under_approximation"]["executions"], 2);
+    assert_eq!(j["exact"], false);
+    // With the automaton that explored nothing, executions exist but cover nothing.
+    let j = run_json(&["fixtures/c/coverage/paths.c", "--aa", "assumption-automata/false.spc", "--generate", "guided"]);
+    assert!(nums(&j["under_approximation"]["lines"]).is_empty());
+    assert!(nums(&j["over_approximation"]["lines"]).is_empty());
+}
+
+#[test]
+fn a_violation_on_the_way_is_reported_with_a_witness() {
+    let dir = tempfile::tempdir().unwrap();
+    let evidence = dir.path().join("ev");
+    let j = run_json(&[
+        "fixtures/c/coverage/error_label.c",
+        "--aa",
+        "assumption-automata/true.spc",
+        "--generate",
+        "blind",
+        "--evidence",
+        evidence.to_str().unwrap(),
+    ]);
+    assert_eq!(j["bug_found"], true);
+    let witness = std::fs::read_to_string(evidence.join("witness.graphml")).unwrap();
+    assert!(witness.contains("violation_witness"), "{witness}");
+    assert!(witness.contains("42"), "the witness carries the input that reaches ERROR");
+}
+
+#[test]
+fn evidence_is_confirmed_by_gcc_and_gcov() {
+    let dir = tempfile::tempdir().unwrap();
+    let evidence = dir.path().join("ev");
+    let j = run_json(&[
+        "fixtures/e2e/calls/program.c",
+        "--aa",
+        "assumption-automata/true.spc",
+        "--64",
+        "--evidence",
+        evidence.to_str().unwrap(),
+        // error() is reached for a == 100 (a bug under the ERROR-label specification); go on after it.
+        "--continue-after-bug",
+    ]);
+    assert_eq!(j["bug_found"], true);
+    let n = j["under_approximation"]["executions"].as_u64().unwrap();
+    assert!(n >= 2, "{j}");
+    assert!(evidence.join("metadata.xml").exists() && evidence.join("vcov-claims.json").exists());
+    assert!(evidence.join("Counterexample.1.spc").exists());
+    let run = vcov(["replay", "fixtures/e2e/calls/program.c", evidence.to_str().unwrap(), "--64"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_eq!(run.stdout.matches(": ok").count() as u64, n, "{}", run.stdout);
+    // The counterexample automata describe the same executions.
+    let again = run_json(&[
+        "fixtures/e2e/calls/program.c",
+        "--aa",
+        "assumption-automata/true.spc",
+        "--64",
+        "--executions-from",
+        evidence.to_str().unwrap(),
+    ]);
+    assert_eq!(again["under_approximation"]["lines"], j["under_approximation"]["lines"]);
+}
+
+#[test]
+fn the_time_limit_stops_the_search_and_the_report_says_so() {
+    let j = run_json(&["fixtures/c/coverage/endless.c", "--aa", "assumption-automata/true.spc", "--timelimit", "2"]);
+    assert_eq!(j["interrupted"], true);
+    assert_eq!(j["exact"], false);
+    // `s = 0;` cannot be covered, but an interrupted search cannot prove it.
+    assert_eq!(j["line_status"]["9"], "over_only");
+    assert_eq!(j["line_status"]["6"], "covered");
+}
+
+#[test]
+fn sigint_stops_the_search_and_the_report_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.json");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_vcov"))
+        .args(["coverage", "fixtures/c/coverage/endless.c", "--aa", "assumption-automata/true.spc", "--json"])
+        .arg(&out)
+        .current_dir(root())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let pid = child.id().to_string();
+    let status = std::process::Command::new("kill").args(["-INT", &pid]).status().unwrap();
+    assert!(status.success());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0));
+    let j = json(&out);
+    assert_eq!(j["interrupted"], true);
+    assert!(!nums(&j["under_approximation"]["lines"]).is_empty());
+    let _ = fixture;
+}
