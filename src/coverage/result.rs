@@ -126,6 +126,9 @@ pub struct CoverageResult {
     pub exact: bool,
     /// Whether the run was stopped (signal or time limit) before its search ended.
     pub interrupted: bool,
+    /// Why the result is not exact, when it is not: the search's first obstacle (cut paths,
+    /// approximations, limits), or that the executions came from files.
+    pub inexact_reason: Option<String>,
     /// The row name for tables (`--instance`, default the program's file name).
     pub instance: String,
     /// The status of every line to cover.

@@ -71,7 +71,8 @@ pub struct SearchOutcome {
     pub limited: bool,
     /// A signal or the time limit stopped the search.
     pub interrupted: bool,
-    /// Why paths were cut or executions rejected, if any were (the search is then incomplete).
+    /// Why the search is not complete (cut paths, approximations, rejected executions, a limit);
+    /// `None` exactly when `complete`.
     pub incomplete_because: Option<String>,
     /// Executor statistics.
     pub stats: Option<symex::Stats>,
@@ -90,12 +91,19 @@ pub fn search(
     let mut explorer: Explorer<'_, CoverageGuide> = symex::explore(prog, cfa, config.explore.clone(), guide);
     let mut out = SearchOutcome::default();
     let mut rejected: Option<String> = None;
+    let mut first_cut_line: Option<u32> = None;
     let limit = config.max_executions.unwrap_or(usize::MAX);
     let mut limited = limit == 0;
     while !limited {
         let Some(outcome) = explorer.next() else { break };
         match outcome.end {
             PathEnd::Exit | PathEnd::Violation => {}
+            PathEnd::Cut(_) => {
+                if first_cut_line.is_none() {
+                    first_cut_line = outcome.path.last().and_then(|e| cfa.edge(e).lines).map(|(l, _)| l);
+                }
+                continue;
+            }
             _ => continue,
         }
         let Some(inputs) = outcome.inputs.clone() else {
@@ -145,7 +153,8 @@ pub fn search(
     out.interrupted = summary.stop.is_some();
     if summary.cuts > 0 {
         let first = summary.first_cut.map(|c| c.to_string()).unwrap_or_default();
-        out.incomplete_because = Some(format!("{} path(s) cut; first: {first}", summary.cuts));
+        let at = first_cut_line.map(|l| format!(" at line {l}")).unwrap_or_default();
+        out.incomplete_because = Some(format!("{} path(s) cut; first{at}: {first}", summary.cuts));
     } else if !summary.approx.is_empty() {
         out.incomplete_because = Some(summary.approx.describe().join("; "));
     } else if let Some(r) = rejected {
@@ -153,6 +162,17 @@ pub fn search(
     }
     let bug_stop = !out.bugs.is_empty() && !config.continue_after_bug;
     out.complete = all_covered || (summary.exhausted && !out.limited && !bug_stop && out.incomplete_because.is_none());
+    if out.complete {
+        out.incomplete_because = None;
+    } else if out.interrupted {
+        out.incomplete_because = Some("the search was stopped (time limit or signal) before it ended".into());
+    } else if limited {
+        out.incomplete_because = Some(format!("the search stopped at {limit} execution(s) (--max-executions)"));
+    } else if bug_stop {
+        out.incomplete_because = Some("the search stopped at the first bug (--continue-after-bug goes on)".into());
+    } else if out.incomplete_because.is_none() {
+        out.incomplete_because = Some("the search ended before exhausting the program".into());
+    }
     out
 }
 

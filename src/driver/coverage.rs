@@ -149,15 +149,6 @@ pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
             });
             paths.push(found.edges.clone());
         }
-        if let Some(why) = &outcome.incomplete_because {
-            diags.push(Diagnostic::new(
-                Severity::Note,
-                &config.program,
-                0,
-                0,
-                format!("the search is incomplete: {why}"),
-            ));
-        }
         search_outcome = Some(outcome);
     }
     let mut under: Vec<u32> = executions.iter().flat_map(|e| e.lines.iter().copied()).collect();
@@ -186,6 +177,10 @@ pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
         Some(o) => (o.complete, o.interrupted, SearchState::from(o)),
         None => (false, false, SearchState::NotSearched),
     };
+    let inexact_reason = match &search_outcome {
+        Some(o) => o.incomplete_because.clone(),
+        None => Some("the executions come from files; no search was made".to_string()),
+    };
     let line_status = line_status(&lines_to_cover, &over, &under, &executions, search_state);
     let bug = search_outcome.as_ref().and_then(|o| o.bugs.first().cloned());
 
@@ -207,6 +202,7 @@ pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
         bug_found: bug.is_some(),
         exact,
         interrupted,
+        inexact_reason,
         line_status,
         generate: match (&config.executions_from, config.generate) {
             (Some(_), _) => "files",

@@ -21,6 +21,8 @@ struct Report<'a> {
     under_approximation: Under<'a>,
     bug_found: bool,
     exact: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    inexact_reason: Option<&'a str>,
     interrupted: bool,
     generate: &'a str,
     line_status: BTreeMap<u32, &'static str>,
@@ -107,6 +109,7 @@ pub fn coverage_json(res: &CoverageResult) -> String {
         under_approximation: Under { lines: &res.under_lines, executions: res.n_terminating() },
         bug_found: res.bug_found,
         exact: res.exact,
+        inexact_reason: res.inexact_reason.as_deref(),
         interrupted: res.interrupted,
         generate: res.generate,
         line_status: res.line_status.iter().map(|(l, s)| (*l, s.name())).collect(),

@@ -46,6 +46,8 @@ pub fn coverage_summary(res: &CoverageResult) -> String {
     }
     if res.interrupted {
         notes.push("interrupted: the search stopped early".to_string());
+    } else if let (Some(why), "blind" | "guided" | "targeted") = (&res.inexact_reason, res.generate) {
+        notes.push(format!("not exact: {why}"));
     }
     if res.bug_found {
         notes.push("an execution violates the property".to_string());

@@ -50,6 +50,7 @@ fn blind_enumerates_terminating_paths_and_respects_the_limit() {
     ]);
     assert_eq!(j["under_approximation"]["executions"], 4);
     assert_eq!(j["exact"], true);
+    assert!(j.get("inexact_reason").is_none(), "{j}");
     assert_eq!(j["line_status"]["13"], "not_coverable");
     let j = run_json(&[
         "fixtures/c/coverage/paths.c",
@@ -62,6 +63,7 @@ fn blind_enumerates_terminating_paths_and_respects_the_limit() {
     ]);
     assert_eq!(j["under_approximation"]["executions"], 2);
     assert_eq!(j["exact"], false);
+    assert!(j["inexact_reason"].as_str().unwrap().contains("--max-executions"), "{j}");
     // With the automaton that explored nothing, executions exist but cover nothing.
     let j = run_json(&["fixtures/c/coverage/paths.c", "--aa", "assumption-automata/false.spc", "--generate", "guided"]);
     assert!(nums(&j["under_approximation"]["lines"]).is_empty());
@@ -126,6 +128,7 @@ fn the_time_limit_stops_the_search_and_the_report_says_so() {
     let j = run_json(&["fixtures/c/coverage/endless.c", "--aa", "assumption-automata/true.spc", "--timelimit", "2"]);
     assert_eq!(j["interrupted"], true);
     assert_eq!(j["exact"], false);
+    assert!(j["inexact_reason"].as_str().unwrap().contains("stopped"), "{j}");
     // `s = 0;` cannot be covered, but an interrupted search cannot prove it.
     assert_eq!(j["line_status"]["9"], "over_only");
     assert_eq!(j["line_status"]["6"], "covered");
@@ -153,4 +156,15 @@ fn sigint_stops_the_search_and_the_report_is_written() {
     assert_eq!(j["interrupted"], true);
     assert!(!nums(&j["under_approximation"]["lines"]).is_empty());
     let _ = fixture;
+}
+
+#[test]
+fn a_path_cut_at_possible_undefined_behaviour_keeps_the_result_inexact_and_says_where() {
+    // `*p = 1;` is undefined when x == 0: that path is cut, and `g = 2;` lies only beyond it.
+    let j = run_json(&["fixtures/c/coverage/maybe_null.c", "--aa", "assumption-automata/true.spc"]);
+    assert_eq!(j["exact"], false);
+    let why = j["inexact_reason"].as_str().unwrap();
+    assert!(why.contains("line 7") && why.contains("undefined behaviour"), "{why}");
+    assert_eq!(j["line_status"]["9"], "unknown");
+    assert_eq!(j["line_status"]["10"], "covered");
 }
