@@ -273,8 +273,8 @@ impl<'a> World<'a> {
             inputs: List::new(),
             n_allocs: 0,
             approx: Approx::NONE,
-            pc_inputs: Rc::new(Vec::new()),
-            pc_lits: Rc::new(Vec::new()),
+            pc_inputs: Default::default(),
+            pc_lits: Default::default(),
         };
         let mut locals: Vec<VarId> = self.prog.func(main).params.clone();
         if let Some(rv) = self.cfa.func(main).and_then(|f| f.ret_var) {

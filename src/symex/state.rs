@@ -116,10 +116,17 @@ pub struct SymState {
     pub n_allocs: u32,
     /// Approximations made on the path.
     pub approx: Approx,
-    /// The inputs the path condition depends on (sorted input indices).
-    pub pc_inputs: Rc<Vec<u32>>,
-    /// The conjuncts of the path condition (sorted raw literals), to see repeated conditions.
-    pub pc_lits: Rc<Vec<u32>>,
+    /// The inputs the path condition depends on (input indices).
+    pub pc_inputs: Bits,
+    /// The conjuncts of the path condition (raw literals), to see repeated conditions.
+    pub pc_lits: Bits,
+}
+
+/// A persistent set of small integers: copy-on-write chunks of 4096 bits, so a clone costs a
+/// pointer and an insertion copies at most one chunk and the chunk table.
+#[derive(Clone, Debug, Default)]
+pub struct Bits {
+    chunks: Rc<Vec<Option<Rc<[u64; 64]>>>>,
 }
 
 impl<T> List<T> {
@@ -345,15 +352,10 @@ impl SymState {
             return;
         }
         let sup = support(aig, lit);
-        if sup.iter().any(|x| self.pc_inputs.binary_search(x).is_err()) {
-            let mut merged: Vec<u32> = self.pc_inputs.iter().chain(sup.iter()).copied().collect();
-            merged.sort_unstable();
-            merged.dedup();
-            self.pc_inputs = Rc::new(merged);
+        for &x in sup.iter() {
+            self.pc_inputs.insert(x);
         }
-        if let Err(pos) = self.pc_lits.binary_search(&lit.raw()) {
-            Rc::make_mut(&mut self.pc_lits).insert(pos, lit.raw());
-        }
+        self.pc_lits.insert(lit.raw());
         let c = Conjunct::new(lit);
         let _ = c.support.set(sup);
         self.pc.push(c);
@@ -361,13 +363,37 @@ impl SymState {
 
     /// Whether `lit` is a conjunct of the path condition (so the path implies it).
     pub fn has_conjunct(&self, lit: AigLit) -> bool {
-        self.pc_lits.binary_search(&lit.raw()).is_ok()
+        self.pc_lits.contains(lit.raw())
     }
 
     /// Whether `lit` depends on no input the path condition depends on (then `pc ∧ lit` is
     /// satisfiable exactly when `lit` is).
     pub fn independent(&self, sup: &[u32]) -> bool {
-        sup.iter().all(|x| self.pc_inputs.binary_search(x).is_err())
+        sup.iter().all(|&x| !self.pc_inputs.contains(x))
+    }
+}
+
+impl Bits {
+    /// Whether `x` is in the set.
+    pub fn contains(&self, x: u32) -> bool {
+        match self.chunks.get((x / 4096) as usize) {
+            Some(Some(c)) => c[(x % 4096 / 64) as usize] >> (x % 64) & 1 == 1,
+            _ => false,
+        }
+    }
+
+    /// Adds `x`.
+    pub fn insert(&mut self, x: u32) {
+        if self.contains(x) {
+            return;
+        }
+        let chunks = Rc::make_mut(&mut self.chunks);
+        let ci = (x / 4096) as usize;
+        if chunks.len() <= ci {
+            chunks.resize(ci + 1, None);
+        }
+        let chunk = chunks[ci].get_or_insert_with(|| Rc::new([0; 64]));
+        Rc::make_mut(chunk)[(x % 4096 / 64) as usize] |= 1 << (x % 64);
     }
 }
 
@@ -424,6 +450,17 @@ mod tests {
         let b = a.drop_newest(10);
         drop(a);
         assert_eq!(b.len(), 1_999_990);
+    }
+
+    #[test]
+    fn bit_sets_are_persistent() {
+        let mut a = Bits::default();
+        a.insert(3);
+        a.insert(70_000);
+        let mut b = a.clone();
+        b.insert(5);
+        assert!(a.contains(3) && a.contains(70_000) && !a.contains(5) && !a.contains(4));
+        assert!(b.contains(5) && b.contains(3));
     }
 
     #[test]

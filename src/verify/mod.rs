@@ -148,6 +148,7 @@ pub fn run(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
         property,
         budget,
         self_check: false,
+        ..ExploreConfig::default()
     };
     let mut explorer = symex::explore(&prog, &cfa, explore_config, Exhaustive);
     let mut spurious: Option<String> = None;
