@@ -50,6 +50,9 @@ pub struct VerifyArgs {
     /// Turn state caching at loop heads off.
     #[arg(long)]
     no_state_caching: bool,
+    /// Give up when the process uses more than this much memory, in MiB [default: 6144].
+    #[arg(long, value_name = "MB")]
+    memory_limit: Option<u64>,
 }
 
 /// Runs `vcov verify`; exit code 0 with a verdict, 2 on bad input.
@@ -78,6 +81,7 @@ pub fn run(args: VerifyArgs) -> ExitCode {
         time_limit: args.timelimit.map(Duration::from_secs_f64),
         witness: args.witness,
         no_state_caching: args.no_state_caching,
+        memory_limit_mb: args.memory_limit,
     };
     match verify::run(&config) {
         Ok(report) => {

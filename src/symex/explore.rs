@@ -45,6 +45,9 @@ pub enum Strategy {
     Bfs,
 }
 
+/// The most paths waiting for the next DFS depth band.
+const MAX_DEFERRED: usize = 20_000;
+
 /// Options of an exploration.
 #[derive(Clone, Debug)]
 pub struct ExploreConfig {
@@ -280,6 +283,8 @@ pub struct Explorer<'a, G: Guide> {
     deferred: Vec<Item<G::Tag>>,
     /// DFS: the current depth band (branch points).
     band: u32,
+    /// Steps taken, for occasional memory checks.
+    ticks: u64,
     pending: VecDeque<PathOutcome<G::Tag>>,
     groups: Vec<bool>,
     stats: Stats,
@@ -416,6 +421,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
             work: VecDeque::new(),
             deferred: Vec::new(),
             band,
+            ticks: 0,
             pending: VecDeque::new(),
             groups: Vec::new(),
             stats: Stats::default(),
@@ -504,6 +510,11 @@ impl<'a, G: Guide> Explorer<'a, G> {
                     self.stop = Some(r);
                     return;
                 }
+            }
+            self.ticks += 1;
+            if self.ticks % 8192 == 0 && self.config.budget.memory_exhausted() {
+                self.stop = Some(StopReason::Memory);
+                return;
             }
             if self.stop.is_some() {
                 return;
@@ -820,7 +831,9 @@ impl<'a, G: Guide> Explorer<'a, G> {
         match self.config.strategy {
             Strategy::Dfs => {
                 // Paths deeper than the current band wait until the band is explored.
-                let band = self.band;
+                // (Beyond `MAX_DEFERRED` waiting paths, plain DFS: the band must not turn into BFS's
+                // frontier.)
+                let band = if self.deferred.len() >= MAX_DEFERRED { u32::MAX } else { self.band };
                 let (mut now, later): (Vec<_>, Vec<_>) = children.into_iter().partition(|c| c.depth <= band);
                 self.deferred.extend(later);
                 if now.is_empty() {

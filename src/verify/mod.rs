@@ -53,7 +53,12 @@ pub struct VerifyConfig {
     pub witness: Option<PathBuf>,
     /// Turn state caching off (for measurements). [default: false]
     pub no_state_caching: bool,
+    /// Give up (UNKNOWN) when the process uses more memory than this. [default: 6144 MiB]
+    pub memory_limit_mb: Option<u64>,
 }
+
+/// The default memory limit in MiB.
+const DEFAULT_MEMORY_MB: u64 = 6144;
 
 /// The answer.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -139,7 +144,11 @@ pub fn run(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
     let (cfa, cfa_diags) = cfa::build(&mut prog, &CfaConfig::default())?;
     diagnostics.extend(cfa_diags);
 
-    let budget = Budget { deadline: config.time_limit.map(|l| start + l), stop: None };
+    let budget = Budget {
+        deadline: config.time_limit.map(|l| start + l),
+        stop: None,
+        memory: Some(config.memory_limit_mb.unwrap_or(DEFAULT_MEMORY_MB) << 20),
+    };
     let explore_config = ExploreConfig {
         strategy: config.strategy,
         mode: config.mode,
@@ -205,6 +214,7 @@ pub fn run(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
     } else if let Some(stop) = summary.stop {
         Verdict::Unknown(match stop {
             StopReason::Time => "time limit reached".into(),
+            StopReason::Memory => "memory limit reached".into(),
             other => other.describe().into(),
         })
     } else if summary.cuts > 0 {
