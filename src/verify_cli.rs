@@ -83,7 +83,13 @@ pub fn run(args: VerifyArgs) -> ExitCode {
         no_state_caching: args.no_state_caching,
         memory_limit_mb: args.memory_limit,
     };
-    match verify::run(&config) {
+    // An internal error must not turn into a verdict: report it as UNKNOWN.
+    let run = std::panic::catch_unwind(|| verify::run(&config));
+    let Ok(result) = run else {
+        println!("Verification result: UNKNOWN (internal error)");
+        return ExitCode::SUCCESS;
+    };
+    match result {
         Ok(report) => {
             println!("Verification result: {}", report.verdict);
             if let Some(w) = &report.witness {
