@@ -505,14 +505,14 @@ impl<'a, G: Guide> Explorer<'a, G> {
         let mut steps = 0u32;
         loop {
             steps += 1;
-            if steps % 64 == 0 {
+            if steps.is_multiple_of(64) {
                 if let Some(r) = self.config.budget.exhausted() {
                     self.stop = Some(r);
                     return;
                 }
             }
             self.ticks += 1;
-            if self.ticks % 8192 == 0 && self.config.budget.memory_exhausted() {
+            if self.ticks.is_multiple_of(8192) && self.config.budget.memory_exhausted() {
                 self.stop = Some(StopReason::Memory);
                 return;
             }

@@ -191,7 +191,7 @@ pub fn bytes_to_bv(bytes: &[Byte]) -> Bv {
 
 /// The bytes of `bv` (width a multiple of 8), little-endian.
 pub fn bv_to_bytes(bv: &Bv) -> Vec<Byte> {
-    assert!(bv.width() % 8 == 0, "storing a value of {} bits", bv.width());
+    assert!(bv.width().is_multiple_of(8), "storing a value of {} bits", bv.width());
     (0..bv.width() / 8).map(|i| Byte::of(bv, i)).collect()
 }
 

@@ -21,6 +21,7 @@
 //!   `Guide::completes`, then its remaining alternatives are dropped);
 //! - orders the feasible successors of each branch (`order`; the first is explored first);
 //! - says which ended paths need concrete inputs (`wants_inputs`).
+//!
 //! Each `PathOutcome` has the end (`PathEnd`: exit, halt, violation, infeasible successor, pruned,
 //! covered by the cache, dropped, cut with a reason), the edges (`PathEdges::edges`), the tag, the
 //! concrete inputs (`InputValue`s in creation order, with their C types), and the approximations the

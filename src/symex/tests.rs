@@ -53,7 +53,7 @@ fn verdict_with(src: &str, dm: DataModel, config: ExploreConfig) -> &'static str
     let (prog, cfa) = build(src, dm);
     let property = config.property;
     let mut ex = explore(&prog, &cfa, config, Exhaustive);
-    while let Some(o) = ex.next() {
+    for o in ex.by_ref() {
         if o.end == PathEnd::Violation {
             let inputs = o.inputs.expect("a violation has inputs");
             let r = replay(&prog, &cfa, property, &inputs, 1_000_000);
