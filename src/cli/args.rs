@@ -97,6 +97,9 @@ pub struct CoverageArgs {
     /// Property file (SV-COMP unreach-call.prp): only calls of reach_error/__VERIFIER_error violate it.
     #[arg(long, value_name = "FILE")]
     pub prop: Option<PathBuf>,
+    /// Stop generating when the process uses more than this much memory, in MiB [default: 6144].
+    #[arg(long, value_name = "MB")]
+    pub memory_limit: Option<u64>,
     /// Keep generating executions after one violates the property.
     #[arg(long)]
     pub continue_after_bug: bool,

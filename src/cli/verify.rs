@@ -50,6 +50,9 @@ pub struct VerifyArgs {
     /// Turn state caching at loop heads off.
     #[arg(long)]
     no_state_caching: bool,
+    /// Give up when the process uses more than this much memory, in MiB [default: 6144].
+    #[arg(long, value_name = "MB")]
+    memory_limit: Option<u64>,
 }
 
 /// Runs `vcov verify`: a verdict (exit code 0), or an error for bad input.
@@ -77,8 +80,14 @@ pub fn run(args: VerifyArgs, out: &mut dyn Write) -> anyhow::Result<super::ExitS
         time_limit: args.timelimit.map(Duration::from_secs_f64),
         witness: args.witness,
         no_state_caching: args.no_state_caching,
+        memory_limit_mb: args.memory_limit,
     };
-    let report = verify::run(&config)?;
+    // An internal error (a bug of vcov) must not turn into a verdict: report it as UNKNOWN.
+    let Ok(result) = std::panic::catch_unwind(|| verify::run(&config)) else {
+        writeln!(out, "Verification result: UNKNOWN (internal error)")?;
+        return Ok(super::ExitStatus::Success);
+    };
+    let report = result?;
     writeln!(out, "Verification result: {}", report.verdict)?;
     if let Some(w) = &report.witness {
         writeln!(out, "Witness written to {}", w.display())?;

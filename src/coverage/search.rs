@@ -164,8 +164,8 @@ pub fn search(
     out.complete = all_covered || (summary.exhausted && !out.limited && !bug_stop && out.incomplete_because.is_none());
     if out.complete {
         out.incomplete_because = None;
-    } else if out.interrupted {
-        out.incomplete_because = Some("the search was stopped (time limit or signal) before it ended".into());
+    } else if let Some(stop) = summary.stop {
+        out.incomplete_because = Some(format!("the search was stopped before it ended ({})", stop.describe()));
     } else if limited {
         out.incomplete_because = Some(format!("the search stopped at {limit} execution(s) (--max-executions)"));
     } else if bug_stop {

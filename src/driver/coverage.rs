@@ -53,6 +53,9 @@ pub struct CoverageConfig {
     pub max_executions: Option<usize>,
     /// Stop generating after this long and report what was found. [default: none]
     pub time_limit: Option<Duration>,
+    /// Stop generating when the process's resident memory exceeds this many MiB.
+    /// [default: `symex::DEFAULT_MEMORY_MB`]
+    pub memory_limit_mb: Option<u64>,
     /// Which executions violate the property. [default: calls of `reach_error`,
     /// `__VERIFIER_error`, `__assert_fail`, and labels named `ERROR`]
     pub property: Property,
@@ -233,7 +236,11 @@ fn generate(config: &CoverageConfig, prog: &Program, analysis: &Analysis) -> Res
     let start = Instant::now();
     let explore = ExploreConfig {
         property: config.property,
-        budget: Budget { deadline: config.time_limit.map(|l| start + l), stop: Some(Arc::clone(&stop)) },
+        budget: Budget {
+            deadline: config.time_limit.map(|l| start + l),
+            stop: Some(Arc::clone(&stop)),
+            memory: Some(config.memory_limit_mb.unwrap_or(symex::DEFAULT_MEMORY_MB) << 20),
+        },
         ..ExploreConfig::default()
     };
     let search_config = SearchConfig {

@@ -6,6 +6,10 @@ use std::time::{Duration, Instant};
 
 use crate::sat::Interrupt;
 
+/// The memory limit of `vcov verify` and `vcov coverage` unless told otherwise, in MiB: well within
+/// the 8 GiB SV-COMP gives a verifier, and leaves room for the report.
+pub const DEFAULT_MEMORY_MB: u64 = 6144;
+
 /// When an exploration must give up.
 #[derive(Clone, Debug, Default)]
 pub struct Budget {
@@ -13,6 +17,9 @@ pub struct Budget {
     pub deadline: Option<Instant>,
     /// Stop once this flag is set (for example by a SIGINT handler). [default: none]
     pub stop: Option<Arc<AtomicBool>>,
+    /// Stop once the process's resident memory exceeds this many bytes (checked now and then, on
+    /// Linux). [default: none]
+    pub memory: Option<u64>,
 }
 
 /// Why an exploration ended before it had explored every path.
@@ -26,12 +33,21 @@ pub enum StopReason {
     SolverUnknown,
     /// The caller (or its `Guide`) asked the exploration to stop.
     Requested,
+    /// The memory limit was reached.
+    Memory,
 }
 
 impl Budget {
     /// A budget that ends `limit` from now.
     pub fn with_time_limit(limit: Duration) -> Budget {
-        Budget { deadline: Some(Instant::now() + limit), stop: None }
+        Budget { deadline: Some(Instant::now() + limit), ..Budget::default() }
+    }
+
+    /// Whether the process uses more memory than allowed (cheap enough to call every few thousand
+    /// steps: one read of `/proc/self/statm`).
+    pub fn memory_exhausted(&self) -> bool {
+        let Some(limit) = self.memory else { return false };
+        resident_bytes().is_some_and(|r| r > limit)
     }
 
     /// The reason to stop now, if any.
@@ -59,8 +75,16 @@ impl StopReason {
             StopReason::Interrupted => "interrupted",
             StopReason::SolverUnknown => "solver gave up",
             StopReason::Requested => "stopped on request",
+            StopReason::Memory => "memory limit",
         }
     }
+}
+
+/// The resident set size of this process, if the system tells it.
+fn resident_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * 4096)
 }
 
 #[cfg(test)]
@@ -72,12 +96,14 @@ mod tests {
         let b = Budget::default();
         assert_eq!(b.exhausted(), None);
         let flag = Arc::new(AtomicBool::new(false));
-        let b = Budget { deadline: None, stop: Some(flag.clone()) };
+        let b = Budget { stop: Some(flag.clone()), ..Budget::default() };
         assert_eq!(b.exhausted(), None);
         flag.store(true, Ordering::Relaxed);
         assert_eq!(b.exhausted(), Some(StopReason::Interrupted));
-        let b = Budget { deadline: Some(Instant::now()), stop: None };
+        let b = Budget { deadline: Some(Instant::now()), ..Budget::default() };
         assert_eq!(b.exhausted(), Some(StopReason::Time));
         assert!(b.interrupt().is_triggered());
+        assert!(!b.memory_exhausted());
+        assert!(Budget { memory: Some(1), ..Budget::default() }.memory_exhausted());
     }
 }

@@ -28,6 +28,7 @@
 //!    (`C(S_old)` holds every value of that shape).
 //! 3. Identical bytes without renaming (the same terms): then `pc_new ⇒ R_old` (one solver call,
 //!    `pc_new ∧ ¬R_old` unsatisfiable, with `R_old` the old relevant conjuncts) suffices.
+//!
 //! A byte never written is an input of its own that nothing constrains; it is written as a mark.
 //!
 //! Invariant: an entry is `Complete` only if its subtree ended without any taint.

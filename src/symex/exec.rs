@@ -36,7 +36,7 @@ use std::rc::Rc;
 
 use super::memory::{bv_to_bytes, bytes_to_bv, Byte, Layout, MemCtx, Memory, ObjId, ObjKind, Object};
 use super::semantics::{self, Repr, UbKind, Unsupported};
-use super::state::{Approx, Conjunct, Frame, InputKind, List, SymInput, SymState};
+use super::state::{Approx, Conjunct, Facts, Frame, InputKind, List, SymInput, SymState};
 use crate::cfa::{Cfa, EdgeId, EdgeKind, GlobalKind};
 use crate::cfront::ir::{BinOp, Expr, ExprKind, FuncId, Init, InitStep, Program, StrId, UnOp, VarId, VarKind};
 use crate::cfront::types::{IntRank, TypeId, TypeKind, Types};
@@ -150,6 +150,7 @@ struct Ctx<'x> {
     aig: &'x mut Aig,
     inputs: &'x mut List<SymInput>,
     pc: &'x List<Conjunct>,
+    facts: &'x Facts,
     oracle: &'x mut dyn Oracle,
 }
 
@@ -167,6 +168,16 @@ impl MemCtx for Ctx<'_> {
 
     fn possible_values(&mut self, bv: &Bv, max: usize) -> Option<Vec<u128>> {
         self.oracle.possible_values(self.aig, self.pc, bv, max)
+    }
+
+    fn fixed(&mut self, bv: &Bv) -> Option<u128> {
+        self.facts.value_of(self.aig, bv)
+    }
+
+    fn fixed_assuming(&mut self, bv: &Bv, assume: AigLit) -> Option<u128> {
+        let mut facts = self.facts.clone();
+        facts.learn(self.aig, assume);
+        facts.value_of(self.aig, bv)
     }
 }
 
@@ -276,8 +287,9 @@ impl<'a> World<'a> {
             inputs: List::new(),
             n_allocs: 0,
             approx: Approx::NONE,
-            pc_inputs: Rc::new(Vec::new()),
-            pc_lits: Rc::new(Vec::new()),
+            pc_inputs: Default::default(),
+            pc_lits: Default::default(),
+            facts: Default::default(),
         };
         let mut locals: Vec<VarId> = self.prog.func(main).params.clone();
         if let Some(rv) = self.cfa.func(main).and_then(|f| f.ret_var) {
@@ -459,7 +471,7 @@ impl<'w, 'a> Exec<'w, 'a> {
             _ => callee,
         };
         let fp = self.scalar(fp_expr)?;
-        if let Some(addr) = fp.as_const() {
+        if let Some(addr) = self.fixed(&fp) {
             let (obj, off) = self.w.layout.split_const(addr);
             return match self.w.obj_func(obj) {
                 Some(f) if off == 0 && self.w.prog.func(f).body.is_none() => self.lib_call(e, f, lhs, args),
@@ -629,7 +641,7 @@ impl<'w, 'a> Exec<'w, 'a> {
         let choice = self.aig.new_input();
         let id = self.new_object(self.w.layout.max_size(), ObjKind::Lazy, Byte::uninit())?;
         self.st.approx = self.st.approx.union(Approx::LAZY_MEMORY);
-        let addr = self.w.layout.address_bv(id, 0);
+        let addr = self.w.layout.address_bv(id, self.w.layout.lazy_offset());
         let v = Bv::ite(self.aig, choice, &addr, &Bv::zero(self.w.layout.ptr_bits));
         self.st.inputs.push(SymInput { kind, ty: Some(ty), pointer_choice: true, bv: Bv::from_bool(choice) });
         Ok(v)
@@ -651,6 +663,11 @@ impl<'w, 'a> Exec<'w, 'a> {
         self.write(&place, v)
     }
 
+    /// The value of `bv` if it is constant or the path's fixed inputs determine it.
+    fn fixed(&self, bv: &Bv) -> Option<u128> {
+        bv.as_const().or_else(|| self.st.facts.value_of(self.aig, bv))
+    }
+
     fn new_object(&mut self, size: u64, kind: ObjKind, fill: Byte) -> R<ObjId> {
         let alloc = self.st.n_allocs;
         self.st.n_allocs += 1;
@@ -667,13 +684,16 @@ impl<'w, 'a> Exec<'w, 'a> {
 
     fn free(&mut self, p: &Bv) -> R<()> {
         let layout = self.w.layout;
-        if let Some(addr) = p.as_const() {
+        if let Some(addr) = self.fixed(p) {
             if addr == 0 {
                 return Ok(());
             }
             let (obj, off) = layout.split_const(addr);
             match self.st.mem.get(obj) {
-                Some(o) if off == 0 && matches!(o.kind, ObjKind::Heap | ObjKind::Lazy) => self.st.mem.free(obj),
+                Some(o) if off == 0 && o.kind == ObjKind::Heap => self.st.mem.free(obj),
+                Some(o) if (off == 0 || off == layout.lazy_offset()) && o.kind == ObjKind::Lazy => {
+                    self.st.mem.free(obj)
+                }
                 _ => self.ub.push((self.guard, UbKind::InvalidFree)),
             }
             return Ok(());
@@ -1024,8 +1044,19 @@ impl<'w, 'a> Exec<'w, 'a> {
     /// A pointer read from bytes never written, at a constant address: an unknown pointer (null or
     /// fresh memory), stored back so that later reads agree.
     fn unknown_pointer_read(&mut self, place: &Place, size: u64) -> R<Option<Bv>> {
-        let Some(addr) = place.addr.as_const() else { return Ok(None) };
-        let (obj, off) = self.w.layout.split_const(addr);
+        let (obj, off) = match self.fixed(&place.addr) {
+            Some(addr) => self.w.layout.split_const(addr),
+            None => {
+                // Where the read is valid, does the address denote one object at a fixed offset?
+                let SymState { mem, inputs, pc, facts, .. } = &mut *self.st;
+                let mut ctx = Ctx { aig: self.aig, inputs, pc, facts, oracle: &mut *self.oracle };
+                let t = mem.targets(&mut ctx, &place.addr)?;
+                match (t.objs.as_slice(), t.off.as_const()) {
+                    ([(id, _)], Some(off)) => (*id, off as u64),
+                    _ => return Ok(None),
+                }
+            }
+        };
         let Some(o) = self.st.mem.get(obj) else { return Ok(None) };
         if off + size > o.size || !(off..off + size).all(|k| o.byte(k).is_uninit()) {
             return Ok(None);
@@ -1069,8 +1100,8 @@ impl<'w, 'a> Exec<'w, 'a> {
         if n == 0 {
             return Ok(vec![]);
         }
-        let SymState { mem, inputs, pc, .. } = &mut *self.st;
-        let mut ctx = Ctx { aig: self.aig, inputs, pc, oracle: &mut *self.oracle };
+        let SymState { mem, inputs, pc, facts, .. } = &mut *self.st;
+        let mut ctx = Ctx { aig: self.aig, inputs, pc, facts, oracle: &mut *self.oracle };
         let (bytes, invalid) = mem.read(&mut ctx, addr, n)?;
         if invalid != AigLit::FALSE {
             let g = self.aig.and(self.guard, invalid);
@@ -1080,8 +1111,8 @@ impl<'w, 'a> Exec<'w, 'a> {
     }
 
     fn write_bytes(&mut self, addr: &Bv, bytes: &[Byte]) -> R<()> {
-        let SymState { mem, inputs, pc, .. } = &mut *self.st;
-        let mut ctx = Ctx { aig: self.aig, inputs, pc, oracle: &mut *self.oracle };
+        let SymState { mem, inputs, pc, facts, .. } = &mut *self.st;
+        let mut ctx = Ctx { aig: self.aig, inputs, pc, facts, oracle: &mut *self.oracle };
         let invalid = mem.write(&mut ctx, addr, bytes, self.guard)?;
         if invalid != AigLit::FALSE {
             let g = self.aig.and(self.guard, invalid);

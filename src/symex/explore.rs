@@ -45,6 +45,9 @@ pub enum Strategy {
     Bfs,
 }
 
+/// The most paths waiting for the next DFS depth band.
+const MAX_DEFERRED: usize = 20_000;
+
 /// Options of an exploration.
 #[derive(Clone, Debug)]
 pub struct ExploreConfig {
@@ -60,6 +63,11 @@ pub struct ExploreConfig {
     pub property: Property,
     /// Time limit and interrupt flag. [default: none]
     pub budget: Budget,
+    /// DFS in depth bands: a path that passes this many branch points (with more than one feasible
+    /// successor) waits until every shallower path is explored; then the band doubles. Keeps DFS
+    /// from diving forever into an infinite path while a bug waits nearer the root; `None` is plain
+    /// DFS. [default: `Some(256)`]
+    pub dfs_band: Option<u32>,
     /// Check every new branch successor's path condition with a fresh solver and panic if it is
     /// unsatisfiable (slow; for tests of the explorer). [default: false]
     pub self_check: bool,
@@ -254,6 +262,8 @@ struct Item<T> {
     st: SymState,
     tag: T,
     id: u64,
+    /// Branch points with more than one feasible successor on the path.
+    depth: u32,
     group: Option<u32>,
     entry: Option<u32>,
     chain: List<u32>,
@@ -269,6 +279,12 @@ pub struct Explorer<'a, G: Guide> {
     liveness: Option<Liveness>,
     cache: Cache,
     work: VecDeque<Item<G::Tag>>,
+    /// DFS: paths beyond the current depth band, in the order they got there.
+    deferred: Vec<Item<G::Tag>>,
+    /// DFS: the current depth band (branch points).
+    band: u32,
+    /// Steps taken, for occasional memory checks.
+    ticks: u64,
     pending: VecDeque<PathOutcome<G::Tag>>,
     groups: Vec<bool>,
     stats: Stats,
@@ -293,6 +309,7 @@ impl Default for ExploreConfig {
             state_caching: true,
             property: Property::UnreachCall,
             budget: Budget::default(),
+            dfs_band: Some(256),
             self_check: false,
         }
     }
@@ -392,6 +409,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
         let world = World::new(prog, cfa, config.property);
         let solver = Solver::new(config.mode, config.budget.interrupt());
         let liveness = config.state_caching.then(|| Liveness::compute(prog, cfa));
+        let band = config.dfs_band.unwrap_or(u32::MAX);
         Explorer {
             world,
             aig: Aig::default(),
@@ -401,6 +419,9 @@ impl<'a, G: Guide> Explorer<'a, G> {
             liveness,
             cache: Cache::default(),
             work: VecDeque::new(),
+            deferred: Vec::new(),
+            band,
+            ticks: 0,
             pending: VecDeque::new(),
             groups: Vec::new(),
             stats: Stats::default(),
@@ -438,7 +459,11 @@ impl<'a, G: Guide> Explorer<'a, G> {
     /// What the exploration established so far.
     pub fn summary(&self) -> Summary {
         Summary {
-            exhausted: self.started && self.stop.is_none() && self.work.is_empty() && self.pending.is_empty(),
+            exhausted: self.started
+                && self.stop.is_none()
+                && self.work.is_empty()
+                && self.deferred.is_empty()
+                && self.pending.is_empty(),
             stop: self.stop,
             cuts: self.stats.cuts,
             pruned: self.stats.pruned + self.stats.dropped,
@@ -457,7 +482,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
         let tag = self.guide.initial_tag();
         let id = self.fresh_id();
         match self.world.initial_state(&mut self.aig) {
-            Ok(st) => self.work.push_back(Item { st, tag, id, group: None, entry: None, chain: List::new() }),
+            Ok(st) => self.work.push_back(Item { st, tag, id, depth: 0, group: None, entry: None, chain: List::new() }),
             Err(u) => {
                 self.stats.paths += 1;
                 self.stats.cuts += 1;
@@ -480,11 +505,16 @@ impl<'a, G: Guide> Explorer<'a, G> {
         let mut steps = 0u32;
         loop {
             steps += 1;
-            if steps % 64 == 0 {
+            if steps.is_multiple_of(64) {
                 if let Some(r) = self.config.budget.exhausted() {
                     self.stop = Some(r);
                     return;
                 }
+            }
+            self.ticks += 1;
+            if self.ticks.is_multiple_of(8192) && self.config.budget.memory_exhausted() {
+                self.stop = Some(StopReason::Memory);
+                return;
             }
             if self.stop.is_some() {
                 return;
@@ -787,14 +817,30 @@ impl<'a, G: Guide> Explorer<'a, G> {
             self.cache.taint(it.entry);
         }
         self.cache.add_open(it.entry, children.len() as u32 - 1);
-        let mut children: Vec<Item<G::Tag>> = children.into_iter().filter_map(|c| self.arrive(c)).collect();
+        let split = children.len() > 1;
+        let children: Vec<Item<G::Tag>> = children
+            .into_iter()
+            .filter_map(|mut c| {
+                c.depth += split as u32;
+                self.arrive(c)
+            })
+            .collect();
         if children.is_empty() {
             return None;
         }
         match self.config.strategy {
             Strategy::Dfs => {
-                let first = children.remove(0);
-                for c in children.into_iter().rev() {
+                // Paths deeper than the current band wait until the band is explored.
+                // (Beyond `MAX_DEFERRED` waiting paths, plain DFS: the band must not turn into BFS's
+                // frontier.)
+                let band = if self.deferred.len() >= MAX_DEFERRED { u32::MAX } else { self.band };
+                let (mut now, later): (Vec<_>, Vec<_>) = children.into_iter().partition(|c| c.depth <= band);
+                self.deferred.extend(later);
+                if now.is_empty() {
+                    return None;
+                }
+                let first = now.remove(0);
+                for c in now.into_iter().rev() {
                     self.work.push_back(c);
                 }
                 Some(first)
@@ -1004,6 +1050,12 @@ impl<G: Guide> Iterator for Explorer<'_, G> {
             if let Some(r) = self.config.budget.exhausted() {
                 self.stop = Some(r);
                 break None;
+            }
+            if self.work.is_empty() && !self.deferred.is_empty() {
+                // The band is explored: double it and go on with the paths that waited, oldest first.
+                self.band = self.band.saturating_mul(2);
+                let deferred = std::mem::take(&mut self.deferred);
+                self.work.extend(deferred.into_iter().rev());
             }
             let item = match self.config.strategy {
                 Strategy::Dfs => self.work.pop_back(),

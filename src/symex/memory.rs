@@ -73,7 +73,8 @@ pub enum ObjKind {
     /// A block from `malloc`, `calloc` or `alloca`.
     Heap,
     /// Memory an unknown pointer points to (nondet or uninitialised pointers, pointers returned by
-    /// functions without body); large, never written until the program writes it.
+    /// functions without body), of the largest size, pointed to in its middle
+    /// (`Layout::lazy_offset`); also a `malloc` of a symbolic size (pointed to at its start).
     Lazy,
 }
 
@@ -125,6 +126,15 @@ pub trait MemCtx {
     fn fresh_byte(&mut self, alloc: u32, offset: u64) -> Byte;
     /// The values `bv` can take under the current path condition, if there are at most `max`.
     fn possible_values(&mut self, bv: &Bv, max: usize) -> Option<Vec<u128>>;
+    /// The value of `bv` if the path condition fixes it by cheap reasoning (no solver call).
+    fn fixed(&mut self, bv: &Bv) -> Option<u128> {
+        bv.as_const()
+    }
+    /// The value of `bv` if the path condition and `assume` fix it by cheap reasoning.
+    fn fixed_assuming(&mut self, bv: &Bv, assume: AigLit) -> Option<u128> {
+        let _ = assume;
+        self.fixed(bv)
+    }
 }
 
 impl Byte {
@@ -181,7 +191,7 @@ pub fn bytes_to_bv(bytes: &[Byte]) -> Bv {
 
 /// The bytes of `bv` (width a multiple of 8), little-endian.
 pub fn bv_to_bytes(bv: &Bv) -> Vec<Byte> {
-    assert!(bv.width() % 8 == 0, "storing a value of {} bits", bv.width());
+    assert!(bv.width().is_multiple_of(8), "storing a value of {} bits", bv.width());
     (0..bv.width() / 8).map(|i| Byte::of(bv, i)).collect()
 }
 
@@ -207,6 +217,12 @@ impl Layout {
     /// The largest object size.
     pub fn max_size(self) -> u64 {
         1 << self.off_bits
+    }
+
+    /// Where an unknown pointer points in its fresh (`Lazy`) object: the middle, so that the
+    /// `container_of` idiom (subtracting a member's offset) stays inside the object.
+    pub fn lazy_offset(self) -> u64 {
+        1 << (self.off_bits - 1)
     }
 
     /// The address of byte `off` of object `obj`.
@@ -354,7 +370,11 @@ impl Memory {
     /// The objects the address `addr` can denote.
     pub fn targets(&self, ctx: &mut dyn MemCtx, addr: &Bv) -> Result<Targets, Unsupported> {
         let (obj, off) = self.layout.split(addr);
-        if let Some(id) = obj.as_const() {
+        let off = match off.as_const().or_else(|| ctx.fixed(&off)) {
+            Some(k) => Bv::constant(k, off.width()),
+            None => off,
+        };
+        if let Some(id) = obj.as_const().or_else(|| ctx.fixed(&obj)) {
             let id = id as ObjId;
             return Ok(match self.get(id) {
                 Some(_) if id != 0 => Targets { objs: vec![(id, AigLit::TRUE)], off, none: AigLit::FALSE },
@@ -362,8 +382,12 @@ impl Memory {
             });
         }
         let (mask, value) = known_bits(&obj);
-        let mut cands: Vec<ObjId> =
-            self.objects().map(|(id, _)| id).filter(|&id| id != 0 && (id as u128 & mask) == value).collect();
+        let mut cands: Vec<ObjId> = match small_value_set(ctx.aig(), &obj) {
+            Some(values) => {
+                values.into_iter().map(|v| v as ObjId).filter(|&id| id != 0 && self.get(id).is_some()).collect()
+            }
+            None => self.objects().map(|(id, _)| id).filter(|&id| id != 0 && (id as u128 & mask) == value).collect(),
+        };
         if cands.len() > MAX_TARGETS {
             let Some(values) = ctx.possible_values(&obj, MAX_TARGETS) else {
                 return Err(Unsupported("a pointer that may point to too many objects".into()));
@@ -381,6 +405,15 @@ impl Memory {
                 objs.push((id, c));
             }
         }
+        // On the paths where the access is valid and goes to a single object, the offset may be
+        // fixed (an unknown pointer `b ? &lazy[k] : 0` has offset k exactly where it is valid).
+        let off = match (objs.as_slice(), off.as_const()) {
+            ([(_, c)], None) => match ctx.fixed_assuming(&off, *c) {
+                Some(k) => Bv::constant(k, off.width()),
+                None => off,
+            },
+            _ => off,
+        };
         Ok(Targets { objs, off, none: !any })
     }
 
@@ -462,11 +495,13 @@ impl Memory {
             return Ok((bytes, AigLit::TRUE));
         }
         let cands = candidate_offsets(off, size, n)?;
-        let Some((&first, &last)) = cands.first().zip(cands.last()) else {
+        let Some(&last) = cands.last() else {
             return Ok((vec![Byte::constant(0); n as usize], AigLit::FALSE));
         };
-        for o in first..last + n {
-            self.materialize(ctx, id, o);
+        for &c in &cands {
+            for o in c..c + n {
+                self.materialize(ctx, id, o);
+            }
         }
         let obj = self.get(id).expect("target is live");
         let aig = ctx.aig();
@@ -539,6 +574,32 @@ impl Memory {
         }
         Ok(in_bounds)
     }
+}
+
+/// Every value `bv` can take, if it depends on at most 6 inputs (by enumerating them).
+fn small_value_set(aig: &Aig, bv: &Bv) -> Option<Vec<u128>> {
+    let mut inputs: Vec<u32> = Vec::new();
+    for &bit in bv.bits() {
+        for &i in super::state::support(aig, bit).iter() {
+            if !inputs.contains(&i) {
+                inputs.push(i);
+                if inputs.len() > 6 {
+                    return None;
+                }
+            }
+        }
+    }
+    let mut values: Vec<u128> = (0..1u32 << inputs.len())
+        .map(|assignment| {
+            bv.eval(aig, &|input| {
+                let k = inputs.iter().position(|&i| i == input.0).expect("input in the support");
+                assignment >> k & 1 == 1
+            })
+        })
+        .collect();
+    values.sort_unstable();
+    values.dedup();
+    Some(values)
 }
 
 /// The mask of the bits of `bv` that are constant, and their values.

@@ -21,6 +21,7 @@
 //!   `Guide::completes`, then its remaining alternatives are dropped);
 //! - orders the feasible successors of each branch (`order`; the first is explored first);
 //! - says which ended paths need concrete inputs (`wants_inputs`).
+//!
 //! Each `PathOutcome` has the end (`PathEnd`: exit, halt, violation, infeasible successor, pruned,
 //! covered by the cache, dropped, cut with a reason), the edges (`PathEdges::edges`), the tag, the
 //! concrete inputs (`InputValue`s in creation order, with their C types), and the approximations the
@@ -46,7 +47,7 @@ pub mod state;
 use crate::cfa::Cfa;
 use crate::cfront::ir::Program;
 
-pub use budget::{Budget, StopReason};
+pub use budget::{Budget, StopReason, DEFAULT_MEMORY_MB};
 pub use cache::CacheStats;
 pub use exec::{EndKind, Property, World};
 pub use explore::{

@@ -600,7 +600,10 @@ impl<'a> Interp<'a> {
                 if p != 0 {
                     let (id, off) = self.layout.split_const(p);
                     match self.objs.get(id as usize).and_then(|o| o.as_ref()) {
-                        Some(o) if off == 0 && matches!(o.kind, Kind::Heap | Kind::Lazy) => self.free_id(id),
+                        Some(o) if off == 0 && o.kind == Kind::Heap => self.free_id(id),
+                        Some(o) if (off == 0 || off == self.layout.lazy_offset()) && o.kind == Kind::Lazy => {
+                            self.free_id(id)
+                        }
                         _ => return ub(UbKind::InvalidFree),
                     }
                 }
@@ -677,7 +680,8 @@ impl<'a> Interp<'a> {
             TypeKind::Pointer(_) => {
                 let id = self.alloc(self.layout.max_size(), Kind::Lazy, None)?;
                 let inp = self.next_call_input()?;
-                Val::Int(if inp.value & 1 == 1 { self.layout.address(id, 0) } else { 0 }, self.layout.ptr_bits)
+                let addr = self.layout.address(id, self.layout.lazy_offset());
+                Val::Int(if inp.value & 1 == 1 { addr } else { 0 }, self.layout.ptr_bits)
             }
             TypeKind::Int(it) if it.rank == IntRank::Bool => {
                 let inp = self.next_call_input()?;
@@ -1008,7 +1012,7 @@ impl<'a> Interp<'a> {
         let key = (o.alloc, off);
         let lazy = self.alloc(self.layout.max_size(), Kind::Lazy, None)?;
         let choice = self.uninit.get(&key).is_some_and(|i| i.value & 1 == 1);
-        let v = if choice { self.layout.address(lazy, 0) } else { 0 };
+        let v = if choice { self.layout.address(lazy, self.layout.lazy_offset()) } else { 0 };
         let bytes: Vec<u8> = (0..size).map(|k| (v >> (8 * k)) as u8).collect();
         let o = self.objs[id as usize].as_mut().expect("live");
         for (k, b) in bytes.into_iter().enumerate() {

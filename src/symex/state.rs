@@ -116,10 +116,27 @@ pub struct SymState {
     pub n_allocs: u32,
     /// Approximations made on the path.
     pub approx: Approx,
-    /// The inputs the path condition depends on (sorted input indices).
-    pub pc_inputs: Rc<Vec<u32>>,
-    /// The conjuncts of the path condition (sorted raw literals), to see repeated conditions.
-    pub pc_lits: Rc<Vec<u32>>,
+    /// The inputs the path condition depends on (input indices).
+    pub pc_inputs: Bits,
+    /// The conjuncts of the path condition (raw literals), to see repeated conditions.
+    pub pc_lits: Bits,
+    /// Inputs whose value the path condition fixes.
+    pub facts: Facts,
+}
+
+/// Input values implied by a path condition: the inputs that are conjuncts of it, directly or
+/// inside conjunctions (`x == 5` on an input vector is such a conjunction).
+#[derive(Clone, Debug, Default)]
+pub struct Facts {
+    known: Bits,
+    value: Bits,
+}
+
+/// A persistent set of small integers: copy-on-write chunks of 4096 bits, so a clone costs a
+/// pointer and an insertion copies at most one chunk and the chunk table.
+#[derive(Clone, Debug, Default)]
+pub struct Bits {
+    chunks: Rc<Vec<Option<Rc<[u64; 64]>>>>,
 }
 
 impl<T> List<T> {
@@ -345,15 +362,11 @@ impl SymState {
             return;
         }
         let sup = support(aig, lit);
-        if sup.iter().any(|x| self.pc_inputs.binary_search(x).is_err()) {
-            let mut merged: Vec<u32> = self.pc_inputs.iter().chain(sup.iter()).copied().collect();
-            merged.sort_unstable();
-            merged.dedup();
-            self.pc_inputs = Rc::new(merged);
+        for &x in sup.iter() {
+            self.pc_inputs.insert(x);
         }
-        if let Err(pos) = self.pc_lits.binary_search(&lit.raw()) {
-            Rc::make_mut(&mut self.pc_lits).insert(pos, lit.raw());
-        }
+        self.pc_lits.insert(lit.raw());
+        self.facts.learn(aig, lit);
         let c = Conjunct::new(lit);
         let _ = c.support.set(sup);
         self.pc.push(c);
@@ -361,13 +374,140 @@ impl SymState {
 
     /// Whether `lit` is a conjunct of the path condition (so the path implies it).
     pub fn has_conjunct(&self, lit: AigLit) -> bool {
-        self.pc_lits.binary_search(&lit.raw()).is_ok()
+        self.pc_lits.contains(lit.raw())
     }
 
     /// Whether `lit` depends on no input the path condition depends on (then `pc ∧ lit` is
     /// satisfiable exactly when `lit` is).
     pub fn independent(&self, sup: &[u32]) -> bool {
-        sup.iter().all(|x| self.pc_inputs.binary_search(x).is_err())
+        sup.iter().all(|&x| !self.pc_inputs.contains(x))
+    }
+}
+
+impl Facts {
+    /// The value of input `input` if it is fixed.
+    pub fn get(&self, input: u32) -> Option<bool> {
+        self.known.contains(input).then(|| self.value.contains(input))
+    }
+
+    /// Records the inputs `lit` fixes (looking into at most 256 AND nodes).
+    pub fn learn(&mut self, aig: &Aig, lit: AigLit) {
+        let mut stack = vec![lit];
+        let mut budget = 256;
+        while let Some(l) = stack.pop() {
+            if budget == 0 {
+                return;
+            }
+            budget -= 1;
+            match aig.node(l) {
+                AigNode::Input(i) => {
+                    self.known.insert(i.0);
+                    if !l.is_complemented() {
+                        self.value.insert(i.0);
+                    }
+                }
+                AigNode::And(a, b) if !l.is_complemented() => {
+                    stack.push(a);
+                    stack.push(b);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The value of `bv` if the fixed inputs determine every bit of it (three-valued evaluation of
+    /// its cone, at most 100 000 nodes).
+    pub fn value_of(&self, aig: &Aig, bv: &Bv) -> Option<u128> {
+        if let Some(v) = bv.as_const() {
+            return Some(v);
+        }
+        if self.known.is_empty() {
+            return None;
+        }
+        let mut memo: std::collections::HashMap<u32, Option<bool>> = std::collections::HashMap::new();
+        let mut res = 0u128;
+        for (i, &bit) in bv.bits().iter().enumerate() {
+            let v = self.eval3(aig, bit, &mut memo)?;
+            res |= (v as u128) << i;
+        }
+        Some(res)
+    }
+
+    fn eval3(&self, aig: &Aig, lit: AigLit, memo: &mut std::collections::HashMap<u32, Option<bool>>) -> Option<bool> {
+        if let Some(v) = lit.as_const() {
+            return Some(v);
+        }
+        let mut stack = vec![lit.node_idx() as u32];
+        while let Some(&n) = stack.last() {
+            if memo.contains_key(&n) {
+                stack.pop();
+                continue;
+            }
+            if memo.len() > 100_000 {
+                return None;
+            }
+            let v = match aig.node(AigLit::from_raw(n << 1)) {
+                AigNode::Const => Some(false),
+                AigNode::Input(i) => self.get(i.0),
+                AigNode::And(a, b) => {
+                    let get = |x: AigLit, memo: &std::collections::HashMap<u32, Option<bool>>| {
+                        if let Some(c) = x.as_const() {
+                            Some(Some(c))
+                        } else {
+                            memo.get(&(x.node_idx() as u32)).map(|v| v.map(|v| v ^ x.is_complemented()))
+                        }
+                    };
+                    match (get(a, memo), get(b, memo)) {
+                        (Some(Some(false)), _) | (_, Some(Some(false))) => Some(false),
+                        (Some(x), Some(y)) => match (x, y) {
+                            (Some(true), Some(true)) => Some(true),
+                            _ => None,
+                        },
+                        (ga, gb) => {
+                            if ga.is_none() {
+                                stack.push(a.node_idx() as u32);
+                            }
+                            if gb.is_none() {
+                                stack.push(b.node_idx() as u32);
+                            }
+                            continue;
+                        }
+                    }
+                }
+            };
+            memo.insert(n, v);
+            stack.pop();
+        }
+        memo[&(lit.node_idx() as u32)].map(|v| v ^ lit.is_complemented())
+    }
+}
+
+impl Bits {
+    /// Whether the set is empty.
+    pub fn is_empty(&self) -> bool {
+        self.chunks.is_empty()
+    }
+
+    /// Whether `x` is in the set.
+    pub fn contains(&self, x: u32) -> bool {
+        match self.chunks.get((x / 4096) as usize) {
+            Some(Some(c)) => c[(x % 4096 / 64) as usize] >> (x % 64) & 1 == 1,
+            _ => false,
+        }
+    }
+
+    /// Adds `x`.
+    pub fn insert(&mut self, x: u32) {
+        if self.contains(x) {
+            return;
+        }
+        let chunks = Rc::make_mut(&mut self.chunks);
+        let ci = (x / 4096) as usize;
+        if chunks.len() <= ci {
+            chunks.resize(ci + 1, None);
+        }
+        let chunk = chunks[ci].get_or_insert_with(|| Rc::new([0; 64]));
+        Rc::make_mut(chunk)[(x % 4096 / 64) as usize] |= 1 << (x % 64);
     }
 }
 
@@ -424,6 +564,35 @@ mod tests {
         let b = a.drop_newest(10);
         drop(a);
         assert_eq!(b.len(), 1_999_990);
+    }
+
+    #[test]
+    fn bit_sets_are_persistent() {
+        let mut a = Bits::default();
+        a.insert(3);
+        a.insert(70_000);
+        let mut b = a.clone();
+        b.insert(5);
+        assert!(a.contains(3) && a.contains(70_000) && !a.contains(5) && !a.contains(4));
+        assert!(b.contains(5) && b.contains(3));
+    }
+
+    #[test]
+    fn facts_fix_values() {
+        let mut aig = Aig::default();
+        let x = Bv::input(&mut aig, 8);
+        let b = aig.new_input();
+        let p = Bv::ite(&mut aig, b, &Bv::constant(0x40, 8), &Bv::zero(8));
+        let eq = x.eq(&mut aig, &Bv::constant(5, 8));
+        let mut f = Facts::default();
+        assert_eq!(f.value_of(&aig, &p), None);
+        f.learn(&aig, b);
+        assert_eq!(f.value_of(&aig, &p), Some(0x40));
+        assert_eq!(f.value_of(&aig, &x), None);
+        f.learn(&aig, eq);
+        assert_eq!(f.value_of(&aig, &x), Some(5));
+        let sum = x.add(&mut aig, &Bv::constant(1, 8));
+        assert_eq!(f.value_of(&aig, &sum), Some(6));
     }
 
     #[test]

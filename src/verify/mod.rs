@@ -53,6 +53,8 @@ pub struct VerifyConfig {
     pub witness: Option<PathBuf>,
     /// Turn state caching off (for measurements). [default: false]
     pub no_state_caching: bool,
+    /// Give up (UNKNOWN) when the process uses more memory than this. [default: 6144 MiB]
+    pub memory_limit_mb: Option<u64>,
 }
 
 /// The answer.
@@ -140,7 +142,11 @@ pub fn run(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
     let (cfa, cfa_diags) = cfa::build(&mut prog, &CfaConfig::default())?;
     diagnostics.extend(cfa_diags);
 
-    let budget = Budget { deadline: config.time_limit.map(|l| start + l), stop: None };
+    let budget = Budget {
+        deadline: config.time_limit.map(|l| start + l),
+        stop: None,
+        memory: Some(config.memory_limit_mb.unwrap_or(crate::symex::DEFAULT_MEMORY_MB) << 20),
+    };
     let explore_config = ExploreConfig {
         strategy: config.strategy,
         mode: config.mode,
@@ -149,6 +155,7 @@ pub fn run(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
         property,
         budget,
         self_check: false,
+        ..ExploreConfig::default()
     };
     let mut explorer = symex::explore(&prog, &cfa, explore_config, Exhaustive);
     let mut spurious: Option<String> = None;
@@ -205,6 +212,7 @@ pub fn run(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
     } else if let Some(stop) = summary.stop {
         Verdict::Unknown(match stop {
             StopReason::Time => "time limit reached".into(),
+            StopReason::Memory => "memory limit reached".into(),
             other => other.describe().into(),
         })
     } else if summary.cuts > 0 {
