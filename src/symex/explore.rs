@@ -9,6 +9,17 @@
 //! and pushes the others; breadth-first search queues them all. Calls are inlined as the path meets
 //! them (a frame per call, so recursion works) and loops are unrolled as the path goes around them.
 //!
+//! Feasibility checks avoid the solver where they can: constant conditions; a condition that is
+//! already a conjunct of the path condition (or whose negation is); a condition over inputs the
+//! path condition does not mention (independent: satisfiable iff some assignment of its own inputs
+//! satisfies it, and all-false or all-true is tried); a condition the model of the previous check
+//! already satisfies; and the second side of a two-way branch whose first side is infeasible.
+//!
+//! Depth-first search works in depth bands (`ExploreConfig::dfs_band`): a path that has passed more
+//! branch points than the band waits until every shallower path is explored, then the band doubles.
+//! On programs with infinite paths this keeps the search from diving forever into one of them while
+//! a violation waits nearer the root; nothing is cut, so exhaustiveness is unaffected.
+//!
 //! Every path that ends becomes a `PathOutcome`, yielded by the explorer's `Iterator`
 //! implementation in the order the paths ended: the program exited, halted or violated the property;
 //! a successor was infeasible or pruned by the guide; the state was covered by the cache; the
