@@ -113,6 +113,9 @@ pub struct CoverageArgs {
     /// Do not show progress on standard error.
     #[arg(long)]
     pub no_progress: bool,
+    /// Print the symbolic executor's statistics on standard error after the search.
+    #[arg(long)]
+    pub stats: bool,
     /// Write the JSON report to this file.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,

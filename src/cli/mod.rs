@@ -90,6 +90,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitSta
                 evidence: a.evidence,
                 witness: a.witness,
                 progress: !a.no_progress,
+                stats: a.stats,
                 line_rule: match a.line_rule {
                     LineRuleArg::Spanned => LineRule::Spanned,
                     LineRuleArg::FirstLine => LineRule::FirstLine,
@@ -105,6 +106,9 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitSta
             };
             let outcome = driver::coverage(&config)?;
             print_diagnostics(err, &outcome.diagnostics);
+            if let Some(stats) = &outcome.stats {
+                write!(err, "{stats}")?;
+            }
             out.write_all(outcome.stdout.as_bytes())?;
             if a.strict && !outcome.result.matching.unreached.is_empty() {
                 writeln!(err, "vcov: --strict: the automaton does not fit the program")?;

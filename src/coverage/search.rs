@@ -194,8 +194,8 @@ pub struct Tag {
     stack: StackId,
     /// Lines on the path that were uncovered when it took them (re-checked as coverage grows).
     fresh: Vec<u32>,
-    /// Distinguishes paths with fresh lines, so the state cache never prunes one (0 when `fresh` is
-    /// empty).
+    /// Distinguishes paths with fresh lines, so the state cache prunes one only where no execution
+    /// can complete it (0 when `fresh` is empty; see `Guide::exclusive`).
     unique: u64,
 }
 
@@ -360,6 +360,18 @@ impl Guide for CoverageGuide<'_> {
     fn completes(&self, end: &PathEnd) -> bool {
         // Only a return from `main` is a terminating execution.
         matches!(end, PathEnd::Exit)
+    }
+
+    fn cache_tag(&self, tag: &Tag) -> u64 {
+        // What guides the future of a path: where it is in the automaton and the call stack.
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        std::hash::Hash::hash(&(tag.pos, tag.stack), &mut h);
+        std::hash::Hasher::finish(&h)
+    }
+
+    fn exclusive(&self, tag: &Tag) -> bool {
+        // Its fresh lines are covered only by a completion of this very path.
+        tag.unique != 0
     }
 }
 

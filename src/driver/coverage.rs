@@ -82,6 +82,8 @@ pub struct CoverageConfig {
     pub instance: Option<String>,
     /// Show progress on standard error when it is a terminal. [default: true]
     pub progress: bool,
+    /// Return the executor's statistics as text. [default: false]
+    pub stats: bool,
 }
 
 /// The outcome of a coverage run.
@@ -92,6 +94,8 @@ pub struct CoverageOutcome {
     pub stdout: String,
     /// Problems worth reporting on standard error.
     pub diagnostics: Vec<Diagnostic>,
+    /// The executor's statistics (`CoverageConfig::stats`, when a search ran).
+    pub stats: Option<String>,
 }
 
 /// The text of the default coverage property.
@@ -222,7 +226,11 @@ pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
         Format::Text => report::coverage_summary(&result),
         Format::Json => report::coverage_json(&result),
     };
-    Ok(CoverageOutcome { result, stdout, diagnostics: diags })
+    let stats = match (&search_outcome, config.stats) {
+        (Some(o), true) => o.stats.as_ref().map(crate::verify::stats_text),
+        _ => None,
+    };
+    Ok(CoverageOutcome { result, stdout, diagnostics: diags, stats })
 }
 
 /// Runs the search, with SIGINT/SIGTERM and the time limit stopping it, and a progress line on a

@@ -8,8 +8,9 @@
 //! can be pruned provided `S_old`'s subtree is (or will be) explored in full.
 //!
 //! Which earlier states count: a state whose subtree was fully explored (every path below it ended
-//! without a cut, a guide's prune, a dropped alternative or a violation; pruned-as-covered paths
-//! count as explored), or a state on the new path's own history (a cycle: the subtree of that
+//! without a cut, a dropped alternative or a violation; pruned-as-covered paths count as explored,
+//! and so do paths the guide pruned, since it prunes monotonically: it would prune the same
+//! continuations of the new path), or a state on the new path's own history (a cycle: the subtree of that
 //! ancestor contains the new path, and an execution that violates the property from `S_new` would
 //! reach a violation from `S_old` in fewer steps, so induction on the length of that execution shows
 //! the ancestor's subtree finds it unless it is cut). The explorer reports whether any cut happened;
@@ -31,7 +32,24 @@
 //!
 //! A byte never written is an input of its own that nothing constrains; it is written as a mark.
 //!
+//! A guide may mark a path *exclusive* (`Guide::exclusive`): it carries something of its own that
+//! only a completion of that very path can use (the coverage layer: lines its prefix covers that
+//! are still uncovered). Pruning such a path as covered would lose that completion, unless the
+//! covering state has none: so an exclusive path is pruned only by an entry with an equal tag (the
+//! rules above) or by a `Complete` entry whose subtree holds no completing path. Each entry records
+//! what it knows (`Completion`): `Always` once a path below it completed or was pruned by the guide,
+//! or was pruned as covered by an entry that may complete; `Dep(a)` when a path below it was pruned
+//! as covered by its ancestor `a` (or by an entry that completes only if `a` does): it completes
+//! only if `a` does; `Never` otherwise. A `Complete` entry resolves to `Never` if it is `Never`, or
+//! `Dep(a)` with `a` `Complete` and resolving to `Never`. The induction above, on the length of the
+//! shortest completing execution from any state of the entries resolving to `Never`, shows that
+//! they have no completing execution.
+//! State keys hash the guide's `Guide::cache_tag` (the tag without what makes a path exclusive);
+//! entries keep the hash of the whole tag for the equal-tag rules.
+//!
 //! Invariant: an entry is `Complete` only if its subtree ended without any taint.
+//! Invariant: every entry enclosing a completing (or guide-pruned) path is `Always` before it is
+//! `Complete`; a `Dep(a)` names a strict ancestor `a`.
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
@@ -64,8 +82,8 @@ pub(crate) struct Keys {
 
 /// What a lookup found.
 pub(crate) enum Probe {
-    /// Covered by an entry.
-    Covered,
+    /// Covered by this entry.
+    Covered(u32),
     /// Covered if the path condition implies one of these conjunctions (entry, conjuncts).
     Check(Vec<(u32, Rc<[AigLit]>)>),
     /// Not covered.
@@ -104,6 +122,28 @@ struct Entry {
     tainted: bool,
     free: bool,
     relevant: Rc<[AigLit]>,
+    /// Hash of the whole guide tag of the state.
+    tag: u64,
+    /// Whether a path below may complete (see the module header).
+    completion: Completion,
+}
+
+/// What an entry knows of completing paths in its subtree.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Completion {
+    /// None completes.
+    Never,
+    /// One completes only if one completes below this ancestor entry.
+    Dep(u32),
+    /// One does, or may.
+    Always,
+}
+
+/// How a path looks an entry up: the hash of its whole tag and whether it is exclusive.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Seeker {
+    pub tag: u64,
+    pub exclusive: bool,
 }
 
 /// The most AIG nodes a state's key may describe; bigger states are not cached (sound: a state
@@ -138,16 +178,16 @@ impl Cache {
     }
 
     /// Looks up a state with keys `k` whose chain of enclosing entries is `ancestors` (nearest first).
-    pub fn probe(&mut self, k: &Keys, ancestors: &List<u32>) -> Probe {
+    pub fn probe(&mut self, k: &Keys, ancestors: &List<u32>, who: Seeker) -> Probe {
         self.stats.lookups += 1;
         for &e in self.full.get(&k.full).into_iter().flatten() {
-            if self.usable(e, ancestors) {
-                return Probe::Covered;
+            if self.usable(e, ancestors, who) {
+                return Probe::Covered(e);
             }
         }
         for &e in self.values.get(&k.values).into_iter().flatten() {
-            if self.entries[e as usize].free && self.usable(e, ancestors) {
-                return Probe::Covered;
+            if self.entries[e as usize].free && self.usable(e, ancestors, who) {
+                return Probe::Covered(e);
             }
         }
         let checks: Vec<(u32, Rc<[AigLit]>)> = self
@@ -155,7 +195,7 @@ impl Cache {
             .get(&k.raw)
             .into_iter()
             .flatten()
-            .filter(|&&e| self.usable(e, ancestors))
+            .filter(|&&e| self.usable(e, ancestors, who))
             .map(|&e| (e, self.entries[e as usize].relevant.clone()))
             .collect();
         if checks.is_empty() {
@@ -166,7 +206,7 @@ impl Cache {
     }
 
     /// Registers a state with keys `k` inside entry `parent`; the new entry counts the state as open.
-    pub fn register(&mut self, k: Keys, parent: Option<u32>) -> u32 {
+    pub fn register(&mut self, k: Keys, parent: Option<u32>, tag: u64) -> u32 {
         let id = self.entries.len() as u32;
         let depth = parent.map_or(0, |p| self.entries[p as usize].depth + 1);
         self.entries.push(Entry {
@@ -177,6 +217,8 @@ impl Cache {
             tainted: false,
             free: k.free,
             relevant: k.relevant,
+            tag,
+            completion: Completion::Never,
         });
         self.full.entry(k.full).or_default().push(id);
         self.values.entry(k.values).or_default().push(id);
@@ -217,15 +259,86 @@ impl Cache {
         }
     }
 
-    fn usable(&self, e: u32, ancestors: &List<u32>) -> bool {
+    /// A path inside entry `e` completed: every enclosing entry may complete. (`Always` is set on
+    /// whole chains only, so the entries above an `Always` one are `Always`.)
+    pub fn mark_completion(&mut self, mut e: Option<u32>) {
+        while let Some(id) = e {
+            let entry = &mut self.entries[id as usize];
+            if entry.completion == Completion::Always {
+                return;
+            }
+            entry.completion = Completion::Always;
+            e = entry.parent;
+        }
+    }
+
+    /// A path inside entry `e` was pruned as covered by entry `by`: the entries enclosing it may
+    /// complete if `by` may; if `by` is their ancestor (or completes only if an ancestor `a` does),
+    /// the entries below it (below `a`) complete only if it (`a`) does.
+    pub fn note_covered(&mut self, by: u32, e: Option<u32>) {
+        let dep = match self.entries[by as usize].status {
+            Status::Pending => Some(by),
+            Status::Tainted => None,
+            Status::Complete => match self.resolve(by) {
+                Completion::Never => return,
+                Completion::Dep(a) => Some(a),
+                Completion::Always => None,
+            },
+        };
+        // Entries below an ancestor `a` depend on it; if `a` is not an ancestor, they may complete.
+        let dep = dep.filter(|&a| self.ancestors(e).any(|x| x == a));
+        if dep.is_none() {
+            self.mark_completion(e);
+            return;
+        }
+        let mut x = e;
+        while let Some(id) = x {
+            if Some(id) == dep {
+                return;
+            }
+            let depth_of = |c: &Cache, a: u32| c.entries[a as usize].depth;
+            let merged = match (dep, self.entries[id as usize].completion) {
+                (None, _) | (_, Completion::Always) => Completion::Always,
+                (Some(a), Completion::Never) => Completion::Dep(a),
+                // Both are ancestors of this entry: the shallower one's subtree holds the other.
+                (Some(a), Completion::Dep(b)) => {
+                    Completion::Dep(if depth_of(self, a) <= depth_of(self, b) { a } else { b })
+                }
+            };
+            let entry = &mut self.entries[id as usize];
+            entry.completion = merged;
+            x = entry.parent;
+        }
+    }
+
+    /// Entry `e` and the entries enclosing it, nearest first.
+    fn ancestors(&self, e: Option<u32>) -> impl Iterator<Item = u32> + '_ {
+        std::iter::successors(e, |&id| self.entries[id as usize].parent)
+    }
+
+    /// What entry `e` knows, with the complete ancestors it depends on resolved.
+    fn resolve(&self, mut e: u32) -> Completion {
+        loop {
+            match self.entries[e as usize].completion {
+                Completion::Dep(a) => match self.entries[a as usize].status {
+                    Status::Complete => e = a,
+                    Status::Tainted => return Completion::Always,
+                    Status::Pending => return Completion::Dep(a),
+                },
+                c => return c,
+            }
+        }
+    }
+
+    fn usable(&self, e: u32, ancestors: &List<u32>, who: Seeker) -> bool {
         let entry = &self.entries[e as usize];
         match entry.status {
-            Status::Complete => true,
+            Status::Complete => !who.exclusive || entry.tag == who.tag || self.resolve(e) == Completion::Never,
             Status::Tainted => false,
             Status::Pending => {
                 let n = ancestors.len();
                 let d = entry.depth as usize + 1;
-                d <= n && ancestors.drop_newest(n - d).head() == Some(&e)
+                entry.tag == who.tag && d <= n && ancestors.drop_newest(n - d).head() == Some(&e)
             }
         }
     }
@@ -724,5 +837,66 @@ fn root_var(e: &Expr) -> Option<VarId> {
         },
         ExprKind::Cast(x, _) => root_var(x),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(n: u8) -> Keys {
+        Keys { full: [n; 32], values: [n; 32], raw: [n; 32], free: false, relevant: Rc::from(Vec::new()) }
+    }
+
+    const OWN: Seeker = Seeker { tag: 1, exclusive: false };
+    const OTHER_EXCLUSIVE: Seeker = Seeker { tag: 2, exclusive: true };
+
+    fn covered(c: &mut Cache, n: u8, who: Seeker) -> bool {
+        matches!(c.probe(&key(n), &List::new(), who), Probe::Covered(_))
+    }
+
+    #[test]
+    fn an_exclusive_path_is_pruned_only_by_states_without_completions() {
+        let mut c = Cache::default();
+        // Entry 0 (state A) branches; one path reaches entry 1 (state B) and then returns to A.
+        let a = c.register(key(1), None, OWN.tag);
+        c.add_open(Some(a), 1);
+        let b = c.register(key(2), Some(a), OWN.tag);
+        c.note_covered(a, Some(b));
+        c.finish(Some(b), false);
+        // B is explored, but whether it completes depends on A, still open.
+        assert!(covered(&mut c, 2, OWN));
+        assert!(!covered(&mut c, 2, OTHER_EXCLUSIVE));
+        c.finish(Some(a), false);
+        // Nothing below A completed: neither A nor B has a completing execution.
+        assert!(covered(&mut c, 1, OTHER_EXCLUSIVE));
+        assert!(covered(&mut c, 2, OTHER_EXCLUSIVE));
+    }
+
+    #[test]
+    fn a_completion_or_a_guide_prune_below_keeps_exclusive_paths_out() {
+        let mut c = Cache::default();
+        let a = c.register(key(1), None, OWN.tag);
+        let b = c.register(key(2), Some(a), OWN.tag);
+        c.add_open(Some(b), 1);
+        c.mark_completion(Some(b));
+        c.finish(Some(b), false);
+        c.finish(Some(b), false);
+        assert!(covered(&mut c, 1, OWN) && covered(&mut c, 2, OWN));
+        assert!(!covered(&mut c, 1, OTHER_EXCLUSIVE) && !covered(&mut c, 2, OTHER_EXCLUSIVE));
+        // A path covered by B may complete like B: the entries around it may too.
+        let d = c.register(key(3), None, OWN.tag);
+        c.note_covered(b, Some(d));
+        c.finish(Some(d), false);
+        assert!(!covered(&mut c, 3, OTHER_EXCLUSIVE));
+    }
+
+    #[test]
+    fn a_tainted_state_covers_nothing() {
+        let mut c = Cache::default();
+        let a = c.register(key(1), None, OWN.tag);
+        c.finish(Some(a), true);
+        assert!(!covered(&mut c, 1, OWN));
+        assert!(!covered(&mut c, 1, OTHER_EXCLUSIVE));
     }
 }

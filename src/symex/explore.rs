@@ -36,7 +36,7 @@ use std::hash::Hash;
 use std::time::{Duration, Instant};
 
 use super::budget::{Budget, StopReason};
-use super::cache::{self, Cache, CacheStats, Liveness, Probe};
+use super::cache::{self, Cache, CacheStats, Liveness, Probe, Seeker};
 use super::exec::{Effect, EndKind, Exec, Oracle, Property, World};
 use super::semantics::UbKind;
 use super::solver::{Mode, Solver, SolverStats};
@@ -89,7 +89,10 @@ pub struct ExploreConfig {
 pub enum Step {
     /// Take the edge.
     Continue,
-    /// Do not take the edge; the path ends as `PathEnd::Pruned`.
+    /// Do not take the edge; the path ends as `PathEnd::Pruned`. The guide must prune again any
+    /// later non-exclusive path that takes the same edge from the same state with an equal
+    /// `Guide::cache_tag` (pruning is monotone): the state cache counts a pruned path as explored
+    /// (and as possibly completing).
     Prune,
     /// Take the edge and from now on look only for one feasible continuation to the end of the
     /// program (`Guide::completes`): once one path of this subtree completes, or all of them failed,
@@ -139,6 +142,19 @@ pub trait Guide {
     /// paths that exited or halted.
     fn completes(&self, end: &PathEnd) -> bool {
         matches!(end, PathEnd::Exit | PathEnd::Halt)
+    }
+
+    /// The part of `tag` that state-cache keys compare (see `cache`). The default: all of it.
+    fn cache_tag(&self, tag: &Self::Tag) -> u64 {
+        cache::tag_hash(tag)
+    }
+
+    /// Whether a path with `tag` carries something only its own completions can use: it is pruned
+    /// as covered only by a state with an equal tag or by one from which no path completes. The
+    /// default: no path is.
+    fn exclusive(&self, tag: &Self::Tag) -> bool {
+        let _ = tag;
+        false
     }
 }
 
@@ -345,6 +361,13 @@ impl PathEnd {
     /// Whether the path's subtree is incomplete because of this end.
     pub fn is_incomplete(&self) -> bool {
         matches!(self, PathEnd::Cut(_) | PathEnd::Pruned | PathEnd::Dropped)
+    }
+
+    /// Whether this end keeps the enclosing state-cache entries from counting as explored in full.
+    /// A guide's prune does not (pruning is monotone, see `Step::Prune`); it only makes them
+    /// possibly completing.
+    fn taints(&self) -> bool {
+        matches!(self, PathEnd::Cut(_) | PathEnd::Dropped | PathEnd::Violation)
     }
 }
 
@@ -687,7 +710,6 @@ impl<'a, G: Guide> Explorer<'a, G> {
         let it = self.split_ub(it, ub, Some(edges[0]))?;
         // The guide's view of each successor.
         let mut succs: Vec<(EdgeId, AigLit, G::Tag)> = Vec::with_capacity(edges.len());
-        let mut n_pruned = 0;
         let mut completion = Vec::new();
         for (&e, &lit) in edges.iter().zip(&lits) {
             let mut tag = it.tag.clone();
@@ -698,7 +720,6 @@ impl<'a, G: Guide> Explorer<'a, G> {
                     succs.push((e, lit, tag));
                 }
                 Step::Prune => {
-                    n_pruned += 1;
                     let mut path = it.st.path.clone();
                     path.push(e);
                     self.emit(&it, path, tag, PathEnd::Pruned);
@@ -821,11 +842,8 @@ impl<'a, G: Guide> Explorer<'a, G> {
         }
         self.stats.edges += children.len() as u64;
         if children.is_empty() {
-            self.cache.finish(it.entry, n_pruned > 0);
+            self.cache.finish(it.entry, false);
             return None;
-        }
-        if n_pruned > 0 {
-            self.cache.taint(it.entry);
         }
         self.cache.add_open(it.entry, children.len() as u32 - 1);
         let split = children.len() > 1;
@@ -920,19 +938,22 @@ impl<'a, G: Guide> Explorer<'a, G> {
         }
         let t = Instant::now();
         let live = self.liveness.as_ref().expect("caching is on");
-        let keys = cache::keys(&self.aig, &self.world, live, &it.st, cache::tag_hash(&it.tag));
-        let probe = keys.as_ref().map(|k| self.cache.probe(k, &it.chain));
+        let who = Seeker { tag: cache::tag_hash(&it.tag), exclusive: self.guide.exclusive(&it.tag) };
+        let keys = cache::keys(&self.aig, &self.world, live, &it.st, self.guide.cache_tag(&it.tag));
+        let probe = keys.as_ref().map(|k| self.cache.probe(k, &it.chain, who));
         self.cache.stats.time += t.elapsed();
         let Some(keys) = keys else { return Some(false) };
         match probe.expect("probed") {
-            Probe::Covered => {
+            Probe::Covered(by) => {
+                self.cache.note_covered(by, it.entry);
                 self.cache.record_hit(node);
                 return Some(true);
             }
             Probe::Check(cands) => {
-                for (_, relevant) in cands {
+                for (by, relevant) in cands {
                     let r = self.aig.and_all(relevant.iter().copied());
                     if self.check(it, !r)? == SatResult::Unsat {
+                        self.cache.note_covered(by, it.entry);
                         self.cache.record_hit(node);
                         self.cache.stats.hits_by_implication += 1;
                         return Some(true);
@@ -941,7 +962,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
             }
             Probe::Miss => {}
         }
-        let e = self.cache.register(keys, it.entry);
+        let e = self.cache.register(keys, it.entry, who.tag);
         it.entry = Some(e);
         it.chain.push(e);
         Some(false)
@@ -972,7 +993,10 @@ impl<'a, G: Guide> Explorer<'a, G> {
                 self.groups[g as usize] = true;
             }
         }
-        self.cache.finish(it.entry, end.is_incomplete() || end == PathEnd::Violation);
+        if self.guide.completes(&end) || end == PathEnd::Pruned {
+            self.cache.mark_completion(it.entry);
+        }
+        self.cache.finish(it.entry, end.taints());
         let inputs =
             if self.guide.wants_inputs(&end, &it.tag) && end.is_execution() { self.inputs_of(&it) } else { None };
         self.count(&end, it.st.approx);
@@ -987,7 +1011,9 @@ impl<'a, G: Guide> Explorer<'a, G> {
 
     /// Reports an ended path that branched off `it` (which goes on).
     fn emit(&mut self, it: &Item<G::Tag>, path: List<EdgeId>, tag: G::Tag, end: PathEnd) {
-        if end.is_incomplete() {
+        if end == PathEnd::Pruned {
+            self.cache.mark_completion(it.entry);
+        } else if end.taints() {
             self.cache.taint(it.entry);
         }
         self.count(&end, it.st.approx);

@@ -168,3 +168,48 @@ fn a_path_cut_at_possible_undefined_behaviour_keeps_the_result_inexact_and_says_
     assert_eq!(j["line_status"]["9"], "unknown");
     assert_eq!(j["line_status"]["10"], "covered");
 }
+
+/// The number after `paths explored:` in the `--stats` output.
+fn paths_explored(stderr: &str) -> u64 {
+    let line = stderr.lines().find(|l| l.trim_start().starts_with("paths explored:")).expect("statistics printed");
+    line.split(':').nth(1).unwrap().trim().parse().unwrap()
+}
+
+#[test]
+fn paths_meeting_in_one_state_each_cover_their_own_lines() {
+    // Both `a = 1;` lines lead to the same state at the loop head; the second path must not be
+    // pruned as covered by the first: only its own completion covers its line.
+    let j = run_json(&["fixtures/c/coverage/shared_state.c", "--aa", "assumption-automata/true.spc"]);
+    assert_eq!(nums(&j["under_approximation"]["lines"]), [3, 4, 5, 7, 9, 10, 12, 17]);
+    assert_eq!(j["exact"], true);
+    // The endless loop cannot be part of a terminating execution.
+    assert_eq!(j["line_status"]["13"], "not_coverable");
+    assert_eq!(j["line_status"]["14"], "not_coverable");
+}
+
+#[test]
+fn a_region_no_execution_leaves_is_explored_once() {
+    // 32 paths reach the endless loop, each still carrying uncovered lines; once the loop's states
+    // are known to have no terminating continuation, the later paths are pruned on arrival instead
+    // of exploring its 8 states again.
+    let run = vcov([
+        "coverage",
+        "fixtures/c/coverage/stuck_zone.c",
+        "--aa",
+        "assumption-automata/true.spc",
+        "--format",
+        "json",
+        "--no-progress",
+        "--stats",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let j: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(j["exact"], true);
+    let under = nums(&j["under_approximation"]["lines"]);
+    assert_eq!(under, [3, 4, 5, 6, 7, 8, 10, 12, 13, 15, 17, 18, 20, 22, 23, 25, 27, 28, 30, 32, 45]);
+    for l in 33..=42 {
+        assert_ne!(j["line_status"][l.to_string()], "covered", "line {l}");
+    }
+    let paths = paths_explored(&run.stderr);
+    assert!(paths < 1000, "{paths} paths explored");
+}
