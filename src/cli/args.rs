@@ -100,6 +100,10 @@ pub struct CoverageArgs {
     /// Stop generating when the process uses more than this much memory, in MiB [default: 6144].
     #[arg(long, value_name = "MB")]
     pub memory_limit: Option<u64>,
+    /// Targeted mode: after the search has executed this many edges without ending, try to prove
+    /// the lines it has not covered not coverable, with counters abstracted away (0: at once).
+    #[arg(long, value_name = "EDGES", default_value_t = crate::coverage::search::DEFAULT_PROOF_AFTER)]
+    pub proof_after: u64,
     /// Keep generating executions after one violates the property.
     #[arg(long)]
     pub continue_after_bug: bool,

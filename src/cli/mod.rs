@@ -84,6 +84,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitSta
                 max_executions: a.max_executions,
                 time_limit,
                 memory_limit_mb: a.memory_limit,
+                proof_after: a.proof_after,
                 property,
                 property_text,
                 continue_after_bug: a.continue_after_bug,

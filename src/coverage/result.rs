@@ -23,7 +23,8 @@ pub enum LineStatus {
     Covered(usize),
     /// In the over-approximation, not covered, and not decided (the search was limited or did not run).
     OverOnly,
-    /// In the over-approximation and proven not coverable (the search was exhaustive).
+    /// In the over-approximation and proven not coverable (the search was exhaustive, or an
+    /// abstraction of the program has no terminating path covering it).
     NotCoverable,
     /// Outside the over-approximation: the verifier never explored it.
     Unexplored,
@@ -129,6 +130,10 @@ pub struct CoverageResult {
     /// Why the result is not exact, when it is not: the search's first obstacle (cut paths,
     /// approximations, limits), or that the executions came from files.
     pub inexact_reason: Option<String>,
+    /// The variables the proof pass abstracted away, when it proved lines not coverable.
+    pub abstracted: Vec<String>,
+    /// How many lines the proof pass proved not coverable.
+    pub proven_by_abstraction: usize,
     /// The row name for tables (`--instance`, default the program's file name).
     pub instance: String,
     /// The status of every line to cover.

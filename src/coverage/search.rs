@@ -18,9 +18,9 @@ use petgraph::graph::DiGraph;
 use super::{Analysis, Execution, ExecutionCoverage};
 use crate::automaton::StateId;
 use crate::cfa::{Cfa, EdgeId, EdgeKind, NodeId};
-use crate::cfront::ir::Program;
+use crate::cfront::ir::{Program, VarId};
 use crate::product::{solve_dag, stack_after, step, takeable_edges, ProductNode, StackId, Stacks, Step as AutStep};
-use crate::symex::{self, ExploreConfig, Explorer, Guide, PathEnd, ReplayEnd, Step, Succ};
+use crate::symex::{self, Approx, ExploreConfig, Explorer, Guide, PathEnd, Pulled, ReplayEnd, Step, Succ};
 
 /// How executions are generated.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -43,6 +43,12 @@ pub struct SearchConfig {
     pub max_executions: Option<usize>,
     /// Go on after an execution violates the property. [default: false]
     pub continue_after_bug: bool,
+    /// Targeted mode: edges the search executes before it tries to prove the lines it has not
+    /// covered not coverable with an abstraction. [default: `DEFAULT_PROOF_AFTER`]
+    pub proof_after: u64,
+    /// Free the executor's memory at the end (a process about to exit may skip it, which can take
+    /// seconds after a long search). [default: true]
+    pub free_memory: bool,
     /// The executor's configuration (strategy, solver mode, property, budget).
     pub explore: ExploreConfig,
 }
@@ -76,7 +82,20 @@ pub struct SearchOutcome {
     pub incomplete_because: Option<String>,
     /// Executor statistics.
     pub stats: Option<symex::Stats>,
+    /// Lines the proof pass showed not coverable (ascending), with the variables it abstracted
+    /// away; empty when it did not run or proved nothing.
+    pub proven: Vec<u32>,
+    /// The variables the proof pass abstracted away, if it proved anything.
+    pub abstracted: Vec<VarId>,
 }
+
+/// Edges a targeted search executes before it tries to prove the lines it has not covered not
+/// coverable with an abstraction (`abstraction`); most searches that end by themselves end sooner.
+pub const DEFAULT_PROOF_AFTER: u64 = 1_000_000;
+/// Edges the proof pass may execute.
+const PROOF_EDGES: u64 = 10_000_000;
+/// Path segments between two looks at the work done, while the proof is due.
+const SEGMENTS_PER_LOOK: u64 = 1024;
 
 /// Runs the search on `analysis`'s program and automaton; `progress` hears of every execution.
 pub fn search(
@@ -94,8 +113,25 @@ pub fn search(
     let mut first_cut_line: Option<u32> = None;
     let limit = config.max_executions.unwrap_or(usize::MAX);
     let mut limited = limit == 0;
+    let mut proof_due = config.generate == Generate::Targeted;
     while !limited {
-        let Some(outcome) = explorer.next() else { break };
+        if proof_due && explorer.edges_executed() >= config.proof_after {
+            proof_due = false;
+            if let Some((lines, vars)) = prove_not_coverable(analysis, prog, config, explorer.guide()) {
+                explorer.guide_mut().mark_proven(&lines);
+                out.proven = lines;
+                out.abstracted = vars;
+                progress(&out, explorer.guide().n_uncovered());
+                if explorer.guide().n_uncovered() == 0 {
+                    break;
+                }
+            }
+        }
+        let outcome = match explorer.pull(proof_due.then_some(SEGMENTS_PER_LOOK)) {
+            Pulled::Path(o) => o,
+            Pulled::Busy => continue,
+            Pulled::Done => break,
+        };
         match outcome.end {
             PathEnd::Exit | PathEnd::Violation => {}
             PathEnd::Cut(_) => {
@@ -173,7 +209,52 @@ pub fn search(
     } else if out.incomplete_because.is_none() {
         out.incomplete_because = Some("the search ended before exhausting the program".into());
     }
+    if !config.free_memory {
+        // The process ends soon: freeing millions of shared states would only delay the report.
+        std::mem::forget(explorer);
+    }
     out
+}
+
+/// The proof pass: explores the program with its counters abstracted away (`abstraction`), as a
+/// targeted search for the lines `concrete` has not covered. If it ends without a cut, a limit or an
+/// approximation other than the abstraction, the lines no terminating path of the abstraction
+/// covered are not coverable; returns them with the abstracted variables.
+fn prove_not_coverable(
+    analysis: &Analysis,
+    prog: &Program,
+    config: &SearchConfig,
+    concrete: &CoverageGuide,
+) -> Option<(Vec<u32>, Vec<VarId>)> {
+    let havoc = super::abstraction::counters(prog, analysis.cfa);
+    if havoc.is_empty() {
+        return None;
+    }
+    let explore = ExploreConfig { havoc: havoc.clone().into(), ..config.explore.clone() };
+    let mut explorer = symex::explore(prog, analysis.cfa, explore, concrete.clone());
+    while let Some(outcome) = explorer.next() {
+        if explorer.edges_executed() > PROOF_EDGES {
+            return None;
+        }
+        if outcome.end != PathEnd::Exit {
+            continue;
+        }
+        let edges = outcome.path.edges();
+        let coverage = analysis.measure(&Execution { origin: String::new(), edges, terminating: true });
+        explorer.guide_mut().mark_covered(&coverage.lines);
+        if explorer.guide().n_uncovered() == 0 {
+            return None;
+        }
+    }
+    let summary = explorer.summary();
+    let sound =
+        summary.exhausted && summary.cuts == 0 && summary.stop.is_none() && Approx::ABSTRACT.contains(summary.approx);
+    if !sound {
+        return None;
+    }
+    let g = explorer.guide();
+    let lines: Vec<u32> = g.uncovered.ones().map(|l| l as u32).collect();
+    (!lines.is_empty()).then_some((lines, havoc))
 }
 
 /// Where a path is with respect to the automaton.
@@ -200,6 +281,7 @@ pub struct Tag {
 }
 
 /// The coverage layer's guide of the executor.
+#[derive(Clone)]
 pub struct CoverageGuide<'a> {
     a: &'a Analysis<'a>,
     generate: Generate,
@@ -243,6 +325,11 @@ impl<'a> CoverageGuide<'a> {
 
     fn is_uncovered(&self, line: u32) -> bool {
         (line as usize) < self.uncovered.len() && self.uncovered.contains(line as usize)
+    }
+
+    /// Removes lines proven not coverable from the targets.
+    fn mark_proven(&mut self, lines: &[u32]) {
+        self.mark_covered(lines);
     }
 
     fn mark_covered(&mut self, lines: &[u32]) {

@@ -56,6 +56,9 @@ pub struct CoverageConfig {
     /// Stop generating when the process's resident memory exceeds this many MiB.
     /// [default: `symex::DEFAULT_MEMORY_MB`]
     pub memory_limit_mb: Option<u64>,
+    /// Edges the targeted search executes before it tries the abstraction proof.
+    /// [default: `search::DEFAULT_PROOF_AFTER`]
+    pub proof_after: u64,
     /// Which executions violate the property. [default: calls of `reach_error`,
     /// `__VERIFIER_error`, `__assert_fail`, and labels named `ERROR`]
     pub property: Property,
@@ -188,7 +191,8 @@ pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
         Some(o) => o.incomplete_because.clone(),
         None => Some("the executions come from files; no search was made".to_string()),
     };
-    let line_status = line_status(&lines_to_cover, &over, &under, &executions, search_state);
+    let proven = search_outcome.as_ref().map(|o| o.proven.as_slice()).unwrap_or_default();
+    let line_status = line_status(&lines_to_cover, &over, &under, proven, &executions, search_state);
     let bug = search_outcome.as_ref().and_then(|o| o.bugs.first().cloned());
 
     let result = CoverageResult {
@@ -210,6 +214,11 @@ pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
         exact,
         interrupted,
         inexact_reason,
+        abstracted: search_outcome
+            .as_ref()
+            .map(|o| o.abstracted.iter().map(|&v| prog.var(v).name.clone()).collect())
+            .unwrap_or_default(),
+        proven_by_abstraction: proven.len(),
         line_status,
         generate: match (&config.executions_from, config.generate) {
             (Some(_), _) => "files",
@@ -255,6 +264,8 @@ fn generate(config: &CoverageConfig, prog: &Program, analysis: &Analysis) -> Res
         generate: config.generate,
         max_executions: config.max_executions,
         continue_after_bug: config.continue_after_bug,
+        proof_after: config.proof_after,
+        free_memory: false,
         explore,
     };
     let over = analysis.reach.over_lines.len();
@@ -317,6 +328,7 @@ fn line_status(
     lines: &[u32],
     over: &[u32],
     under: &[u32],
+    proven: &[u32],
     executions: &[ExecutionRecord],
     state: SearchState,
 ) -> BTreeMap<u32, LineStatus> {
@@ -333,6 +345,8 @@ fn line_status(
                 LineStatus::Covered(first_cover[&l])
             } else if over.binary_search(&l).is_err() {
                 LineStatus::Unexplored
+            } else if proven.binary_search(&l).is_ok() {
+                LineStatus::NotCoverable
             } else {
                 match state {
                     SearchState::Complete => LineStatus::NotCoverable,

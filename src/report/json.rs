@@ -24,6 +24,8 @@ struct Report<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     inexact_reason: Option<&'a str>,
     interrupted: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    abstraction: Option<Abstraction<'a>>,
     generate: &'a str,
     line_status: BTreeMap<u32, &'static str>,
     covered_by: BTreeMap<u32, usize>,
@@ -32,6 +34,13 @@ struct Report<'a> {
     automaton_match: Match,
     executions: Vec<Execution<'a>>,
     time_seconds: Times,
+}
+
+/// The proof pass: which variables it abstracted away, how many lines it proved not coverable.
+#[derive(Serialize)]
+struct Abstraction<'a> {
+    variables: &'a [String],
+    lines_proven: usize,
 }
 
 #[derive(Serialize)]
@@ -110,6 +119,8 @@ pub fn coverage_json(res: &CoverageResult) -> String {
         bug_found: res.bug_found,
         exact: res.exact,
         inexact_reason: res.inexact_reason.as_deref(),
+        abstraction: (res.proven_by_abstraction > 0)
+            .then(|| Abstraction { variables: &res.abstracted, lines_proven: res.proven_by_abstraction }),
         interrupted: res.interrupted,
         generate: res.generate,
         line_status: res.line_status.iter().map(|(l, s)| (*l, s.name())).collect(),

@@ -49,6 +49,13 @@ pub fn coverage_summary(res: &CoverageResult) -> String {
     } else if let (Some(why), "blind" | "guided" | "targeted") = (&res.inexact_reason, res.generate) {
         notes.push(format!("not exact: {why}"));
     }
+    if res.proven_by_abstraction > 0 {
+        notes.push(format!(
+            "{} line(s) proven not coverable with {} abstracted away",
+            res.proven_by_abstraction,
+            res.abstracted.join(", ")
+        ));
+    }
     if res.bug_found {
         notes.push("an execution violates the property".to_string());
     }

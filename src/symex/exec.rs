@@ -31,7 +31,7 @@
 //! memory of its own (a `Lazy` object), chosen by a one-bit input. This cannot express aliasing
 //! with other objects, so such paths give neither TRUE nor FALSE on their own.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::rc::Rc;
 
 use super::memory::{bv_to_bytes, bytes_to_bv, Byte, Layout, MemCtx, Memory, ObjId, ObjKind, Object};
@@ -85,6 +85,8 @@ pub struct World<'a> {
     pub layout: Layout,
     /// The property checked.
     pub property: Property,
+    /// Variables abstracted away (`ExploreConfig::havoc`).
+    pub havoc: HashSet<VarId>,
     lib: Vec<LibFn>,
 }
 
@@ -212,7 +214,7 @@ impl<'a> World<'a> {
     /// The shared facts of `prog` and `cfa` for checking `property`.
     pub fn new(prog: &'a Program, cfa: &'a Cfa, property: Property) -> World<'a> {
         let lib = prog.funcs.iter().map(|f| LibFn::classify(&f.name)).collect();
-        World { prog, cfa, layout: Layout::for_model(prog.data_model()), property, lib }
+        World { prog, cfa, layout: Layout::for_model(prog.data_model()), property, havoc: HashSet::new(), lib }
     }
 
     /// The object id of function `f`.
@@ -286,7 +288,7 @@ impl<'a> World<'a> {
             path: List::new(),
             inputs: List::new(),
             n_allocs: 0,
-            approx: Approx::NONE,
+            approx: if self.havoc.is_empty() { Approx::NONE } else { Approx::ABSTRACT },
             pc_inputs: Default::default(),
             pc_lits: Default::default(),
             facts: Default::default(),
@@ -313,7 +315,11 @@ fn alloc_var(w: &World, st: &mut SymState, v: VarId, fill: Byte) -> R<ObjId> {
     };
     let alloc = st.n_allocs;
     st.n_allocs += 1;
-    let obj = Object::new(size, ObjKind::Var(v), alloc, fill);
+    let mut obj = Object::new(size, ObjKind::Var(v), alloc, fill);
+    if w.havoc.contains(&v) {
+        obj = Object::new(size, ObjKind::Var(v), alloc, Byte::uninit());
+        obj.havoc = true;
+    }
     let global = matches!(var.kind, VarKind::Global | VarKind::StaticLocal(_));
     let existing = if global { st.globals.get(&v).copied() } else { st.top().local(v) };
     if let Some(id) = existing {

@@ -33,6 +33,7 @@
 use std::collections::VecDeque;
 use std::fmt;
 use std::hash::Hash;
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use super::budget::{Budget, StopReason};
@@ -42,7 +43,7 @@ use super::semantics::UbKind;
 use super::solver::{Mode, Solver, SolverStats};
 use super::state::{support, Approx, Conjunct, InputKind, List, SymState};
 use crate::cfa::{Cfa, EdgeId, EdgeKind, NodeId, NodeKind};
-use crate::cfront::ir::Program;
+use crate::cfront::ir::{Program, VarId};
 use crate::cfront::types::TypeId;
 use crate::sat::{Aig, AigLit, Bv, SatResult};
 
@@ -82,6 +83,10 @@ pub struct ExploreConfig {
     /// Check every new branch successor's path condition with a fresh solver and panic if it is
     /// unsatisfiable (slow; for tests of the explorer). [default: false]
     pub self_check: bool,
+    /// Variables abstracted away: every read of one gives an arbitrary value, writes are dropped.
+    /// The exploration then over-approximates the program's behaviours: every path carries
+    /// `Approx::ABSTRACT` and shows only what *cannot* happen. [default: none]
+    pub havoc: Rc<[VarId]>,
 }
 
 /// What the guide says about a path taking an edge.
@@ -338,6 +343,7 @@ impl Default for ExploreConfig {
             budget: Budget::default(),
             dfs_band: Some(256),
             self_check: false,
+            havoc: Rc::from(Vec::new()),
         }
     }
 }
@@ -440,7 +446,8 @@ impl Oracle for SolverOracle<'_> {
 impl<'a, G: Guide> Explorer<'a, G> {
     /// An exploration of `prog` (whose CFA is `cfa`) with `config`, guided by `guide`.
     pub fn new(prog: &'a Program, cfa: &'a Cfa, config: ExploreConfig, guide: G) -> Self {
-        let world = World::new(prog, cfa, config.property);
+        let mut world = World::new(prog, cfa, config.property);
+        world.havoc = config.havoc.iter().copied().collect();
         let solver = Solver::new(config.mode, config.budget.interrupt());
         let liveness = config.state_caching.then(|| Liveness::compute(prog, cfa));
         let band = config.dfs_band.unwrap_or(u32::MAX);
@@ -475,6 +482,11 @@ impl<'a, G: Guide> Explorer<'a, G> {
     /// The guide, for changes between outcomes.
     pub fn guide_mut(&mut self) -> &mut G {
         &mut self.guide
+    }
+
+    /// Edges executed so far: a measure of the work done.
+    pub fn edges_executed(&self) -> u64 {
+        self.stats.edges
     }
 
     /// The counters so far.
@@ -1073,21 +1085,48 @@ impl<G: Guide> Iterator for Explorer<'_, G> {
     type Item = PathOutcome<G::Tag>;
 
     fn next(&mut self) -> Option<Self::Item> {
+        match self.pull(None) {
+            Pulled::Path(o) => Some(o),
+            Pulled::Busy | Pulled::Done => None,
+        }
+    }
+}
+
+/// What `Explorer::pull` got.
+#[derive(Debug)]
+pub enum Pulled<T> {
+    /// A path ended.
+    Path(PathOutcome<T>),
+    /// No path ended within the allowed work; call again to go on.
+    Busy,
+    /// The exploration is over (exhausted or stopped; see `Explorer::summary`).
+    Done,
+}
+
+impl<G: Guide> Explorer<'_, G> {
+    /// The next ended path, like `Iterator::next`, but giving up after `max_segments` path segments
+    /// (runs from one branch to the next) without one, if given.
+    pub fn pull(&mut self, max_segments: Option<u64>) -> Pulled<G::Tag> {
         let t = Instant::now();
         if !self.started {
             self.start();
         }
+        let mut segments = 0u64;
         let res = loop {
             if let Some(o) = self.pending.pop_front() {
-                break Some(o);
+                break Pulled::Path(o);
             }
             if self.stop.is_some() {
-                break None;
+                break Pulled::Done;
             }
             if let Some(r) = self.config.budget.exhausted() {
                 self.stop = Some(r);
-                break None;
+                break Pulled::Done;
             }
+            if max_segments.is_some_and(|m| segments >= m) {
+                break Pulled::Busy;
+            }
+            segments += 1;
             if self.work.is_empty() && !self.deferred.is_empty() {
                 // The band is explored: double it and go on with the paths that waited, oldest first.
                 self.band = self.band.saturating_mul(2);
@@ -1100,7 +1139,7 @@ impl<G: Guide> Iterator for Explorer<'_, G> {
             };
             match item {
                 Some(it) => self.advance(it),
-                None => break None,
+                None => break Pulled::Done,
             }
         };
         self.stats.time += t.elapsed();

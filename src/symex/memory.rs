@@ -87,6 +87,8 @@ pub struct Object {
     pub kind: ObjKind,
     /// The allocation number along the path (how `Uninit` inputs name their object).
     pub alloc: u32,
+    /// Abstracted away: every read gives fresh bytes, writes are dropped (`ExploreConfig::havoc`).
+    pub havoc: bool,
     store: Store,
 }
 
@@ -249,7 +251,7 @@ impl Layout {
 impl Object {
     /// A new object of `size` bytes, every byte `fill` (zero or never written).
     pub fn new(size: u64, kind: ObjKind, alloc: u32, fill: Byte) -> Object {
-        Object { size, kind, alloc, store: Store { default: fill, chunks: BTreeMap::new() } }
+        Object { size, kind, alloc, havoc: false, store: Store { default: fill, chunks: BTreeMap::new() } }
     }
 
     /// Byte `off` as stored (possibly the never-written mark).
@@ -467,9 +469,11 @@ impl Memory {
         if !b.is_uninit() {
             return b;
         }
-        let alloc = obj.alloc;
+        let (alloc, havoc) = (obj.alloc, obj.havoc);
         let fresh = ctx.fresh_byte(alloc, off);
-        self.get_mut(id).expect("live").set_byte(off, fresh);
+        if !havoc {
+            self.get_mut(id).expect("live").set_byte(off, fresh);
+        }
         fresh
     }
 
@@ -532,6 +536,7 @@ impl Memory {
         if !obj.is_writable() || n > size {
             return Ok(AigLit::FALSE);
         }
+        let havoc = obj.havoc;
         let cands = match off.as_const() {
             Some(k) => {
                 let k = k as u64;
@@ -547,6 +552,10 @@ impl Memory {
         } else {
             off.ule(ctx.aig(), &Bv::constant((size - n) as u128, off.width()))
         };
+        if havoc {
+            // Nothing to store: reads give arbitrary bytes anyway.
+            return Ok(in_bounds);
+        }
         if guard == AigLit::TRUE && off.is_const() {
             let obj = self.get_mut(id).expect("target is live");
             for (j, b) in bytes.iter().enumerate() {

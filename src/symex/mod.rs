@@ -51,8 +51,8 @@ pub use budget::{Budget, StopReason, DEFAULT_MEMORY_MB};
 pub use cache::CacheStats;
 pub use exec::{EndKind, Property, World};
 pub use explore::{
-    CutReason, Exhaustive, ExploreConfig, Explorer, Guide, InputValue, PathEdges, PathEnd, PathOutcome, Stats, Step,
-    Strategy, Succ, Summary,
+    CutReason, Exhaustive, ExploreConfig, Explorer, Guide, InputValue, PathEdges, PathEnd, PathOutcome, Pulled, Stats,
+    Step, Strategy, Succ, Summary,
 };
 pub use replay::{replay, Replay, ReplayEnd};
 pub use solver::{Mode, SolverStats};

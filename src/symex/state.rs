@@ -271,6 +271,9 @@ impl Approx {
     pub const LAZY_MEMORY: Approx = Approx(2);
     /// A library function whose meaning is known but not modelled returned an arbitrary value.
     pub const UNMODELLED: Approx = Approx(4);
+    /// Variables were abstracted away (`ExploreConfig::havoc`): the path may be impossible; it
+    /// over-approximates the program's behaviours.
+    pub const ABSTRACT: Approx = Approx(8);
 
     /// Both sets of approximations.
     pub fn union(self, other: Approx) -> Approx {
@@ -290,7 +293,7 @@ impl Approx {
     /// Whether a violation found on such a path is a real one (the model is exact or one possible
     /// behaviour of unknown code).
     pub fn violation_is_real(self) -> bool {
-        self.0 & (Approx::LAZY_MEMORY.0 | Approx::UNMODELLED.0) == 0
+        self.0 & (Approx::LAZY_MEMORY.0 | Approx::UNMODELLED.0 | Approx::ABSTRACT.0) == 0
     }
 
     /// The names of the approximations, for messages.
@@ -304,6 +307,9 @@ impl Approx {
         }
         if self.contains(Approx::UNMODELLED) {
             res.push("a library function that is not modelled returned an arbitrary value");
+        }
+        if self.contains(Approx::ABSTRACT) {
+            res.push("variables were abstracted away");
         }
         res
     }

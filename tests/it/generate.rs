@@ -213,3 +213,41 @@ fn a_region_no_execution_leaves_is_explored_once() {
     let paths = paths_explored(&run.stderr);
     assert!(paths < 1000, "{paths} paths explored");
 }
+
+#[test]
+fn lines_behind_an_endless_counting_loop_are_proven_not_coverable_by_abstraction() {
+    // `ticks` grows forever, so the states of the loop never repeat; with the counter abstracted
+    // away they do, and no terminating path of the abstraction enters the loop.
+    let j = run_json(&[
+        "fixtures/c/coverage/counter_loop.c",
+        "--aa",
+        "assumption-automata/true.spc",
+        "--proof-after",
+        "0",
+        "--timelimit",
+        "60",
+    ]);
+    assert_eq!(nums(&j["under_approximation"]["lines"]), [2, 4, 5, 6]);
+    assert_eq!(j["exact"], true, "{j}");
+    for l in ["8", "9", "10", "11", "14"] {
+        assert_eq!(j["line_status"][l], "not_coverable", "line {l}");
+    }
+}
+
+#[test]
+fn the_abstraction_never_claims_a_line_a_long_execution_covers() {
+    // `n = 0;` needs a million iterations: the abstraction cannot rule it out, and the search stops
+    // before it gets there, so the line stays undecided.
+    let j = run_json(&[
+        "fixtures/c/coverage/deep_counter.c",
+        "--aa",
+        "assumption-automata/true.spc",
+        "--proof-after",
+        "0",
+        "--timelimit",
+        "2",
+    ]);
+    assert_eq!(j["exact"], false);
+    assert_eq!(j["line_status"]["7"], "covered");
+    assert_eq!(j["line_status"]["8"], "over_only");
+}
