@@ -94,7 +94,8 @@ pub struct CoverageArgs {
     /// Specification: `errorlabel` makes only labels named ERROR violations.
     #[arg(long, value_parser = ["errorlabel", "unreach-call"], conflicts_with = "prop")]
     pub spec: Option<String>,
-    /// Property file (SV-COMP unreach-call.prp): only calls of reach_error/__VERIFIER_error violate it.
+    /// Property file (SV-COMP unreach-call.prp): calls of reach_error/__VERIFIER_error (and failed
+    /// assertions, `__assert_fail`) violate it; ERROR labels do not.
     #[arg(long, value_name = "FILE")]
     pub prop: Option<PathBuf>,
     /// Stop generating when the process uses more than this much memory, in MiB [default: 6144].

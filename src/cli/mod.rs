@@ -30,7 +30,7 @@ pub enum ExitStatus {
 /// Runs one command; diagnostics go to `err`, results to `out`.
 pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitStatus> {
     match cli.command {
-        Command::Verify(a) => verify::run(a, out),
+        Command::Verify(a) => verify::run(a, out, err),
         Command::Cfa(a) => {
             let (prog, cfa, diags) = driver::load_cfa(&a.program, data_model(a.model))?;
             print_diagnostics(err, &diags);
@@ -150,7 +150,7 @@ fn data_model(m: ModelArgs) -> DataModel {
     }
 }
 
-fn print_diagnostics(err: &mut dyn Write, diags: &[crate::base::Diagnostic]) {
+pub(crate) fn print_diagnostics(err: &mut dyn Write, diags: &[crate::base::Diagnostic]) {
     for d in diags {
         if d.severity >= crate::base::Severity::Warning {
             let _ = writeln!(err, "{d}");

@@ -4,6 +4,8 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use anyhow::Context;
+
 use crate::cfront::types::DataModel;
 use crate::symex::{Mode, Strategy};
 use crate::verify::{self, VerifyConfig};
@@ -56,7 +58,7 @@ pub struct VerifyArgs {
 }
 
 /// Runs `vcov verify`: a verdict (exit code 0), or an error for bad input.
-pub fn run(args: VerifyArgs, out: &mut dyn Write) -> anyhow::Result<super::ExitStatus> {
+pub fn run(args: VerifyArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<super::ExitStatus> {
     if let Some(t) = args.timelimit {
         if !(t.is_finite() && t > 0.0) {
             anyhow::bail!("--timelimit must be a positive number of seconds");
@@ -78,7 +80,6 @@ pub fn run(args: VerifyArgs, out: &mut dyn Write) -> anyhow::Result<super::ExitS
         mode: if args.partial_incremental { Mode::Partial } else { Mode::Full },
         unwind: args.unwind,
         time_limit: args.timelimit.map(Duration::from_secs_f64),
-        witness: args.witness,
         no_state_caching: args.no_state_caching,
         memory_limit_mb: args.memory_limit,
     };
@@ -88,9 +89,12 @@ pub fn run(args: VerifyArgs, out: &mut dyn Write) -> anyhow::Result<super::ExitS
         return Ok(super::ExitStatus::Success);
     };
     let report = result?;
+    super::print_diagnostics(err, &report.diagnostics);
     writeln!(out, "Verification result: {}", report.verdict)?;
-    if let Some(w) = &report.witness {
-        writeln!(out, "Witness written to {}", w.display())?;
+    if let (Some(path), Some(text)) = (&args.witness, &report.witness) {
+        crate::report::write_atomically(path, text.as_bytes())
+            .with_context(|| format!("{}: cannot write the witness", path.display()))?;
+        writeln!(out, "Witness written to {}", path.display())?;
     }
     if args.stats {
         write!(out, "{}", verify::stats_text(&report.stats))?;

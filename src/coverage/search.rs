@@ -75,7 +75,8 @@ pub struct SearchOutcome {
     pub complete: bool,
     /// A limit (time, interrupt, number of executions) stopped the search.
     pub limited: bool,
-    /// A signal or the time limit stopped the search.
+    /// The search was stopped before it ended: a signal, the time or memory limit, or the solver
+    /// giving up.
     pub interrupted: bool,
     /// Why the search is not complete (cut paths, approximations, rejected executions, a limit);
     /// `None` exactly when `complete`.
@@ -165,6 +166,8 @@ pub fn search(
             });
             continue;
         }
+        // A real execution: it completes its `CompletionOnly` subtree, if it is in one.
+        explorer.accept_completion(&outcome);
         let coverage = analysis.measure(&Execution { origin: String::new(), edges: edges.clone(), terminating: true });
         let guide = explorer.guide_mut();
         let new = coverage.lines.iter().any(|&l| guide.is_uncovered(l));
@@ -239,6 +242,7 @@ fn prove_not_coverable(
         if outcome.end != PathEnd::Exit {
             continue;
         }
+        explorer.accept_completion(&outcome);
         let edges = outcome.path.edges();
         let coverage = analysis.measure(&Execution { origin: String::new(), edges, terminating: true });
         explorer.guide_mut().mark_covered(&coverage.lines);

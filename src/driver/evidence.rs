@@ -19,10 +19,10 @@ pub fn suite_metadata(program: &Path, specification: &str, architecture: Archite
         producer: format!("vcov {}", env!("CARGO_PKG_VERSION")),
         specification: specification.to_string(),
         program_file: program.display().to_string(),
-        program_hash: evidence::sha256_hex(&bytes),
+        program_hash: crate::witness::sha256_hex(&bytes),
         entry_function: "main".into(),
         architecture,
-        creation_time: evidence::utc_timestamp(SystemTime::now()),
+        creation_time: crate::witness::utc_timestamp(SystemTime::now()),
     })
 }
 

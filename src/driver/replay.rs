@@ -86,7 +86,7 @@ pub fn replay(config: &ReplayConfig) -> Result<ReplayOutcome> {
 
     let program_bytes = std::fs::read(&config.program)
         .with_context(|| format!("{}: cannot read the file", config.program.display()))?;
-    let hash = evidence::sha256_hex(&program_bytes);
+    let hash = crate::witness::sha256_hex(&program_bytes);
     if !meta.program_hash.is_empty() && !meta.program_hash.eq_ignore_ascii_case(&hash) {
         bail!(
             "{}: programhash {} is not the SHA-256 of {} ({hash}): the suite was written for another program",

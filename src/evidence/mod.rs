@@ -23,8 +23,8 @@ use crate::cfront::types::DataModel;
 pub use cexaut::counterexample_automaton;
 pub use claims::{claims_json, read_claims, Claims, TestClaim, CLAIMS_FILE};
 pub use testcomp::{
-    c_literal, metadata_xml, parse_c_literal, read_metadata, read_testcase, sha256_hex, test_file_name,
-    test_suite_files, testcase_xml, utc_timestamp, SuiteMetadata, TestCase, TestInput, METADATA_FILE,
+    c_literal, metadata_xml, parse_c_literal, read_metadata, read_testcase, test_file_name, test_suite_files,
+    testcase_xml, SuiteMetadata, TestCase, TestInput, METADATA_FILE,
 };
 
 /// The architecture of a test suite (`architecture` in `metadata.xml`): gcc's `-m32` or `-m64`.

@@ -7,10 +7,6 @@
 //! Invariant: `read_testcase(&testcase_xml(inputs, arch, e))` gives back the inputs, values
 //! normalized to their type's range.
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
-use sha2::{Digest, Sha256};
-
 use super::{claims, Architecture, ReadError};
 use crate::cfront::types::{DataModel, IntRank, IntType};
 use crate::coverage::result::{ExecutionRecord, InputValue};
@@ -297,31 +293,6 @@ pub fn read_testcase(text: &str) -> Result<TestCase, ReadError> {
     Ok(TestCase { covers_error, inputs })
 }
 
-/// SHA-256 of `bytes`, lowercase hex (`programhash`).
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// `t` in UTC as ISO 8601 with seconds, e.g. `2024-05-01T12:00:00Z`.
-///
-/// Formatted here from the Unix time (the proleptic Gregorian calendar, no leap seconds) rather than
-/// with `time` or `chrono`: one timestamp in one format does not justify a dependency.
-pub fn utc_timestamp(t: SystemTime) -> String {
-    let secs = t.duration_since(UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0);
-    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    // Days since 1970-01-01 to a civil date (H. Hinnant's `civil_from_days`).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
-}
-
 pub(crate) fn xml_escape(s: &str) -> String {
     let mut res = String::with_capacity(s.len());
     for c in s.chars() {
@@ -369,7 +340,7 @@ mod tests {
             producer: "vcov 0.1.0".into(),
             specification: "CHECK( init(main()), LTL(G ! call(reach_error())) )".into(),
             program_file: "dir/a&b.c".into(),
-            program_hash: sha256_hex(b"abc"),
+            program_hash: crate::witness::sha256_hex(b"abc"),
             entry_function: "main".into(),
             architecture: Architecture::Bits64,
             creation_time: "2024-05-01T12:00:00Z".into(),
@@ -484,18 +455,5 @@ mod tests {
         assert_eq!(c_literal(-1, "unsigned long", Architecture::Bits64), "18446744073709551615");
         assert_eq!(c_literal(-1, "my_typedef", Architecture::Bits64), "-1");
         assert_eq!(c_literal(2, "bool", Architecture::Bits64), "1");
-    }
-
-    #[test]
-    fn timestamps_are_utc_iso_8601() {
-        let at = |s: u64| utc_timestamp(UNIX_EPOCH + std::time::Duration::from_secs(s));
-        assert_eq!(at(0), "1970-01-01T00:00:00Z");
-        assert_eq!(at(951_782_400), "2000-02-29T00:00:00Z");
-        assert_eq!(at(1_714_564_800 + 3661), "2024-05-01T13:01:01Z");
-    }
-
-    #[test]
-    fn sha256_of_abc() {
-        assert_eq!(sha256_hex(b"abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
     }
 }

@@ -233,6 +233,8 @@ pub struct PathOutcome<T> {
     pub inputs: Option<Vec<InputValue>>,
     /// Approximations made on the path.
     pub approx: Approx,
+    /// The `CompletionOnly` subtree this path completes, if any (see `Explorer::accept_completion`).
+    pub group: Option<u32>,
 }
 
 /// Counters of an exploration (`--stats`).
@@ -540,6 +542,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
                     tag,
                     inputs: None,
                     approx: Approx::NONE,
+                    group: None,
                 });
             }
         }
@@ -1000,11 +1003,10 @@ impl<'a, G: Guide> Explorer<'a, G> {
 
     /// Ends path `it` with `end`.
     fn end(&mut self, it: Item<G::Tag>, end: PathEnd) {
-        if let Some(g) = it.group {
-            if self.guide.completes(&end) {
-                self.groups[g as usize] = true;
-            }
-        }
+        // A completion of a `CompletionOnly` subtree counts once the caller accepts it
+        // (`accept_completion`): a caller may reject it (say, when a concrete replay disagrees), and
+        // the subtree must then look for another.
+        let group = it.group.filter(|_| self.guide.completes(&end));
         if self.guide.completes(&end) || end == PathEnd::Pruned {
             self.cache.mark_completion(it.entry);
         }
@@ -1018,7 +1020,16 @@ impl<'a, G: Guide> Explorer<'a, G> {
             tag: it.tag,
             inputs,
             approx: it.st.approx,
+            group,
         });
+    }
+
+    /// Accepts a completing path: the remaining alternatives of its `CompletionOnly` subtree (if
+    /// any) are dropped. Call it before pulling the next path.
+    pub fn accept_completion(&mut self, outcome: &PathOutcome<G::Tag>) {
+        if let Some(g) = outcome.group {
+            self.groups[g as usize] = true;
+        }
     }
 
     /// Reports an ended path that branched off `it` (which goes on).
@@ -1029,7 +1040,14 @@ impl<'a, G: Guide> Explorer<'a, G> {
             self.cache.taint(it.entry);
         }
         self.count(&end, it.st.approx);
-        self.pending.push_back(PathOutcome { end, path: PathEdges(path), tag, inputs: None, approx: it.st.approx });
+        self.pending.push_back(PathOutcome {
+            end,
+            path: PathEdges(path),
+            tag,
+            inputs: None,
+            approx: it.st.approx,
+            group: None,
+        });
     }
 
     fn count(&mut self, end: &PathEnd, approx: Approx) {

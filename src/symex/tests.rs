@@ -477,11 +477,26 @@ int main() {
 }
 ";
     let (prog, cfa) = build(src, DataModel::Ilp32);
-    let ends: Vec<PathEnd> = explore(&prog, &cfa, ExploreConfig::default(), Completer).map(|o| o.end).collect();
-    // Both successors of the first branch start their own completion group: one exit each, the
-    // rest of each group dropped.
+    let ends_with = |accept: bool| {
+        let mut ex = explore(&prog, &cfa, ExploreConfig::default(), Completer);
+        let mut ends = Vec::new();
+        while let Some(o) = ex.next() {
+            if accept {
+                ex.accept_completion(&o);
+            }
+            ends.push(o.end);
+        }
+        ends
+    };
+    // Both successors of the first branch start their own completion group: one accepted exit
+    // each, the rest of each group dropped.
+    let ends = ends_with(true);
     assert_eq!(ends.iter().filter(|e| **e == PathEnd::Exit).count(), 2, "{ends:?}");
     assert_eq!(ends.iter().filter(|e| **e == PathEnd::Dropped).count(), 2, "{ends:?}");
+    // A caller that accepts no completion (its replay disagreed, say) gets every continuation.
+    let ends = ends_with(false);
+    assert_eq!(ends.iter().filter(|e| **e == PathEnd::Exit).count(), 4, "{ends:?}");
+    assert!(!ends.contains(&PathEnd::Dropped), "{ends:?}");
 }
 
 #[test]

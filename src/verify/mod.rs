@@ -14,11 +14,10 @@
 
 pub mod task;
 
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::path::PathBuf;
+use std::time::{Duration, Instant, SystemTime};
 
-use anyhow::{anyhow, bail, Context};
-use sha2::{Digest, Sha256};
+use anyhow::{bail, Context};
 
 use crate::base::{Diagnostic, SourceFile};
 use crate::cfa::{self, CfaConfig};
@@ -49,8 +48,6 @@ pub struct VerifyConfig {
     pub unwind: Option<u32>,
     /// Time limit. [default: none]
     pub time_limit: Option<Duration>,
-    /// Where to write the violation witness. [default: none]
-    pub witness: Option<PathBuf>,
     /// Turn state caching off (for measurements). [default: false]
     pub no_state_caching: bool,
     /// Give up (UNKNOWN) when the process uses more memory than this. [default: 6144 MiB]
@@ -75,8 +72,8 @@ pub struct VerifyReport {
     pub verdict: Verdict,
     /// Exploration counters.
     pub stats: Stats,
-    /// Where the witness was written.
-    pub witness: Option<PathBuf>,
+    /// The GraphML violation witness, when the verdict is FALSE.
+    pub witness: Option<String>,
     /// Diagnostics of the front end and the CFA builder.
     pub diagnostics: Vec<Diagnostic>,
     /// The expected verdict of the task, if it gives one.
@@ -188,24 +185,20 @@ pub fn run(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
     let summary = explorer.summary();
     let stats = explorer.stats();
     drop(explorer);
-    let mut witness_path = None;
+    let mut witness_text = None;
     let verdict = if let Some((edges, inputs)) = found {
-        if let Some(w) = &config.witness {
-            let info = WitnessInfo {
-                producer: format!("vcov {}", env!("CARGO_PKG_VERSION")),
-                specification: spec_text,
-                program_file: program.display().to_string(),
-                program_hash: hex(&Sha256::digest(&bytes)),
-                architecture: match dm {
-                    DataModel::Ilp32 => "32bit".into(),
-                    DataModel::Lp64 => "64bit".into(),
-                },
-                creation_time: now_iso8601(),
-            };
-            let text = witness::violation_graphml(&info, &prog, &cfa, &edges, &inputs);
-            write_atomically(w, text.as_bytes())?;
-            witness_path = Some(w.clone());
-        }
+        let info = WitnessInfo {
+            producer: format!("vcov {}", env!("CARGO_PKG_VERSION")),
+            specification: spec_text,
+            program_file: program.display().to_string(),
+            program_hash: witness::sha256_hex(&bytes),
+            architecture: match dm {
+                DataModel::Ilp32 => "32bit".into(),
+                DataModel::Lp64 => "64bit".into(),
+            },
+            creation_time: witness::utc_timestamp(SystemTime::now()),
+        };
+        witness_text = Some(witness::violation_graphml(&info, &prog, &cfa, &edges, &inputs));
         Verdict::False
     } else if let Some(why) = spurious {
         Verdict::Unknown(why)
@@ -228,32 +221,10 @@ pub fn run(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
     Ok(VerifyReport {
         verdict,
         stats,
-        witness: witness_path,
+        witness: witness_text,
         diagnostics,
         expected: task.and_then(|t| t.expected_verdict),
     })
-}
-
-/// Lowercase hexadecimal.
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// The current UTC time in ISO 8601 (RFC 3339) form.
-fn now_iso8601() -> String {
-    let now = time::OffsetDateTime::now_utc().replace_nanosecond(0).unwrap_or_else(|_| time::OffsetDateTime::now_utc());
-    now.format(&time::format_description::well_known::Rfc3339).unwrap_or_default()
-}
-
-/// Writes `data` to `path` through a temporary file in the same directory and a rename, so readers
-/// never see a partial file.
-fn write_atomically(path: &Path, data: &[u8]) -> anyhow::Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().ok_or_else(|| anyhow!("{} is not a file name", path.display()))?;
-    let tmp = dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
-    std::fs::write(&tmp, data).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot move the witness to {}", path.display()))?;
-    Ok(())
 }
 
 /// The `--stats` text of `stats`.

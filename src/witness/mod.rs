@@ -8,10 +8,16 @@
 //! `assumption.resultfunction`). Other edges are left out: a witness transition that matches no
 //! edge lets the validator move on.
 //!
+//! It also holds the metadata exchange formats share (Test-Comp's `metadata.xml` too): the program's
+//! SHA-256 and the ISO 8601 creation time.
+//!
 //! Invariant: the output is a function of its inputs (no clock read here; the caller passes the
 //! creation time).
 
 use std::fmt::Write;
+use std::time::SystemTime;
+
+use sha2::{Digest, Sha256};
 
 use crate::cfa::{Cfa, EdgeId, EdgeKind};
 use crate::cfront::ir::{ExprKind, Program};
@@ -190,4 +196,36 @@ fn escape(s: &str) -> String {
         }
     }
     res
+}
+
+/// SHA-256 of `bytes`, lowercase hex (`programhash` of witnesses and Test-Comp metadata).
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// `t` in UTC as ISO 8601 with whole seconds, e.g. `2024-05-01T12:00:00Z` (`creationtime`).
+pub fn utc_timestamp(t: SystemTime) -> String {
+    let t = time::OffsetDateTime::from(t);
+    let t = t.replace_nanosecond(0).unwrap_or(t);
+    t.format(&time::format_description::well_known::Rfc3339).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps_are_utc_iso_8601() {
+        let at = |s: u64| utc_timestamp(std::time::UNIX_EPOCH + std::time::Duration::from_secs(s));
+        assert_eq!(at(0), "1970-01-01T00:00:00Z");
+        assert_eq!(at(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(at(1_714_564_800 + 3661), "2024-05-01T13:01:01Z");
+        let with_nanos = std::time::UNIX_EPOCH + std::time::Duration::from_millis(1500);
+        assert_eq!(utc_timestamp(with_nanos), "1970-01-01T00:00:01Z");
+    }
+
+    #[test]
+    fn sha256_of_abc() {
+        assert_eq!(sha256_hex(b"abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    }
 }
