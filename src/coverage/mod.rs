@@ -7,7 +7,6 @@
 //! Invariant: the under-approximation is the union of the lines of executions that terminate; every
 //! covered line is backed by one of them.
 
-mod abstraction;
 mod follow;
 pub mod result;
 pub mod search;

@@ -91,7 +91,7 @@ pub struct SearchOutcome {
 }
 
 /// Edges a targeted search executes before it tries to prove the lines it has not covered not
-/// coverable with an abstraction (`abstraction`); most searches that end by themselves end sooner.
+/// coverable with an abstraction (`symex::counters`); most searches that end by themselves end sooner.
 pub const DEFAULT_PROOF_AFTER: u64 = 1_000_000;
 /// Edges the proof pass may execute.
 const PROOF_EDGES: u64 = 10_000_000;
@@ -219,7 +219,7 @@ pub fn search(
     out
 }
 
-/// The proof pass: explores the program with its counters abstracted away (`abstraction`), as a
+/// The proof pass: explores the program with its counters (`symex::counters`) abstracted away, as a
 /// targeted search for the lines `concrete` has not covered. If it ends without a cut, a limit or an
 /// approximation other than the abstraction, the lines no terminating path of the abstraction
 /// covered are not coverable; returns them with the abstracted variables.
@@ -229,7 +229,7 @@ fn prove_not_coverable(
     config: &SearchConfig,
     concrete: &CoverageGuide,
 ) -> Option<(Vec<u32>, Vec<VarId>)> {
-    let havoc = super::abstraction::counters(prog, analysis.cfa);
+    let havoc = symex::counters(prog, analysis.cfa);
     if havoc.is_empty() {
         return None;
     }

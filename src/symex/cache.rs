@@ -61,6 +61,7 @@ use sha2::{Digest, Sha256};
 
 use super::exec::World;
 use super::memory::{Byte, ObjId, ObjKind, Object};
+use super::shift::Shift;
 use super::state::{support, Conjunct, List, SymState};
 use crate::cfa::{Cfa, EdgeKind, NodeId};
 use crate::cfront::ir::{Expr, ExprKind, FuncId, Init, Program, VarId, VarKind};
@@ -69,6 +70,8 @@ use crate::sat::{Aig, AigLit, AigNode};
 /// Locals live at loop heads and call return sites.
 pub(crate) struct Liveness {
     live: HashMap<NodeId, Rc<[VarId]>>,
+    /// The counters keyed by their differences where that is sound (`shift`).
+    shift: Option<Shift>,
 }
 
 /// The keys of one state.
@@ -482,6 +485,19 @@ impl<'a> KeyWriter<'a> {
         }
     }
 
+    /// Writes the object of a counter as its difference to `base` (see `shift`).
+    fn shifted(&mut self, id: ObjId, o: &Object, base: u128) {
+        let value = counter_value(o).expect("the shift base is taken only when every counter is known");
+        let bits = 8 * o.size as u32;
+        let mask = if bits >= 128 { u128::MAX } else { (1u128 << bits) - 1 };
+        let diff = value.wrapping_sub(base) & mask;
+        self.u64(0x5348_4946_54);
+        self.u64(id as u64);
+        for k in 0..o.size {
+            self.u64((diff >> (8 * k)) as u8 as u64);
+        }
+    }
+
     fn object(&mut self, id: ObjId, o: &Object) {
         self.u64(id as u64);
         self.u64(o.size);
@@ -503,21 +519,30 @@ pub(crate) fn keys(aig: &Aig, w: &World, live: &Liveness, st: &SymState, tag: u6
     kw.u64(st.node.0 as u64);
     kw.u64(tag);
     kw.u64(st.frames.len() as u64);
-    for (k, frame) in st.frames.iter().enumerate() {
+    let frames = live_locals(w, live, st);
+    // With counters that only their differences matter for, key them relative to the first one.
+    let shift = live.shift.as_ref().filter(|s| s.applies_at(st.node));
+    let base = shift.and_then(|s| {
+        let counters = frames.iter().flatten().copied().chain(st.globals.iter()).filter(|(v, _)| s.is_counter(**v));
+        let mut base = None;
+        for (_, &id) in counters {
+            let o = st.mem.get(id)?;
+            let value = counter_value(o).filter(|_| o.size == s.size())?;
+            base.get_or_insert(value);
+        }
+        base
+    });
+    let is_counter = |v: VarId| base.is_some() && shift.is_some_and(|s| s.is_counter(v));
+    for (frame, locals) in st.frames.iter().zip(&frames) {
         kw.u64(frame.func.0 as u64);
         kw.u64(frame.call_site.map_or(u64::MAX, |c| c.0 as u64));
-        let resume = match st.frames.get(k + 1) {
-            None => Some(st.node),
-            Some(callee) => callee.call_site.and_then(|cs| w.cfa.call_site(cs).return_node),
-        };
-        let live_vars = resume.and_then(|n| live.live_at(n));
-        for &(v, id) in &frame.locals {
-            if live_vars.is_some_and(|l| l.binary_search(&v).is_err()) {
-                continue;
-            }
+        for &(&v, &id) in locals {
             kw.u64(v.0 as u64);
             if let Some(o) = st.mem.get(id) {
-                kw.object(id, o);
+                match base {
+                    Some(b) if is_counter(v) => kw.shifted(id, o, b),
+                    _ => kw.object(id, o),
+                }
             }
         }
         kw.u64(u64::MAX - 1);
@@ -525,7 +550,10 @@ pub(crate) fn keys(aig: &Aig, w: &World, live: &Liveness, st: &SymState, tag: u6
     for (&v, &id) in st.globals.iter() {
         kw.u64(v.0 as u64);
         if let Some(o) = st.mem.get(id) {
-            kw.object(id, o);
+            match base {
+                Some(b) if is_counter(v) => kw.shifted(id, o, b),
+                _ => kw.object(id, o),
+            }
         }
     }
     kw.u64(u64::MAX - 2);
@@ -594,6 +622,40 @@ pub(crate) fn tag_hash<T: Hash>(tag: &T) -> u64 {
     h.finish()
 }
 
+/// Per frame of `st`, the locals that are live where the frame resumes (all when not computed).
+fn live_locals<'s>(w: &World, live: &Liveness, st: &'s SymState) -> Vec<Vec<(&'s VarId, &'s ObjId)>> {
+    st.frames
+        .iter()
+        .enumerate()
+        .map(|(k, frame)| {
+            let resume = match st.frames.get(k + 1) {
+                None => Some(st.node),
+                Some(callee) => callee.call_site.and_then(|cs| w.cfa.call_site(cs).return_node),
+            };
+            let live_vars = resume.and_then(|n| live.live_at(n));
+            frame
+                .locals
+                .iter()
+                .filter(|(v, _)| live_vars.is_none_or(|l| l.binary_search(v).is_ok()))
+                .map(|(v, id)| (v, id))
+                .collect()
+        })
+        .collect()
+}
+
+/// The value of a counter's object if every byte of it is a known constant (little-endian).
+fn counter_value(o: &Object) -> Option<u128> {
+    if o.size > 16 {
+        return None;
+    }
+    let mut value = 0u128;
+    for k in 0..o.size {
+        let b = o.byte(k).as_const()?;
+        value |= (b as u128) << (8 * k);
+    }
+    Some(value)
+}
+
 impl Liveness {
     /// Live locals at every loop head and call return site of `cfa`.
     pub fn compute(prog: &Program, cfa: &Cfa) -> Liveness {
@@ -621,7 +683,7 @@ impl Liveness {
             }
             analyse(prog, cfa, fc.func, fc.ret_var, fc.exit, &nodes, &wanted, &mut live);
         }
-        Liveness { live }
+        Liveness { live, shift: Shift::analyse(prog, cfa) }
     }
 
     /// The live locals at `n` (sorted), if computed there.
@@ -771,7 +833,7 @@ fn analyse(
     }
 }
 
-fn init_vars(init: &Init, uses: &mut Vec<VarId>, esc: &mut Vec<VarId>) {
+pub(super) fn init_vars(init: &Init, uses: &mut Vec<VarId>, esc: &mut Vec<VarId>) {
     match init {
         Init::Expr(e) => expr_vars(e, uses, esc),
         Init::List(leaves) => leaves.iter().for_each(|l| expr_vars(&l.value, uses, esc)),
@@ -787,7 +849,7 @@ fn lhs_vars(lhs: &Expr, uses: &mut Vec<VarId>, defs: &mut Vec<VarId>, esc: &mut 
 }
 
 /// The variables `e` reads (conservatively: every variable named), and those whose address it takes.
-fn expr_vars(e: &Expr, uses: &mut Vec<VarId>, esc: &mut Vec<VarId>) {
+pub(super) fn expr_vars(e: &Expr, uses: &mut Vec<VarId>, esc: &mut Vec<VarId>) {
     match &e.kind {
         ExprKind::Var(v) => uses.push(*v),
         ExprKind::AddrOf(x) | ExprKind::Decay(x) => {

@@ -100,8 +100,8 @@ pub enum Step {
     /// (and as possibly completing).
     Prune,
     /// Take the edge and from now on look only for one feasible continuation to the end of the
-    /// program (`Guide::completes`): once one path of this subtree completes, or all of them failed,
-    /// the remaining alternatives are dropped (`PathEnd::Dropped`).
+    /// program (`Guide::completes`): once the caller accepts a completing path of this subtree
+    /// (`Explorer::accept_completion`), the remaining alternatives are dropped (`PathEnd::Dropped`).
     CompletionOnly,
     /// Stop the whole exploration.
     Stop,

@@ -18,7 +18,8 @@
 //!   branch successor gets its own copy, before the feasibility check), which may also prune the path
 //!   (`Step::Prune`), stop everything (`Step::Stop`), or mark the path "completion only"
 //!   (`Step::CompletionOnly`: the subtree is searched for one feasible continuation that
-//!   `Guide::completes`, then its remaining alternatives are dropped);
+//!   `Guide::completes` and that the caller accepts (`Explorer::accept_completion`), then its
+//!   remaining alternatives are dropped);
 //! - orders the feasible successors of each branch (`order`; the first is explored first);
 //! - says which ended paths need concrete inputs (`wants_inputs`).
 //!
@@ -41,6 +42,7 @@ mod explore;
 pub mod memory;
 mod replay;
 pub mod semantics;
+mod shift;
 mod solver;
 pub mod state;
 
@@ -55,6 +57,7 @@ pub use explore::{
     Step, Strategy, Succ, Summary,
 };
 pub use replay::{replay, Replay, ReplayEnd};
+pub use shift::counters;
 pub use solver::{Mode, SolverStats};
 pub use state::{Approx, InputKind};
 

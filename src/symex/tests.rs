@@ -603,3 +603,30 @@ int main() {
     assert!(s.exhausted && s.approx.contains(Approx::LAZY_MEMORY));
     assert_eq!(verdict_with(&src, DataModel::Lp64, ExploreConfig::default()), "unknown");
 }
+
+/// The loop heads of `main`, in node order.
+fn loop_heads(cfa: &Cfa) -> Vec<NodeId> {
+    (0..cfa.n_nodes()).map(NodeId::from_idx).filter(|&n| cfa.node(n).loop_head).collect()
+}
+
+#[test]
+fn counters_are_keyed_by_differences_only_where_every_use_ahead_allows_it() {
+    let invariant = "int sent = 0; int acked = 1;
+int main() { int copy; while (1) { sent = sent + 1; acked = acked + 1; copy = sent; if (copy != acked) { sent = copy; } } return 0; }";
+    let (prog, cfa) = build(invariant, DataModel::Ilp32);
+    assert_eq!(counters(&prog, &cfa).len(), 3, "sent, acked and the copy");
+    let shift = shift::Shift::analyse(&prog, &cfa).expect("shift-invariant counters");
+    assert!(loop_heads(&cfa).iter().all(|&h| shift.applies_at(h)));
+    // Comparing a counter with a constant makes its value matter.
+    let limit = "int n = 0; int main() { while (1) { n = n + 1; if (n == 300) { return 1; } } return 0; }";
+    let (prog, cfa) = build(limit, DataModel::Ilp32);
+    let heads = loop_heads(&cfa);
+    assert!(shift::Shift::analyse(&prog, &cfa).is_none_or(|s| heads.iter().all(|&h| !s.applies_at(h))));
+    // So does a counter whose address is taken, and one narrower than `int`.
+    let escaping = "int n = 0; int *p; int main() { p = &n; while (1) { n = n + 1; } return 0; }";
+    let (prog, cfa) = build(escaping, DataModel::Ilp32);
+    assert!(shift::Shift::analyse(&prog, &cfa).is_none());
+    let narrow = "char n = 0; char m = 1; int main() { while (1) { n = n + 1; m = m + 1; if (n == m) { return 1; } } return 0; }";
+    let (prog, cfa) = build(narrow, DataModel::Ilp32);
+    assert!(shift::Shift::analyse(&prog, &cfa).is_none());
+}

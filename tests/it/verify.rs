@@ -33,6 +33,11 @@ fn verdicts_of_the_fixtures() {
         ("heap_list.c", &["--64"], "Verification result: TRUE"),
         ("scheduler_label.c", &["--spec", "errorlabel"], "Verification result: TRUE"),
         ("scheduler_label_bug.c", &["--spec", "errorlabel"], "Verification result: FALSE(unreach-call)"),
+        // Counters whose values never repeat: their differences do (state caching by differences).
+        ("counters_in_step.c", &[], "Verification result: TRUE"),
+        ("counters_drift.c", &["--bfs"], "Verification result: FALSE(unreach-call)"),
+        // Compared with a constant, a counter's value matters: no keying by differences.
+        ("counter_limit.c", &[], "Verification result: FALSE(unreach-call)"),
     ];
     for (file, flags, expect) in cases {
         let p = fixture(file);
