@@ -198,6 +198,15 @@ pub fn search(
         out.incomplete_because = Some(summary.approx.describe().join("; "));
     } else if let Some(r) = rejected {
         out.incomplete_because = Some(r);
+    } else if config.generate != Generate::Targeted && out.stats.is_some_and(|s| s.cache.hits > 0) {
+        // A path pruned as covered has the futures of an explored state, but not its prefix: the
+        // lines its executions would cover are not all known. Only the targeted search keeps the
+        // prefix's uncovered lines in its tags.
+        let hits = out.stats.map_or(0, |s| s.cache.hits);
+        out.incomplete_because = Some(format!(
+            "{hits} path(s) were pruned as covered by explored states, so not every execution was \
+             enumerated (--generate targeted proves lines not coverable)"
+        ));
     }
     let bug_stop = !out.bugs.is_empty() && !config.continue_after_bug;
     out.complete = all_covered || (summary.exhausted && !out.limited && !bug_stop && out.incomplete_because.is_none());
