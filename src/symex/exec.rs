@@ -1047,25 +1047,34 @@ impl<'w, 'a> Exec<'w, 'a> {
         }
     }
 
-    /// A pointer read from bytes never written, at a constant address: an unknown pointer (null or
-    /// fresh memory), stored back so that later reads agree.
+    /// A pointer read from bytes never written, at an address that denotes one object at a fixed
+    /// offset wherever the read is valid: an unknown pointer (null or fresh memory), stored back so
+    /// that later reads agree. Where the address denotes no object (say, a null unknown pointer
+    /// plus a member offset), the read is undefined behaviour.
     fn unknown_pointer_read(&mut self, place: &Place, size: u64) -> R<Option<Bv>> {
-        let (obj, off) = match self.fixed(&place.addr) {
-            Some(addr) => self.w.layout.split_const(addr),
+        let (obj, off, invalid) = match self.fixed(&place.addr) {
+            Some(addr) => {
+                let (obj, off) = self.w.layout.split_const(addr);
+                (obj, off, AigLit::FALSE)
+            }
             None => {
                 // Where the read is valid, does the address denote one object at a fixed offset?
                 let SymState { mem, inputs, pc, facts, .. } = &mut *self.st;
                 let mut ctx = Ctx { aig: self.aig, inputs, pc, facts, oracle: &mut *self.oracle };
                 let t = mem.targets(&mut ctx, &place.addr)?;
                 match (t.objs.as_slice(), t.off.as_const()) {
-                    ([(id, _)], Some(off)) => (*id, off as u64),
+                    ([(id, _)], Some(off)) => (*id, off as u64, t.none),
                     _ => return Ok(None),
                 }
             }
         };
         let Some(o) = self.st.mem.get(obj) else { return Ok(None) };
-        if off + size > o.size || !(off..off + size).all(|k| o.byte(k).is_uninit()) {
+        if obj == 0 || off + size > o.size || !(off..off + size).all(|k| o.byte(k).is_uninit()) {
             return Ok(None);
+        }
+        if invalid != AigLit::FALSE {
+            let g = self.aig.and(self.guard, invalid);
+            self.ub.push((g, UbKind::InvalidAccess));
         }
         let alloc = o.alloc;
         let v = self.unknown_pointer(InputKind::Uninit { alloc, offset: off }, place.ty)?;

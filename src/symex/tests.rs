@@ -604,6 +604,26 @@ int main() {
     assert_eq!(verdict_with(&src, DataModel::Lp64, ExploreConfig::default()), "unknown");
 }
 
+#[test]
+fn a_pointer_member_of_a_null_unknown_pointer_is_undefined() {
+    // `intf` is never written: null or fresh memory. Reading the never-written pointer
+    // `intf->dev.parent` is undefined where `intf` is null; where it is not, the member is a new
+    // unknown pointer. Every execution the executor reports must replay.
+    let src = include_str!("../../fixtures/c/coverage/unknown_pointer_member.c");
+    let (prog, cfa) = build(src, DataModel::Ilp32);
+    let outcomes: Vec<_> = explore(&prog, &cfa, ExploreConfig::default(), Exhaustive).collect();
+    let ends: Vec<String> = outcomes.iter().map(|o| end_name(&o.end)).collect();
+    assert!(ends.iter().any(|e| e.contains("invalid memory access")), "{ends:?}");
+    let exits: Vec<_> = outcomes.iter().filter(|o| o.end == PathEnd::Exit).collect();
+    assert_eq!(exits.len(), 2, "{ends:?}");
+    for o in exits {
+        let inputs = o.inputs.as_ref().expect("an exit has inputs");
+        let r = replay(&prog, &cfa, Property::UnreachCall, inputs, 1000);
+        assert_eq!(r.end, ReplayEnd::Exit, "the execution replays ({inputs:?})");
+        assert_eq!(r.edges, o.path.edges(), "the replay takes the same path");
+    }
+}
+
 /// The loop heads of `main`, in node order.
 fn loop_heads(cfa: &Cfa) -> Vec<NodeId> {
     (0..cfa.n_nodes()).map(NodeId::from_idx).filter(|&n| cfa.node(n).loop_head).collect()

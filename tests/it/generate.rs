@@ -169,6 +169,18 @@ fn a_path_cut_at_possible_undefined_behaviour_keeps_the_result_inexact_and_says_
     assert_eq!(j["line_status"]["10"], "covered");
 }
 
+#[test]
+fn executions_through_members_of_unknown_pointers_replay() {
+    // `intf` is never written; `intf->dev.parent` is undefined where it is null, and both
+    // branches on the parent are covered by executions whose `intf` is fresh memory (a path that
+    // took them with a null `intf` would not replay and would cover nothing).
+    let j = run_json(&["fixtures/c/coverage/unknown_pointer_member.c", "--aa", "assumption-automata/true.spc"]);
+    for line in ["4", "6", "7", "13", "14"] {
+        assert_eq!(j["line_status"][line], "covered", "line {line}: {j}");
+    }
+    assert_eq!(j["exact"], true, "{j}");
+}
+
 /// The number after `paths explored:` in the `--stats` output.
 fn paths_explored(stderr: &str) -> u64 {
     let line = stderr.lines().find(|l| l.trim_start().starts_with("paths explored:")).expect("statistics printed");
