@@ -72,7 +72,7 @@ pub fn metadata_xml(meta: &SuiteMetadata) -> String {
         ("architecture", meta.architecture.name()),
         ("creationtime", &meta.creation_time),
     ] {
-        res.push_str(&format!("  <{tag}>{}</{tag}>\n", xml_escape(value)));
+        res.push_str(&format!("  <{tag}>{}</{tag}>\n", crate::witness::xml_escape(value)));
     }
     res.push_str("</test-metadata>\n");
     res
@@ -86,8 +86,8 @@ pub fn testcase_xml(inputs: &[InputValue], arch: Architecture, covers_error: boo
     for inp in inputs {
         res.push_str(&format!(
             "  <input variable=\"{}\" type=\"{}\">{}</input>\n",
-            xml_escape(&inp.function),
-            xml_escape(&inp.c_type),
+            crate::witness::xml_escape(&inp.function),
+            crate::witness::xml_escape(&inp.c_type),
             c_literal(inp.value, &inp.c_type, arch)
         ));
     }
@@ -291,21 +291,6 @@ pub fn read_testcase(text: &str) -> Result<TestCase, ReadError> {
         inputs.push(TestInput { variable: attr("variable"), c_type: attr("type"), value });
     }
     Ok(TestCase { covers_error, inputs })
-}
-
-pub(crate) fn xml_escape(s: &str) -> String {
-    let mut res = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => res.push_str("&amp;"),
-            '<' => res.push_str("&lt;"),
-            '>' => res.push_str("&gt;"),
-            '"' => res.push_str("&quot;"),
-            '\'' => res.push_str("&apos;"),
-            _ => res.push(c),
-        }
-    }
-    res
 }
 
 fn parse_xml(text: &str) -> Result<roxmltree::Document<'_>, ReadError> {

@@ -77,7 +77,7 @@ pub fn violation_graphml(
         ("architecture", info.architecture.as_str()),
         ("creationtime", info.creation_time.as_str()),
     ] {
-        let _ = writeln!(out, "  <data key=\"{key}\">{}</data>", escape(value));
+        let _ = writeln!(out, "  <data key=\"{key}\">{}</data>", xml_escape(value));
     }
     out.push_str("  <node id=\"N0\">\n   <data key=\"entry\">true</data>\n  </node>\n");
     // Results of external calls, in the order the path made the calls.
@@ -104,7 +104,7 @@ pub fn violation_graphml(
         }
         let _ = writeln!(out, "  <edge source=\"N{}\" target=\"N{}\">", n, n + 1);
         for (key, value) in data {
-            let _ = writeln!(out, "   <data key=\"{key}\">{}</data>", escape(&value));
+            let _ = writeln!(out, "   <data key=\"{key}\">{}</data>", xml_escape(&value));
         }
         out.push_str("  </edge>\n");
         n += 1;
@@ -182,8 +182,8 @@ fn edge_data(prog: &Program, cfa: &Cfa, e: EdgeId, result: Option<&InputValue>) 
     data
 }
 
-/// XML text escaping.
-fn escape(s: &str) -> String {
+/// XML text escaping (GraphML witnesses, Test-Comp files).
+pub fn xml_escape(s: &str) -> String {
     let mut res = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
