@@ -289,24 +289,23 @@ impl Cache {
             },
         };
         // Entries below an ancestor `a` depend on it; if `a` is not an ancestor, they may complete.
-        let dep = dep.filter(|&a| self.ancestors(e).any(|x| x == a));
-        if dep.is_none() {
+        let Some(a) = dep.filter(|&a| self.ancestors(e).any(|x| x == a)) else {
             self.mark_completion(e);
             return;
-        }
+        };
         let mut x = e;
         while let Some(id) = x {
-            if Some(id) == dep {
+            if id == a {
                 return;
             }
-            let depth_of = |c: &Cache, a: u32| c.entries[a as usize].depth;
-            let merged = match (dep, self.entries[id as usize].completion) {
-                (None, _) | (_, Completion::Always) => Completion::Always,
-                (Some(a), Completion::Never) => Completion::Dep(a),
+            let merged = match self.entries[id as usize].completion {
+                Completion::Always => Completion::Always,
+                Completion::Never => Completion::Dep(a),
                 // Both are ancestors of this entry: the shallower one's subtree holds the other.
-                (Some(a), Completion::Dep(b)) => {
-                    Completion::Dep(if depth_of(self, a) <= depth_of(self, b) { a } else { b })
+                Completion::Dep(b) if self.entries[b as usize].depth < self.entries[a as usize].depth => {
+                    Completion::Dep(b)
                 }
+                Completion::Dep(_) => Completion::Dep(a),
             };
             let entry = &mut self.entries[id as usize];
             entry.completion = merged;
