@@ -308,6 +308,20 @@ impl Cfa {
         &self.out[n.idx()]
     }
 
+    /// The edges an execution can take from `n` in a frame entered by `call_site` (`None`: `main`'s):
+    /// no summary edges, and of the return edges only the one back to that call site.
+    pub fn frame_out_edges(&self, n: NodeId, call_site: Option<CallSiteId>) -> Vec<EdgeId> {
+        self.out_edges(n)
+            .iter()
+            .copied()
+            .filter(|&e| match self.edge(e).kind {
+                EdgeKind::Summary(_) => false,
+                EdgeKind::Return(cs) => Some(cs) == call_site,
+                _ => true,
+            })
+            .collect()
+    }
+
     /// Edges entering `n`.
     pub fn in_edges(&self, n: NodeId) -> &[EdgeId] {
         &self.inc[n.idx()]

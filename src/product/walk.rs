@@ -18,15 +18,7 @@ pub enum Step {
 /// The edges a path may take from CFA node `src` with call stack `stack`: summary edges never, return
 /// edges only to the call on top of the stack.
 pub fn takeable_edges(cfa: &Cfa, stacks: &Stacks, stack: StackId, src: crate::cfa::NodeId) -> Vec<EdgeId> {
-    cfa.out_edges(src)
-        .iter()
-        .copied()
-        .filter(|&e| match cfa.edge(e).kind {
-            EdgeKind::Summary(_) => false,
-            EdgeKind::Return(cs) => stacks.top(stack).is_some_and(|(top, _)| top == cs),
-            _ => true,
-        })
-        .collect()
+    cfa.frame_out_edges(src, stacks.top(stack).map(|(top, _)| top))
 }
 
 /// The call stack after taking `e`.

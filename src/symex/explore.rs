@@ -602,16 +602,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
                     }
                 }
             }
-            let edges: Vec<EdgeId> = cfa
-                .out_edges(node)
-                .iter()
-                .copied()
-                .filter(|&e| match cfa.edge(e).kind {
-                    EdgeKind::Summary(_) => false,
-                    EdgeKind::Return(cs) => Some(cs) == call_site,
-                    _ => true,
-                })
-                .collect();
+            let edges = cfa.frame_out_edges(node, call_site);
             let next = match edges.len() {
                 0 => {
                     self.end(it, PathEnd::Halt);

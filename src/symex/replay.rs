@@ -230,16 +230,7 @@ impl<'a> Interp<'a> {
                 return Ok(ReplayEnd::Exit);
             }
             let call_site = top.call_site;
-            let out: Vec<EdgeId> = cfa
-                .out_edges(node)
-                .iter()
-                .copied()
-                .filter(|&e| match cfa.edge(e).kind {
-                    EdgeKind::Summary(_) => false,
-                    EdgeKind::Return(cs) => Some(cs) == call_site,
-                    _ => true,
-                })
-                .collect();
+            let out = cfa.frame_out_edges(node, call_site);
             let e = match out.as_slice() {
                 [] => return Ok(ReplayEnd::Halt),
                 [e] if !matches!(cfa.edge(*e).kind, EdgeKind::Assume { .. }) => *e,
