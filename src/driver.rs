@@ -4,6 +4,8 @@
 
 mod coverage;
 pub mod evidence;
+pub mod output;
+mod progress;
 pub mod replay;
 
 use std::path::Path;
@@ -18,7 +20,8 @@ use crate::cfront::types::DataModel;
 use crate::coverage::Analysis;
 
 pub use coverage::{coverage, CoverageConfig, CoverageOutcome, Format, DEFAULT_PROPERTY_TEXT};
-pub use evidence::{suite_metadata, write_counterexample, write_test_suite};
+pub use evidence::{suite_metadata, write_test_suite};
+pub use output::{write_atomically, Dest};
 pub use replay::{replay, ReplayConfig, ReplayOutcome};
 
 /// Reads and parses a C program.

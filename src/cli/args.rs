@@ -88,7 +88,8 @@ pub struct CoverageArgs {
     /// Measure (or generate) at most this many terminating executions.
     #[arg(long, value_name = "N")]
     pub max_executions: Option<usize>,
-    /// Stop generating after S seconds and report what was found (marked interrupted).
+    /// Stop generating after S seconds and report what was found (marked interrupted)
+    /// [default: no limit].
     #[arg(long, value_name = "S")]
     pub timelimit: Option<f64>,
     /// Specification: `errorlabel` makes only labels named ERROR violations.
@@ -99,7 +100,7 @@ pub struct CoverageArgs {
     #[arg(long, value_name = "FILE")]
     pub prop: Option<PathBuf>,
     /// Stop generating when the process uses more than this much memory, in MiB [default: 6144].
-    #[arg(long, value_name = "MB")]
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..))]
     pub memory_limit: Option<u64>,
     /// Targeted mode: after the search has executed this many edges without ending, try to prove
     /// the lines it has not covered not coverable, with counters abstracted away (0: at once).
@@ -121,16 +122,19 @@ pub struct CoverageArgs {
     /// Print the symbolic executor's statistics on standard error after the search.
     #[arg(long)]
     pub stats: bool,
-    /// Write the JSON report to this file.
+    /// Write the JSON report to this file (`-`: standard output).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
-    /// Append one row with the paper's columns (and `exact`) to this CSV file.
+    /// Append one row with the paper's columns (and `exact`, `interrupted`, `stopped_by`) to this CSV
+    /// file (`-`: the header and the row on standard output).
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
-    /// Name of the row in the CSV table (default: the program's file name).
+    /// Name of the row in the CSV table (default: the program's folder and file name,
+    /// `kbtab-value-10s/program.c`).
     #[arg(long, value_name = "NAME")]
     pub instance: Option<String>,
-    /// Write lcov tracefiles PREFIX.under.info and PREFIX.over.info.
+    /// Write lcov tracefiles PREFIX.under.info and PREFIX.over.info (`-`: both on standard output,
+    /// named by their `TN:` lines).
     #[arg(long, value_name = "PREFIX")]
     pub lcov: Option<PathBuf>,
     /// What to print on standard output.
@@ -139,9 +143,10 @@ pub struct CoverageArgs {
     /// Which lines an edge counts for.
     #[arg(long, value_enum, default_value_t)]
     pub line_rule: LineRuleArg,
-    /// Fail (exit code 2) when some automaton state is not reached in the program.
+    /// Measure an automaton even when some of its states are not reached in the program (it was
+    /// probably written for another program); without it, that is an error (exit code 2).
     #[arg(long)]
-    pub strict: bool,
+    pub allow_mismatch: bool,
     /// Data model.
     #[command(flatten)]
     pub model: ModelArgs,
@@ -195,4 +200,7 @@ pub struct ReplayArgs {
     /// Build and run in this directory and keep it (default: a temporary directory).
     #[arg(long, value_name = "DIR")]
     pub work_dir: Option<PathBuf>,
+    /// List the lines of every test: confirmed, and those gcc generates no code for.
+    #[arg(long, short)]
+    pub verbose: bool,
 }

@@ -11,7 +11,7 @@ use anyhow::{Context, Result};
 use crate::cfa::LineRule;
 use crate::cfront::types::DataModel;
 use crate::coverage::search::Generate;
-use crate::driver::{self, CoverageConfig, Format};
+use crate::driver::{self, CoverageConfig, Dest, Format};
 use crate::evidence::Architecture;
 use crate::symex::Property;
 use args::{Cli, Command, FormatArg, GenerateArg, LineRuleArg, ModelArgs};
@@ -23,8 +23,14 @@ pub enum ExitStatus {
     Success = 0,
     /// A check failed: `vcov replay` could not confirm a claim.
     CheckFailed = 1,
-    /// The input was bad or a check asked for by a flag failed.
+    /// The input was bad.
     Error = 2,
+    /// vcov failed (a bug): an internal error was caught and reported.
+    InternalError = 3,
+    /// SIGINT stopped the run; its report was written (128 + 2, as shells report it).
+    Interrupted = 130,
+    /// SIGTERM stopped the run; its report was written (128 + 15).
+    Terminated = 143,
 }
 
 /// Runs one command; diagnostics go to `err`, results to `out`.
@@ -42,7 +48,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitSta
             let (csv, diags) = driver::scores_csv(&a.program, &a.aa, data_model(a.model))?;
             print_diagnostics(err, &diags);
             match &a.output {
-                Some(p) => crate::report::write_atomically(p, csv.as_bytes())
+                Some(p) => crate::driver::write_atomically(p, csv.as_bytes())
                     .with_context(|| format!("{}: cannot write the scores", p.display()))?,
                 None => out.write_all(csv.as_bytes())?,
             }
@@ -57,6 +63,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitSta
             };
             config.timeout = std::time::Duration::from_secs(a.timeout.max(1));
             config.work_dir = a.work_dir;
+            config.verbose = a.verbose;
             let outcome = driver::replay(&config)?;
             print_diagnostics(err, &outcome.diagnostics);
             out.write_all(outcome.stdout.as_bytes())?;
@@ -84,6 +91,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitSta
                 max_executions: a.max_executions,
                 time_limit,
                 memory_limit_mb: a.memory_limit,
+                allow_mismatch: a.allow_mismatch,
                 proof_after: a.proof_after,
                 property,
                 property_text,
@@ -96,9 +104,9 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitSta
                     LineRuleArg::Spanned => LineRule::Spanned,
                     LineRuleArg::FirstLine => LineRule::FirstLine,
                 },
-                json: a.json,
-                lcov: a.lcov,
-                csv: a.csv,
+                json: a.json.as_deref().map(Dest::from_arg),
+                lcov: a.lcov.as_deref().map(Dest::from_arg),
+                csv: a.csv.as_deref().map(Dest::from_arg),
                 instance: a.instance,
                 format: match a.format {
                     FormatArg::Text => Format::Text,
@@ -110,12 +118,15 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitSta
             if let Some(stats) = &outcome.stats {
                 write!(err, "{stats}")?;
             }
-            out.write_all(outcome.stdout.as_bytes())?;
-            if a.strict && !outcome.result.matching.unreached.is_empty() {
-                writeln!(err, "vcov: --strict: the automaton does not fit the program")?;
-                return Ok(ExitStatus::Error);
+            if let Some(summary) = &outcome.summary_on_stderr {
+                err.write_all(summary.as_bytes())?;
             }
-            Ok(ExitStatus::Success)
+            out.write_all(outcome.stdout.as_bytes())?;
+            Ok(match outcome.signal {
+                Some(signal_hook::consts::SIGINT) => ExitStatus::Interrupted,
+                Some(_) => ExitStatus::Terminated,
+                None => ExitStatus::Success,
+            })
         }
     }
 }

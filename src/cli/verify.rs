@@ -40,7 +40,7 @@ pub struct VerifyArgs {
     /// Cut paths after N iterations of a loop (the result can then not be TRUE).
     #[arg(long, value_name = "N")]
     unwind: Option<u32>,
-    /// Time limit in seconds.
+    /// Time limit in seconds [default: no limit].
     #[arg(long, value_name = "S")]
     timelimit: Option<f64>,
     /// Write a GraphML violation witness here when the result is FALSE.
@@ -53,7 +53,7 @@ pub struct VerifyArgs {
     #[arg(long)]
     no_state_caching: bool,
     /// Give up when the process uses more than this much memory, in MiB [default: 6144].
-    #[arg(long, value_name = "MB")]
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..))]
     memory_limit: Option<u64>,
 }
 
@@ -92,7 +92,7 @@ pub fn run(args: VerifyArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
     super::print_diagnostics(err, &report.diagnostics);
     writeln!(out, "Verification result: {}", report.verdict)?;
     if let (Some(path), Some(text)) = (&args.witness, &report.witness) {
-        crate::report::write_atomically(path, text.as_bytes())
+        crate::driver::write_atomically(path, text.as_bytes())
             .with_context(|| format!("{}: cannot write the witness", path.display()))?;
         writeln!(out, "Witness written to {}", path.display())?;
     }

@@ -127,6 +127,8 @@ pub struct CoverageResult {
     pub exact: bool,
     /// Whether the run was stopped (signal or time limit) before its search ended.
     pub interrupted: bool,
+    /// What stopped the search, if a limit or a signal did.
+    pub stopped_by: Option<crate::coverage::search::StoppedBy>,
     /// Why the result is not exact, when it is not: the search's first obstacle (cut paths,
     /// approximations, limits), or that the executions came from files.
     pub inexact_reason: Option<String>,

@@ -12,6 +12,8 @@
 //! Invariant: an execution is reported only if the concrete interpreter, fed its inputs, takes exactly
 //! its edges and returns from `main`; its lines are measured by `Analysis::measure`.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use fixedbitset::FixedBitSet;
 use petgraph::graph::DiGraph;
 
@@ -64,6 +66,74 @@ pub struct FoundExecution {
     pub coverage: ExecutionCoverage,
 }
 
+/// Counters a running search keeps up to date for a progress display on another thread (relaxed
+/// atomics: a store per path costs nothing next to executing it).
+#[derive(Debug, Default)]
+pub struct SearchProgress {
+    /// Paths the executor has finished (terminating, violating, cut or pruned).
+    pub paths: AtomicU64,
+    /// Executions kept.
+    pub executions: AtomicU64,
+    /// Lines of the over-approximation covered or proven not coverable.
+    pub decided: AtomicU64,
+}
+
+impl SearchProgress {
+    fn note(&self, out: &SearchOutcome, decided: usize) {
+        self.executions.store(out.executions.len() as u64, Ordering::Relaxed);
+        self.decided.store(decided as u64, Ordering::Relaxed);
+    }
+}
+
+/// What stopped a search before it ended by itself.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum StoppedBy {
+    /// The time limit.
+    TimeLimit,
+    /// The memory limit.
+    MemoryLimit,
+    /// A signal (SIGINT, SIGTERM) set the stop flag.
+    Signal,
+    /// `--max-executions`.
+    MaxExecutions,
+    /// The SAT solver gave up on a query.
+    Solver,
+}
+
+impl StoppedBy {
+    /// The name in reports (`time_limit`, `memory_limit`, `signal`, `max_executions`, `solver`).
+    pub fn name(self) -> &'static str {
+        match self {
+            StoppedBy::TimeLimit => "time_limit",
+            StoppedBy::MemoryLimit => "memory_limit",
+            StoppedBy::Signal => "signal",
+            StoppedBy::MaxExecutions => "max_executions",
+            StoppedBy::Solver => "solver",
+        }
+    }
+
+    /// A phrase for text reports (`the time limit`, ...).
+    pub fn describe(self) -> &'static str {
+        match self {
+            StoppedBy::TimeLimit => "the time limit",
+            StoppedBy::MemoryLimit => "the memory limit",
+            StoppedBy::Signal => "a signal",
+            StoppedBy::MaxExecutions => "the limit on executions (--max-executions)",
+            StoppedBy::Solver => "the SAT solver giving up",
+        }
+    }
+
+    fn of(reason: symex::StopReason) -> Option<StoppedBy> {
+        match reason {
+            symex::StopReason::Time => Some(StoppedBy::TimeLimit),
+            symex::StopReason::Memory => Some(StoppedBy::MemoryLimit),
+            symex::StopReason::Interrupted => Some(StoppedBy::Signal),
+            symex::StopReason::SolverUnknown => Some(StoppedBy::Solver),
+            symex::StopReason::Requested => None,
+        }
+    }
+}
+
 /// What the search found and why it ended.
 #[derive(Clone, Debug, Default)]
 pub struct SearchOutcome {
@@ -78,6 +148,8 @@ pub struct SearchOutcome {
     /// The search was stopped before it ended: a signal, the time or memory limit, or the solver
     /// giving up.
     pub interrupted: bool,
+    /// What stopped the search, if a limit or a signal did.
+    pub stopped_by: Option<StoppedBy>,
     /// Why the search is not complete (cut paths, approximations, rejected executions, a limit);
     /// `None` exactly when `complete`.
     pub incomplete_because: Option<String>,
@@ -98,13 +170,8 @@ const PROOF_EDGES: u64 = 10_000_000;
 /// Path segments between two looks at the work done, while the proof is due.
 const SEGMENTS_PER_LOOK: u64 = 1024;
 
-/// Runs the search on `analysis`'s program and automaton; `progress` hears of every execution.
-pub fn search(
-    analysis: &Analysis,
-    prog: &Program,
-    config: &SearchConfig,
-    progress: &mut dyn FnMut(&SearchOutcome, usize),
-) -> SearchOutcome {
+/// Runs the search on `analysis`'s program and automaton, keeping `progress` up to date.
+pub fn search(analysis: &Analysis, prog: &Program, config: &SearchConfig, progress: &SearchProgress) -> SearchOutcome {
     let cfa = analysis.cfa;
     let guide = CoverageGuide::new(analysis, config.generate);
     let property = config.explore.property;
@@ -115,6 +182,7 @@ pub fn search(
     let limit = config.max_executions.unwrap_or(usize::MAX);
     let mut limited = limit == 0;
     let mut proof_due = config.generate == Generate::Targeted;
+    let over = analysis.reach.over_lines.len();
     while !limited {
         if proof_due && explorer.edges_executed() >= config.proof_after {
             proof_due = false;
@@ -122,7 +190,7 @@ pub fn search(
                 explorer.guide_mut().mark_proven(&lines);
                 out.proven = lines;
                 out.abstracted = vars;
-                progress(&out, explorer.guide().n_uncovered());
+                progress.note(&out, over.saturating_sub(explorer.guide().n_uncovered()));
                 if explorer.guide().n_uncovered() == 0 {
                     break;
                 }
@@ -133,6 +201,7 @@ pub fn search(
             Pulled::Busy => continue,
             Pulled::Done => break,
         };
+        progress.paths.fetch_add(1, Ordering::Relaxed);
         match outcome.end {
             PathEnd::Exit | PathEnd::Violation => {}
             PathEnd::Cut(_) => {
@@ -176,7 +245,7 @@ pub fn search(
         }
         guide.mark_covered(&coverage.lines);
         out.executions.push(FoundExecution { edges, inputs, coverage });
-        progress(&out, explorer.guide().n_uncovered());
+        progress.note(&out, over.saturating_sub(explorer.guide().n_uncovered()));
         if out.executions.len() >= limit {
             limited = true;
         }
@@ -190,6 +259,11 @@ pub fn search(
     let all_covered = config.generate == Generate::Targeted && explorer.guide().n_uncovered() == 0;
     out.limited = limited || summary.stop.is_some();
     out.interrupted = summary.stop.is_some();
+    out.stopped_by = match summary.stop {
+        Some(reason) => StoppedBy::of(reason),
+        None if limited => Some(StoppedBy::MaxExecutions),
+        None => None,
+    };
     if summary.cuts > 0 {
         let first = summary.first_cut.map(|c| c.to_string()).unwrap_or_default();
         let at = first_cut_line.map(|l| format!(" at line {l}")).unwrap_or_default();

@@ -1,15 +1,15 @@
 //! Writing executions as evidence: Test-Comp suites (with the claims file) and counterexample
-//! automata, each file atomically.
+//! automata, staged with the run's other outputs (`output::Staged`).
 
 use std::path::Path;
 use std::time::SystemTime;
 
 use anyhow::{Context, Result};
 
+use super::output::Staged;
 use crate::cfa::{Cfa, EdgeId};
 use crate::coverage::result::ExecutionRecord;
 use crate::evidence::{self, Architecture, SuiteMetadata};
-use crate::report;
 
 /// The metadata of a suite for `program`: its SHA-256, `producer` vcov and its version, the
 /// creation time now.
@@ -29,22 +29,30 @@ pub fn suite_metadata(program: &Path, specification: &str, architecture: Archite
 /// Writes the Test-Comp suite of `executions` into `dir` (created if missing): `metadata.xml`,
 /// `test{id}.xml` per execution, and `vcov-claims.json`.
 pub fn write_test_suite(dir: &Path, meta: &SuiteMetadata, executions: &[ExecutionRecord]) -> Result<()> {
-    std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create the directory", dir.display()))?;
+    let mut staged = Staged::default();
+    stage_test_suite(&mut staged, dir, meta, executions)?;
+    staged.commit()
+}
+
+/// Stages the files of `write_test_suite`.
+pub(crate) fn stage_test_suite(
+    staged: &mut Staged,
+    dir: &Path,
+    meta: &SuiteMetadata,
+    executions: &[ExecutionRecord],
+) -> Result<()> {
     for (name, contents) in evidence::test_suite_files(meta, executions) {
-        let path = dir.join(name);
-        report::write_atomically(&path, contents.as_bytes())
-            .with_context(|| format!("{}: cannot write the file", path.display()))?;
+        staged.add(&dir.join(name), contents.as_bytes())?;
     }
     Ok(())
 }
 
-/// Writes the counterexample automaton of `path` (a path of `cfa` from its entry) to `file`; the
+/// Stages the counterexample automaton of `path` (a path of `cfa` from its entry) for `file`; the
 /// automaton is named after the file's first number (`Counterexample.3.spc`: `ErrorPath3`).
-pub fn write_counterexample(file: &Path, cfa: &Cfa, path: &[EdgeId]) -> Result<()> {
+pub(crate) fn stage_counterexample(staged: &mut Staged, file: &Path, cfa: &Cfa, path: &[EdgeId]) -> Result<()> {
     let stem = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let number: String = stem.split(|c: char| !c.is_ascii_digit()).find(|s| !s.is_empty()).unwrap_or("1").to_string();
     let text = evidence::counterexample_automaton(cfa, path, &format!("ErrorPath{number}"))
         .with_context(|| format!("{}: an empty path has no counterexample automaton", file.display()))?;
-    report::write_atomically(file, text.as_bytes())
-        .with_context(|| format!("{}: cannot write the automaton", file.display()))
+    staged.add(file, text.as_bytes())
 }

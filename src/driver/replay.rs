@@ -39,6 +39,8 @@ pub struct ReplayConfig {
     pub gcov: String,
     /// binutils' `objcopy`, to point the program's calls at the stubs. [default: `objcopy`]
     pub objcopy: String,
+    /// List every test's confirmed lines and lines without code. [default: false]
+    pub verbose: bool,
 }
 
 impl ReplayConfig {
@@ -53,6 +55,7 @@ impl ReplayConfig {
             gcc: "gcc".into(),
             gcov: "gcov".into(),
             objcopy: "objcopy".into(),
+            verbose: false,
         }
     }
 }
@@ -152,7 +155,7 @@ pub fn replay(config: &ReplayConfig) -> Result<ReplayOutcome> {
         let (status, counts) = run_test(config, &binary, &build, &run_dir, &program_name, case)?;
         let claim = claims.as_ref().and_then(|c| c.tests.iter().find(|t| &t.file == file));
         let v = replay::verdict(file, claim, &status, counts.as_ref());
-        stdout.push_str(&v.render());
+        stdout.push_str(&v.render(config.verbose));
         verdicts.push(v);
     }
     let n_ok = verdicts.iter().filter(|v| v.confirmed()).count();

@@ -7,7 +7,7 @@
 //! vcov claims for the execution was executed.
 //!
 //! Invariant: nothing here touches the file system or runs a process; `driver` does (and writes the
-//! files with `report::write_atomically`).
+//! files with `driver::output::Staged`).
 //! Invariant: the writers and readers round-trip: `read_testcase(testcase_xml(..))`,
 //! `read_claims(claims_json(..))`, and a path written by `counterexample_automaton` is followed back
 //! to itself by `coverage::path_of_counterexample`.

@@ -190,8 +190,8 @@ impl TestVerdict {
     }
 
     /// The report lines: `test3.xml: ok, 14 lines confirmed` or `test3.xml: MISMATCH, ...`, then
-    /// notes.
-    pub fn render(&self) -> String {
+    /// notes; `verbose` lists the confirmed lines and those without code.
+    pub fn render(&self, verbose: bool) -> String {
         let mut res = String::new();
         let f = &self.file;
         if !self.claimed {
@@ -199,8 +199,14 @@ impl TestVerdict {
         } else if self.confirmed() {
             let l = self.lines.clone().unwrap_or_default();
             let mut line = format!("{f}: ok, {} lines confirmed", l.confirmed.len());
+            if verbose && !l.confirmed.is_empty() {
+                line.push_str(&format!(" ({})", join(&l.confirmed)));
+            }
             if !l.no_code.is_empty() {
-                line.push_str(&format!(", {} without code ({})", l.no_code.len(), join(&l.no_code)));
+                line.push_str(&format!(", {} without code", l.no_code.len()));
+                if verbose {
+                    line.push_str(&format!(" ({})", join(&l.no_code)));
+                }
             }
             res.push_str(&line);
             res.push('\n');
@@ -335,7 +341,8 @@ mod tests {
             Some(&counts(&[(2, 1), (4, 5)])),
         );
         assert!(v.confirmed());
-        assert_eq!(v.render(), "test1.xml: ok, 2 lines confirmed, 1 without code (3)\n");
+        assert_eq!(v.render(false), "test1.xml: ok, 2 lines confirmed, 1 without code\n");
+        assert_eq!(v.render(true), "test1.xml: ok, 2 lines confirmed (2, 4), 1 without code (3)\n");
     }
 
     #[test]
@@ -347,14 +354,14 @@ mod tests {
             Some(&counts(&[(2, 1), (7, 0), (8, 0)])),
         );
         assert!(!v.confirmed());
-        assert_eq!(v.render(), "test1.xml: MISMATCH, claimed but not executed: 7, 8\n");
+        assert_eq!(v.render(false), "test1.xml: MISMATCH, claimed but not executed: 7, 8\n");
     }
 
     #[test]
     fn how_the_run_ended_is_checked_against_the_claim() {
         let exit = RunStatus { end: Some(RunEnd::Exit(1)), ..Default::default() };
         let v = verdict("t.xml", Some(&claim(&[], Some(true), None)), &exit, Some(&counts(&[])));
-        assert_eq!(v.render(), "t.xml: MISMATCH, claimed to return from main, but the program called exit(1)\n");
+        assert_eq!(v.render(false), "t.xml: MISMATCH, claimed to return from main, but the program called exit(1)\n");
         let v = verdict("t.xml", Some(&claim(&[], Some(false), Some(true))), &returned(), Some(&counts(&[])));
         assert_eq!(v.refutations, vec!["claimed to violate the property, but main returned 0".to_string()]);
         let violation = RunStatus { end: Some(RunEnd::Violation("reach_error".into())), ..Default::default() };
@@ -367,7 +374,7 @@ mod tests {
             None,
         );
         assert_eq!(
-            v.render(),
+            v.render(false),
             "t.xml: MISMATCH, the run wrote no coverage data (the program was killed by signal 11), so no claimed line is confirmed\n\
              t.xml: note: the program was killed by signal 11\n"
         );
@@ -386,7 +393,7 @@ mod tests {
         let v = verdict("t.xml", None, &s, Some(&counts(&[(1, 1), (2, 0)])));
         assert!(v.confirmed());
         assert_eq!(
-            v.render(),
+            v.render(false),
             "t.xml: ran without claims, main returned 0, 1 lines executed\n\
              t.xml: note: input 2 was written for f but read by g: the run may differ from vcov's\n\
              t.xml: note: g asked for an input after the last one (it got 0)\n\

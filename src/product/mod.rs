@@ -126,6 +126,15 @@ pub struct MatchStats {
     pub unused_transitions: Vec<(String, u32)>,
 }
 
+impl MatchStats {
+    /// Whether the automaton fits the program: every state is reached in the product. An automaton
+    /// CPAchecker wrote for this program reaches every state (checked on all automata of the
+    /// corpus); one written for another program reaches few of them.
+    pub fn fits(&self) -> bool {
+        self.unreached.is_empty()
+    }
+}
+
 impl Product {
     /// Explores the product from (initial state, program entry, empty stack).
     pub fn build(aut: &Automaton, cfa: &Cfa, func_names: Vec<String>) -> Product {

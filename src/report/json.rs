@@ -24,6 +24,7 @@ struct Report<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     inexact_reason: Option<&'a str>,
     interrupted: bool,
+    stopped_by: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     abstraction: Option<Abstraction<'a>>,
     generate: &'a str,
@@ -122,6 +123,7 @@ pub fn coverage_json(res: &CoverageResult) -> String {
         abstraction: (res.proven_by_abstraction > 0)
             .then(|| Abstraction { variables: &res.abstracted, lines_proven: res.proven_by_abstraction }),
         interrupted: res.interrupted,
+        stopped_by: res.stopped_by.map(|s| s.name()),
         generate: res.generate,
         line_status: res.line_status.iter().map(|(l, s)| (*l, s.name())).collect(),
         covered_by: res

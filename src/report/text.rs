@@ -44,8 +44,12 @@ pub fn coverage_summary(res: &CoverageResult) -> String {
     if res.exact {
         notes.push("exact: every other line is proven not coverable".to_string());
     }
-    if res.interrupted {
-        notes.push("interrupted: the search stopped early".to_string());
+    if let Some(by) = res.stopped_by {
+        notes.push(format!(
+            "stopped by {} after {:.1} s: lines not reached are not decided",
+            by.describe(),
+            res.times.total
+        ));
     } else if let (Some(why), "blind" | "guided" | "targeted") = (&res.inexact_reason, res.generate) {
         notes.push(format!("not exact: {why}"));
     }

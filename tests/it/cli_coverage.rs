@@ -148,11 +148,11 @@ fn bad_inputs_name_the_place_and_exit_with_2() {
 }
 
 #[test]
-fn strict_fails_on_an_automaton_that_does_not_fit_but_writes_the_report() {
+fn an_automaton_that_does_not_fit_is_an_error_unless_allowed() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("r.json");
     // The automaton of another program: its states beyond the global prefix are not reached.
-    let args = |strict: bool| {
+    let args = |allow: bool| {
         let mut a = vec![
             "coverage".to_string(),
             "fixtures/e2e/calls/program.c".into(),
@@ -161,16 +161,32 @@ fn strict_fails_on_an_automaton_that_does_not_fit_but_writes_the_report() {
             "--json".into(),
             out.display().to_string(),
         ];
-        if strict {
-            a.push("--strict".into());
+        if allow {
+            a.push("--allow-mismatch".into());
         }
         a
     };
     let run = vcov(args(false));
-    assert_eq!(run.code, 0);
-    assert!(run.stderr.contains("automaton states are not reached"), "{}", run.stderr);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    // The numbers that show it: states never reached, with the first ones and their lines.
+    assert!(
+        run.stderr
+            .starts_with("vcov: fixtures/e2e/branches/aa_else_prefix.txt: the automaton does not fit the program"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("states are never reached (first: ") && run.stderr.contains("(line "),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("--allow-mismatch"), "{}", run.stderr);
+    assert!(run.stdout.is_empty(), "no summary that could pass for a result: {}", run.stdout);
+    assert!(!out.exists(), "no report");
+
     let run = vcov(args(true));
-    assert_eq!(run.code, 2);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("automaton states are not reached"), "{}", run.stderr);
     let j = json(&out);
     assert!(j["automaton_match"]["states_reached"].as_u64() < j["automaton_match"]["states"].as_u64());
     assert!(!j["automaton_match"]["unmatched"].as_array().unwrap().is_empty());
@@ -224,10 +240,27 @@ fn csv_rows_are_appended_under_one_header() {
     let text = std::fs::read_to_string(&table).unwrap();
     let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split(',').collect()).collect();
     assert_eq!(rows.len(), 3, "{text}");
-    assert_eq!(rows[0], ["instance", "lines", "over", "under", "executions", "bug", "cpu_seconds", "exact"]);
+    assert_eq!(
+        rows[0],
+        [
+            "instance",
+            "lines",
+            "over",
+            "under",
+            "executions",
+            "bug",
+            "cpu_seconds",
+            "exact",
+            "interrupted",
+            "stopped_by"
+        ]
+    );
     for (row, name) in rows[1..].iter().zip(["first", "second"]) {
         // The CPU time (column 6) varies from run to run.
-        assert_eq!([&row[..6], &row[7..]].concat(), [name, "10", "7", "0", "0", "no", "false"]);
+        assert_eq!(
+            [&row[..6], &row[7..]].concat(),
+            [name, "10", "7", "0", "0", "no", "false", "false", "max_executions"]
+        );
         assert!(row[6].parse::<f64>().is_ok());
     }
 }

@@ -127,6 +127,7 @@ fn evidence_is_confirmed_by_gcc_and_gcov() {
 fn the_time_limit_stops_the_search_and_the_report_says_so() {
     let j = run_json(&["fixtures/c/coverage/endless.c", "--aa", "assumption-automata/true.spc", "--timelimit", "2"]);
     assert_eq!(j["interrupted"], true);
+    assert_eq!(j["stopped_by"], "time_limit");
     assert_eq!(j["exact"], false);
     assert!(j["inexact_reason"].as_str().unwrap().contains("stopped"), "{j}");
     // `s = 0;` cannot be covered, but an interrupted search cannot prove it.
@@ -151,9 +152,10 @@ fn sigint_stops_the_search_and_the_report_is_written() {
     let status = std::process::Command::new("kill").args(["-INT", &pid]).status().unwrap();
     assert!(status.success());
     let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(0));
+    assert_eq!(status.code(), Some(130), "128 + SIGINT, after the report");
     let j = json(&out);
     assert_eq!(j["interrupted"], true);
+    assert_eq!(j["stopped_by"], "signal");
     assert!(!nums(&j["under_approximation"]["lines"]).is_empty());
     let _ = fixture;
 }

@@ -3,6 +3,9 @@
 mod cli_coverage;
 mod corpus;
 mod generate;
+mod outputs;
+mod readme;
 mod replay;
+mod terminal;
 mod util;
 mod verify;

@@ -61,9 +61,17 @@ fn hand_written_suite_is_confirmed() {
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     assert_eq!(
         run.stdout,
-        "test1.xml: ok, 18 lines confirmed, 1 without code (27)\n\
-         test2.xml: ok, 19 lines confirmed, 1 without code (27)\n\
+        "test1.xml: ok, 18 lines confirmed, 1 without code\n\
+         test2.xml: ok, 19 lines confirmed, 1 without code\n\
          replay: 2 tests, 2 confirmed, 0 not confirmed (32bit, gcc -m32)\n"
+    );
+    // The line lists only on request.
+    let run = replay(&fixture("evidence/calls/program.c"), &fixture("evidence/calls/suite"), &["--verbose"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let first = run.stdout.lines().next().unwrap();
+    assert!(
+        first.starts_with("test1.xml: ok, 18 lines confirmed (") && first.ends_with(", 1 without code (27)"),
+        "{first}"
     );
 }
 

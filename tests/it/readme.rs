@@ -1,0 +1,106 @@
+//! The examples of README.md, run as written: every `$ vcov ...` line of a `console` block runs in a
+//! scratch directory that sees the project's fixtures, must succeed, and must print what the README
+//! shows after it (timings aside). A command followed directly by another only has to succeed.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::util::root;
+
+/// One command of a `console` block and the output the README shows for it (`None`: not shown).
+struct Example {
+    line: usize,
+    args: Vec<String>,
+    expected: Option<Vec<String>>,
+}
+
+fn examples(readme: &str) -> Vec<Example> {
+    let mut res: Vec<Example> = Vec::new();
+    let mut in_console = false;
+    for (i, line) in readme.lines().enumerate() {
+        if line.starts_with("```") {
+            in_console = line == "```console";
+            continue;
+        }
+        if !in_console {
+            continue;
+        }
+        if let Some(cmd) = line.strip_prefix("$ ") {
+            let mut words = cmd.split_whitespace().map(str::to_string);
+            assert_eq!(words.next().as_deref(), Some("vcov"), "README.md:{}: a console example runs vcov", i + 1);
+            res.push(Example { line: i + 1, args: words.collect(), expected: None });
+        } else if let Some(last) = res.last_mut() {
+            last.expected.get_or_insert_with(Vec::new).push(line.to_string());
+        }
+    }
+    res
+}
+
+/// Timings vary: `0.12s` and `3.0 s` become `<time>`; runs of spaces become one.
+fn normalize(lines: &[String]) -> Vec<String> {
+    let time = regex::Regex::new(r"\d+\.\d+ ?s\b").unwrap();
+    lines
+        .iter()
+        .map(|l| time.replace_all(l, "<time>").split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+fn gcc32_links(dir: &Path) -> bool {
+    let c = dir.join("probe.c");
+    std::fs::write(&c, "int main(void) { return 0; }\n").unwrap();
+    Command::new("gcc")
+        .args(["-m32", "--coverage"])
+        .arg(&c)
+        .arg("-o")
+        .arg(dir.join("probe"))
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+#[test]
+fn readme_examples_run_as_written() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let examples = examples(&readme);
+    assert!(examples.len() >= 4, "the README's console examples were found: {}", examples.len());
+    let scratch = tempfile::tempdir().unwrap();
+    for dir in ["fixtures", "assumption-automata"] {
+        std::os::unix::fs::symlink(root().join(dir), scratch.path().join(dir)).unwrap();
+    }
+    let probe = tempfile::tempdir().unwrap();
+    let gcc32 = gcc32_links(probe.path());
+    if !gcc32 && std::env::var_os("VCOV_REQUIRE_GCC32").is_some() {
+        panic!("VCOV_REQUIRE_GCC32 is set but gcc -m32 cannot link");
+    }
+    for ex in &examples {
+        if ex.args[0] == "replay" && !gcc32 {
+            eprintln!("SKIPPED README.md:{}: vcov replay needs gcc -m32 (gcc-multilib)", ex.line);
+            continue;
+        }
+        let out = Command::new(env!("CARGO_BIN_EXE_vcov")).args(&ex.args).current_dir(scratch.path()).output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "README.md:{}: vcov {} failed:\n{stdout}{stderr}", ex.line, ex.args.join(" "));
+        if let Some(expected) = &ex.expected {
+            let actual: Vec<String> = stdout.lines().map(str::to_string).collect();
+            assert_eq!(
+                normalize(&actual),
+                normalize(expected),
+                "README.md:{}: the output of vcov {} differs from the README",
+                ex.line,
+                ex.args.join(" ")
+            );
+        }
+    }
+}
+
+#[test]
+fn the_readme_installs_before_it_says_vcov() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let install = readme.find("cargo install --path .").expect("an install step");
+    let command = regex::Regex::new(r"(?m)^(\$ )?vcov (coverage|verify|replay|scores|cfa) ").unwrap();
+    let first_vcov = command.find(&readme).expect("vcov examples").start();
+    assert!(install < first_vcov, "the install step comes before the first `vcov` example");
+    let first_line = readme.lines().find(|l| l.starts_with("cargo ")).unwrap();
+    assert!(first_line.starts_with("cargo run --release -- coverage "), "{first_line}");
+}

@@ -1,0 +1,147 @@
+//! `vcov coverage` in a real terminal (a pseudo-terminal, as a user's shell gives it): the progress line
+//! is drawn, runs end, and Ctrl-C typed on the terminal stops the search with a complete report.
+
+use std::io::{Read, Write};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use portable_pty::{native_pty_system, Child, CommandBuilder, MasterPty, PtySize};
+
+use crate::util::{json, root};
+
+/// A `vcov` process on a pseudo-terminal, with everything it writes to the terminal collected.
+struct TermRun {
+    child: Box<dyn Child + Send + Sync>,
+    master: Box<dyn MasterPty + Send>,
+    screen: Arc<Mutex<Vec<u8>>>,
+}
+
+impl TermRun {
+    fn start(args: &[&str]) -> TermRun {
+        let pair = native_pty_system()
+            .openpty(PtySize { rows: 30, cols: 100, pixel_width: 0, pixel_height: 0 })
+            .expect("a pseudo-terminal");
+        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_vcov"));
+        cmd.args(args);
+        cmd.cwd(root());
+        cmd.env("TERM", "xterm-256color");
+        let child = pair.slave.spawn_command(cmd).expect("vcov starts on the terminal");
+        drop(pair.slave);
+        let mut reader = pair.master.try_clone_reader().expect("terminal reader");
+        let screen = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&screen);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            // Reading fails (EIO) once the child has exited and the terminal is gone.
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock().unwrap().extend_from_slice(&buf[..n]);
+            }
+        });
+        TermRun { child, master: pair.master, screen }
+    }
+
+    fn screen(&self) -> String {
+        String::from_utf8_lossy(&self.screen.lock().unwrap()).into_owned()
+    }
+
+    /// Waits until the terminal shows `text`; fails after `limit`.
+    fn wait_for(&self, text: &str, limit: Duration) {
+        let start = Instant::now();
+        while !self.screen().contains(text) {
+            assert!(start.elapsed() < limit, "the terminal never showed {text:?}:\n{}", self.screen());
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Types `bytes` on the terminal.
+    fn type_keys(&self, bytes: &[u8]) {
+        let mut w = self.master.take_writer().expect("terminal writer");
+        w.write_all(bytes).unwrap();
+        w.flush().unwrap();
+    }
+
+    /// Waits for the process to end (a hang fails the test after `limit`); returns its exit code and
+    /// what the terminal showed.
+    fn finish(mut self, limit: Duration) -> (u32, String) {
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                // Let the reader drain what the child wrote last.
+                std::thread::sleep(Duration::from_millis(200));
+                return (status.exit_code(), self.screen());
+            }
+            if start.elapsed() > limit {
+                let _ = self.child.kill();
+                panic!("vcov did not end within {limit:?} on a terminal:\n{}", self.screen());
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+/// The arguments of the README's first command (`cargo run --release -- ARGS`).
+fn readme_first_command() -> Vec<String> {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let line = readme.lines().find(|l| l.starts_with("cargo run --release -- ")).expect("README has its first command");
+    line["cargo run --release -- ".len()..].split_whitespace().map(str::to_string).collect()
+}
+
+#[test]
+fn the_readme_command_ends_with_the_table_on_a_terminal() {
+    let args = readme_first_command();
+    assert_eq!(args[0], "coverage", "{args:?}");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, screen) = TermRun::start(&args).finish(Duration::from_secs(120));
+    assert_eq!(code, 0, "{screen}");
+    assert!(screen.contains("# lines") && screen.contains("Over A."), "the table: {screen}");
+    // The progress display was on, and its last line is a plain line of its own.
+    assert!(screen.contains("search ended: "), "{screen}");
+    assert!(screen.contains(" in ") && screen.contains(" s\r\n"), "{screen}");
+}
+
+#[test]
+fn ctrl_c_on_the_terminal_stops_a_long_run_with_a_complete_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.json");
+    let out_arg = out.display().to_string();
+    // The loop never ends: only Ctrl-C stops this search.
+    let run = TermRun::start(&[
+        "coverage",
+        "fixtures/c/coverage/endless.c",
+        "--aa",
+        "assumption-automata/true.spc",
+        "--json",
+        &out_arg,
+    ]);
+    // The progress line is drawn and keeps moving.
+    run.wait_for("lines decided", Duration::from_secs(60));
+    run.wait_for(" paths (", Duration::from_secs(60));
+    run.type_keys(b"\x03");
+    let (code, screen) = run.finish(Duration::from_secs(60));
+    assert_eq!(code, 130, "{screen}");
+    assert!(screen.contains("search stopped by a signal: "), "{screen}");
+    assert!(screen.contains("# lines") && screen.contains("stopped by a signal after"), "{screen}");
+    let j = json(&out);
+    assert_eq!(j["interrupted"], true);
+    assert_eq!(j["stopped_by"], "signal");
+    assert_eq!(j["line_status"]["6"], "covered", "{j}");
+}
+
+#[test]
+fn a_time_limit_ends_a_run_on_a_terminal() {
+    let run = TermRun::start(&[
+        "coverage",
+        "fixtures/c/coverage/endless.c",
+        "--aa",
+        "assumption-automata/true.spc",
+        "--timelimit",
+        "1",
+    ]);
+    let (code, screen) = run.finish(Duration::from_secs(60));
+    assert_eq!(code, 0, "{screen}");
+    assert!(screen.contains("search stopped by the time limit: "), "{screen}");
+    assert!(screen.contains("stopped by the time limit after"), "{screen}");
+}
