@@ -307,16 +307,16 @@ fn check_outputs(config: &CoverageConfig) -> Result<()> {
 
 /// The error for an automaton whose states the program does not reach: the numbers that show it.
 fn mismatch_message(config: &CoverageConfig, m: &crate::product::MatchStats) -> String {
-    let first: Vec<String> = m.unreached.iter().take(5).map(|(s, l)| format!("{s} (line {l})")).collect();
+    let first: Vec<String> = m.missed.iter().take(5).map(|(s, l)| format!("{s} (line {l})")).collect();
     let mut res = format!(
         "{}: the automaton does not fit the program {}: {} of {} states are never reached (first: {}{}); \
          {} of {} transitions fire",
         config.automaton.display(),
         config.program.display(),
-        m.unreached.len(),
+        m.missed.len(),
         m.states,
         first.join(", "),
-        if m.unreached.len() > first.len() { ", ..." } else { "" },
+        if m.missed.len() > first.len() { ", ..." } else { "" },
         m.transitions_used,
         m.transitions,
     );

@@ -122,16 +122,20 @@ pub struct MatchStats {
     pub transitions_used: usize,
     /// States never reached: name and line in the automaton file.
     pub unreached: Vec<(String, u32)>,
+    /// Those of them the automaton's own transitions lead to from its initial state (ignoring
+    /// triggers): a state no transition leads to is unreachable in any program and says nothing about
+    /// the fit.
+    pub missed: Vec<(String, u32)>,
     /// `MATCH` transitions of reached states that never fired: state name, transition line.
     pub unused_transitions: Vec<(String, u32)>,
 }
 
 impl MatchStats {
-    /// Whether the automaton fits the program: every state is reached in the product. An automaton
-    /// CPAchecker wrote for this program reaches every state (checked on all automata of the
-    /// corpus); one written for another program reaches few of them.
+    /// Whether the automaton fits the program: every state its own transitions lead to is reached in
+    /// the product. An automaton CPAchecker wrote for this program reaches every state (checked on all
+    /// automata of the corpus); one written for another program reaches few of them.
     pub fn fits(&self) -> bool {
-        self.unreached.is_empty()
+        self.missed.is_empty()
     }
 }
 
@@ -230,8 +234,21 @@ impl Product {
             transitions: 0,
             transitions_used: 0,
             unreached: Vec::new(),
+            missed: Vec::new(),
             unused_transitions: Vec::new(),
         };
+        let mut in_automaton = vec![false; aut.states.len()];
+        let mut todo = vec![aut.initial];
+        while let Some(q) = todo.pop() {
+            if std::mem::replace(&mut in_automaton[q.idx()], true) {
+                continue;
+            }
+            for tr in &aut.state(q).transitions {
+                if let Target::Goto(next) = tr.target {
+                    todo.push(next);
+                }
+            }
+        }
         for q in aut.state_ids() {
             if special(q) {
                 continue;
@@ -243,6 +260,9 @@ impl Product {
                 stats.states_reached += 1;
             } else {
                 stats.unreached.push((st.name.clone(), st.line));
+                if in_automaton[q.idx()] {
+                    stats.missed.push((st.name.clone(), st.line));
+                }
             }
             for (t, tr) in st.transitions.iter().enumerate() {
                 if used[q.idx()][t] {

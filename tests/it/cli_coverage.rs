@@ -196,6 +196,21 @@ fn an_automaton_that_does_not_fit_is_an_error_unless_allowed() {
 }
 
 #[test]
+fn a_state_no_transition_leads_to_does_not_count_against_the_fit() {
+    // The reference scripts' automata keep such states (`ARG2_0_1`): no program can reach them.
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(fixture("e2e/calls/aa.txt")).unwrap();
+    let end = text.rfind("END AUTOMATON").unwrap();
+    let orphan =
+        format!("{}STATE USEFIRST ORPHAN :\n    MATCH \"x = 1;\" -> GOTO __FALSE;\n\n{}", &text[..end], &text[end..]);
+    let aa = dir.path().join("aa.txt");
+    std::fs::write(&aa, orphan).unwrap();
+    let run = vcov(["coverage", "fixtures/e2e/calls/program.c", "--aa", aa.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("ORPHAN"), "still reported: {}", run.stderr);
+}
+
+#[test]
 fn output_into_a_missing_directory_fails_without_a_partial_file() {
     let run = vcov([
         "coverage",
