@@ -22,7 +22,7 @@ use crate::coverage::result::{
 };
 use crate::coverage::search::{self, Generate, SearchConfig, SearchOutcome};
 use crate::coverage::{path_of_counterexample, Analysis, Execution};
-use crate::evidence::Architecture;
+use crate::evidence::{testcomp, Architecture};
 use crate::report::{self, LineSet};
 use crate::symex::{self, Budget, ExploreConfig, InputKind, Property};
 use crate::witness::{self, WitnessInfo};
@@ -450,7 +450,7 @@ fn input_value(prog: &Program, v: &symex::InputValue) -> InputValue {
     let function = match &v.kind {
         InputKind::Call { func: Some(f), .. } => prog.func(*f).name.clone(),
         InputKind::Call { func: None, .. } => "<call through a pointer>".into(),
-        InputKind::Uninit { .. } => "<uninitialized memory>".into(),
+        InputKind::Uninit { .. } => crate::evidence::testcomp::UNINITIALIZED.into(),
     };
     let c_type = v.ty.map(|t| prog.types.display(t)).unwrap_or_else(|| "unsigned char".into());
     let signed = v.ty.and_then(|t| prog.types.as_int(t)).is_some_and(|it| it.signed);
@@ -520,8 +520,23 @@ fn stage_evidence(
     let arch = Architecture::of(config.data_model);
     let mut witness_path = config.witness.clone();
     if let Some(dir) = &config.evidence {
-        let meta = super::suite_metadata(&config.program, &config.property_text, arch)?;
-        stage_test_suite(staged, dir, &meta, &result.executions)?;
+        let spec = if bug.is_some() { testcomp::BUG_SPEC } else { testcomp::COVERAGE_SPEC };
+        let meta = super::suite_metadata(&config.program, spec, arch)?;
+        // A bug met on the way is a test too: the violating execution, after the terminating ones.
+        let mut tests = result.executions.clone();
+        if let Some((edges, inputs)) = bug {
+            // Every line of its path up to the violation: the run executes them all.
+            tests.push(ExecutionRecord {
+                id: tests.len() + 1,
+                origin: "bug".into(),
+                lines: cfa.lines_of_edges(edges, config.line_rule),
+                terminating: false,
+                violates_property: true,
+                inputs: inputs.iter().map(|v| input_value(prog, v)).collect(),
+            });
+        }
+        let error_label = matches!(config.property, Property::Any | Property::ErrorLabel);
+        stage_test_suite(staged, dir, &meta, &tests, error_label)?;
         for (exec, path) in result.executions.iter().zip(paths) {
             stage_counterexample(staged, &dir.join(format!("Counterexample.{}.spc", exec.id)), cfa, path)?;
         }

@@ -28,9 +28,10 @@ pub fn suite_metadata(program: &Path, specification: &str, architecture: Archite
 
 /// Writes the Test-Comp suite of `executions` into `dir` (created if missing): `metadata.xml`,
 /// `test{id}.xml` per execution, and `vcov-claims.json`.
+/// Labels `ERROR` are not violations in such a suite.
 pub fn write_test_suite(dir: &Path, meta: &SuiteMetadata, executions: &[ExecutionRecord]) -> Result<()> {
     let mut staged = Staged::default();
-    stage_test_suite(&mut staged, dir, meta, executions)?;
+    stage_test_suite(&mut staged, dir, meta, executions, false)?;
     staged.commit()
 }
 
@@ -40,8 +41,9 @@ pub(crate) fn stage_test_suite(
     dir: &Path,
     meta: &SuiteMetadata,
     executions: &[ExecutionRecord],
+    error_label: bool,
 ) -> Result<()> {
-    for (name, contents) in evidence::test_suite_files(meta, executions) {
+    for (name, contents) in evidence::test_suite_files(meta, executions, error_label) {
         staged.add(&dir.join(name), contents.as_bytes())?;
     }
     Ok(())

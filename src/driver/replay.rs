@@ -141,7 +141,8 @@ pub fn replay(config: &ReplayConfig) -> Result<ReplayOutcome> {
     std::fs::create_dir_all(&build).with_context(|| format!("{}: cannot create the directory", build.display()))?;
     let program_name = file_name(&config.program);
     let text = String::from_utf8_lossy(&program_bytes);
-    write(&build.join(&program_name), harness::blank_directives(&text).as_bytes())?;
+    let error_label = claims.as_ref().is_some_and(|c| c.error_label);
+    write(&build.join(&program_name), harness::replay_copy(&prog, &text, error_label).as_bytes())?;
     write(&build.join("vcov_replay_harness.c"), harness.source.as_bytes())?;
     let binary = build_program(config, &harness, arch, &build, &program_name)?;
 
@@ -152,8 +153,14 @@ pub fn replay(config: &ReplayConfig) -> Result<ReplayOutcome> {
         let run_dir = work.join("runs").join(stem);
         std::fs::create_dir_all(&run_dir)
             .with_context(|| format!("{}: cannot create the directory", run_dir.display()))?;
-        let (status, counts) = run_test(config, &binary, &build, &run_dir, &program_name, case)?;
         let claim = claims.as_ref().and_then(|c| c.tests.iter().find(|t| &t.file == file));
+        // vcov's own record of every input (the Test-Comp file holds only the `__VERIFIER_nondet_*`
+        // answers); a test from elsewhere is fed from its Test-Comp file.
+        let fed = match claim.and_then(|c| c.inputs.as_ref()) {
+            Some(inputs) => TestCase { covers_error: case.covers_error, inputs: inputs.clone() },
+            None => case.clone(),
+        };
+        let (status, counts) = run_test(config, &binary, &build, &run_dir, &program_name, &fed)?;
         let v = replay::verdict(file, claim, &status, counts.as_ref());
         stdout.push_str(&v.render(config.verbose));
         verdicts.push(v);

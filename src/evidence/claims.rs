@@ -5,11 +5,18 @@
 //!  "tests": [{"file": "test1.xml", "id": 1, "lines": [3, 4, 13], "origin": "generated",
 //!             "terminating": true, "violates_property": false}]}
 //! ```
+//! - `error_label` (optional, top level): reaching a label `ERROR` violates the property too.
 //! - `file`: the test case in the same directory; `lines`: the claimed lines, ascending (physical
 //!   lines of the program file); `id`: the execution's number in vcov's report.
 //! - Optional: `origin` (where the execution came from), `terminating` (the execution returns from
 //!   `main`), `violates_property` (it calls `reach_error` or fails an assertion). `vcov replay`
 //!   checks these two when they are present.
+//! - Optional: `inputs`, every value the execution consumed in order, as
+//!   `{"function": F, "type": T, "value": "decimal"}`: the answers of `__VERIFIER_nondet_*` calls (also
+//!   in the Test-Comp file), and those of other functions without body and the bytes of
+//!   uninitialized memory (`<uninitialized memory>`), which the Test-Comp format has no place for.
+//!   `vcov replay` feeds these when present. `uninitialized_memory: true` marks an execution whose
+//!   path depends on such bytes: no Test-Comp harness can set them.
 //!
 //! Keys are written in alphabetical order. Written with `serde_json::Value` rather than derives: `report` stays the only module with serde
 //! derives, and the schema is small.
@@ -18,6 +25,7 @@
 
 use serde_json::{json, Map, Value};
 
+use super::testcomp::TestInput;
 use super::ReadError;
 
 /// The name of the claims file in a suite directory.
@@ -31,6 +39,9 @@ pub const SCHEMA_VERSION: u64 = 1;
 pub struct Claims {
     /// The program, as given to vcov.
     pub program: String,
+    /// Whether reaching a label named `ERROR` (in any case) violates the property, as calls of
+    /// `reach_error` do (`error_label` in the file; absent: no).
+    pub error_label: bool,
     /// One entry per test case.
     pub tests: Vec<TestClaim>,
 }
@@ -50,6 +61,10 @@ pub struct TestClaim {
     pub terminating: Option<bool>,
     /// Whether the execution violates the property.
     pub violates_property: Option<bool>,
+    /// Every value the execution consumed, in order, when vcov wrote the test.
+    pub inputs: Option<Vec<TestInput>>,
+    /// Whether the execution read bytes of uninitialized memory (values no Test-Comp harness sets).
+    pub uninitialized_memory: Option<bool>,
 }
 
 /// The claims file.
@@ -74,10 +89,29 @@ pub fn claims_json(claims: &Claims) -> String {
             if let Some(b) = t.violates_property {
                 m.insert("violates_property".into(), json!(b));
             }
+            if let Some(inputs) = &t.inputs {
+                let list: Vec<Value> = inputs
+                    .iter()
+                    .map(|i| {
+                        json!({
+                            "function": i.variable.clone().unwrap_or_default(),
+                            "type": i.c_type.clone().unwrap_or_default(),
+                            "value": i.value.to_string(),
+                        })
+                    })
+                    .collect();
+                m.insert("inputs".into(), Value::Array(list));
+            }
+            if let Some(b) = t.uninitialized_memory {
+                m.insert("uninitialized_memory".into(), json!(b));
+            }
             Value::Object(m)
         })
         .collect();
-    let doc = json!({"schema_version": SCHEMA_VERSION, "program": claims.program, "tests": tests});
+    let mut doc = json!({"schema_version": SCHEMA_VERSION, "program": claims.program, "tests": tests});
+    if claims.error_label {
+        doc["error_label"] = json!(true);
+    }
     let mut res = serde_json::to_string(&doc).expect("JSON values serialize");
     res.push('\n');
     res
@@ -117,6 +151,21 @@ pub fn read_claims(text: &str) -> Result<Claims, ReadError> {
                 Some(v) => v.as_bool().map(Some).ok_or_else(|| bad(&format!("{file}: `{key}` must be true or false"))),
             }
         };
+        let inputs = match t.get("inputs") {
+            None | Some(Value::Null) => None,
+            Some(v) => {
+                let list = v.as_array().ok_or_else(|| bad(&format!("{file}: `inputs` must be an array")))?;
+                let mut inputs = Vec::new();
+                for (k, i) in list.iter().enumerate() {
+                    let text = |key: &str| i.get(key).and_then(Value::as_str).map(str::to_string);
+                    let value = text("value").and_then(|v| v.parse::<i128>().ok()).ok_or_else(|| {
+                        bad(&format!("{file}: input {}: `value` must be a decimal integer in a string", k + 1))
+                    })?;
+                    inputs.push(TestInput { variable: text("function"), c_type: text("type"), value });
+                }
+                Some(inputs)
+            }
+        };
         let mut lines = lines;
         lines.sort_unstable();
         lines.dedup();
@@ -125,11 +174,17 @@ pub fn read_claims(text: &str) -> Result<Claims, ReadError> {
             origin: t.get("origin").and_then(Value::as_str).map(str::to_string),
             terminating: flag("terminating")?,
             violates_property: flag("violates_property")?,
+            uninitialized_memory: flag("uninitialized_memory")?,
+            inputs,
             lines,
             file,
         });
     }
-    Ok(Claims { program, tests: res })
+    let error_label = match obj.get("error_label") {
+        None | Some(Value::Null) => false,
+        Some(v) => v.as_bool().ok_or_else(|| bad("`error_label` must be true or false"))?,
+    };
+    Ok(Claims { program, error_label, tests: res })
 }
 
 #[cfg(test)]
@@ -140,6 +195,7 @@ mod tests {
     fn claims_round_trip() {
         let claims = Claims {
             program: "a \"b\".c".into(),
+            error_label: true,
             tests: vec![
                 TestClaim {
                     file: "test1.xml".into(),
@@ -148,6 +204,19 @@ mod tests {
                     lines: vec![3, 4, 9],
                     terminating: Some(true),
                     violates_property: Some(false),
+                    inputs: Some(vec![
+                        TestInput {
+                            variable: Some("__VERIFIER_nondet_int".into()),
+                            c_type: Some("int".into()),
+                            value: -3,
+                        },
+                        TestInput {
+                            variable: Some("<uninitialized memory>".into()),
+                            c_type: Some("unsigned char".into()),
+                            value: 200,
+                        },
+                    ]),
+                    uninitialized_memory: Some(true),
                 },
                 TestClaim {
                     file: "test2.xml".into(),
@@ -156,12 +225,16 @@ mod tests {
                     lines: vec![],
                     terminating: None,
                     violates_property: None,
+                    inputs: None,
+                    uninitialized_memory: None,
                 },
             ],
         };
         let text = claims_json(&claims);
         assert!(
-            text.starts_with(r#"{"program":"a \"b\".c","schema_version":1,"tests":[{"file":"test1.xml","id":1,"#),
+            text.starts_with(
+                r#"{"error_label":true,"program":"a \"b\".c","schema_version":1,"tests":[{"file":"test1.xml","id":1,"#
+            ),
             "{text}"
         );
         assert_eq!(read_claims(&text).unwrap(), claims);
@@ -181,5 +254,7 @@ mod tests {
         assert!(e.message.starts_with("t.xml: `lines` must hold line numbers"), "{e}");
         let e = read_claims(r#"{"tests": [{"file": "t.xml", "lines": [], "terminating": 1}]}"#).unwrap_err();
         assert!(e.message.contains("`terminating` must be true or false"), "{e}");
+        let e = read_claims(r#"{"tests": [{"file": "t.xml", "lines": [], "inputs": [{"value": 3}]}]}"#).unwrap_err();
+        assert!(e.message.contains("input 1: `value` must be a decimal integer"), "{e}");
     }
 }

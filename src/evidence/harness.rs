@@ -41,7 +41,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use super::testcomp::TestCase;
-use crate::cfront::ir::Program;
+use crate::cfront::ir::{Program, Stmt, StmtKind};
 use crate::cfront::types::{FloatKind, RecordId, RecordKind, TypeId, TypeKind, Types};
 
 /// The environment variable naming the inputs file.
@@ -258,6 +258,10 @@ pub fn harness(prog: &Program) -> Harness {
     source.push_str(&var_defs);
     source.push_str("\n/* Functions the program declares without body. */\n");
     source.push_str(&stubs);
+    source.push_str(
+        "\n/* Reached where a label ERROR marks a statement (the copy calls it when labels are violations). */\n\
+         void vcov_error_label(void) {\n  vcov_end(\"violation label ERROR\");\n  __real_exit(0);\n}\n\n",
+    );
     if !asm_defs.is_empty() {
         source.push_str("/* Functions inline assembly calls: the harness cannot run them. */\n");
         source.push_str(&asm_defs);
@@ -270,12 +274,89 @@ pub fn inputs_file(case: &TestCase) -> String {
     let mut res = String::new();
     for inp in &case.inputs {
         let name = match &inp.variable {
+            // Bytes of uninitialized memory: no stub consumes them (the harness skips the line).
+            Some(v) if v == super::testcomp::UNINITIALIZED => "uninitialized-memory",
             Some(v) if !v.is_empty() && !v.contains(char::is_whitespace) => v.as_str(),
             _ => "-",
         };
         let _ = writeln!(res, "{name} {:032x}", inp.value as u128);
     }
     res
+}
+
+/// The copy of the program `vcov replay` compiles: preprocessor lines blanked (`blank_directives`),
+/// inline `asm` statements neutralized (vcov's executor gives them no effect), and, when labels named
+/// `ERROR` are violations (`error_label`), a call recording the violation put before the statement
+/// each such label marks. Every edit stays on the lines it replaces, so gcov's line numbers are the
+/// original file's.
+pub fn replay_copy(prog: &Program, text: &str, error_label: bool) -> String {
+    let mut out = blank_directives(text).into_bytes();
+    let mut inserts: Vec<(usize, &str)> = Vec::new();
+    for f in &prog.funcs {
+        if let Some(body) = &f.body {
+            visit_stmts(body, &mut |st| match &st.kind {
+                StmtKind::Asm => neutralize(&mut out, st.span.lo as usize, st.span.hi as usize),
+                StmtKind::Label { name, body } if error_label && name.eq_ignore_ascii_case("ERROR") => {
+                    inserts.push((body.span.lo as usize, ERROR_LABEL_CALL));
+                }
+                _ => {}
+            });
+        }
+    }
+    inserts.sort_unstable();
+    for (at, text) in inserts.into_iter().rev() {
+        if at <= out.len() {
+            out.splice(at..at, text.bytes());
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// What the copy runs where a label `ERROR` marks a statement: a block, so that it is one statement
+/// and needs no declaration elsewhere in the file.
+const ERROR_LABEL_CALL: &str = "{ extern void vcov_error_label(void); vcov_error_label(); } ";
+
+/// Replaces an `asm` statement by an empty one of the same lines: a statement ending in `;` by `;`,
+/// one without (its `;` follows) by `(void)0`.
+fn neutralize(out: &mut [u8], lo: usize, hi: usize) {
+    let hi = hi.min(out.len());
+    if lo >= hi {
+        return;
+    }
+    let ends_with_semicolon = out[..hi].iter().rev().find(|b| !b.is_ascii_whitespace()) == Some(&b';');
+    let replacement: &[u8] = if ends_with_semicolon { b";" } else { b"(void)0" };
+    for (k, b) in out[lo..hi].iter_mut().enumerate() {
+        if *b != b'\n' {
+            *b = replacement.get(k).copied().unwrap_or(b' ');
+        }
+    }
+}
+
+/// Calls `f` on `st` and every statement inside it.
+fn visit_stmts(st: &Stmt, f: &mut impl FnMut(&Stmt)) {
+    f(st);
+    match &st.kind {
+        StmtKind::Block(list) => list.iter().for_each(|s| visit_stmts(s, f)),
+        StmtKind::If { then_, else_, .. } => {
+            visit_stmts(then_, f);
+            if let Some(e) = else_ {
+                visit_stmts(e, f);
+            }
+        }
+        StmtKind::While { body, .. }
+        | StmtKind::DoWhile { body, .. }
+        | StmtKind::Switch { body, .. }
+        | StmtKind::Case { body, .. }
+        | StmtKind::Default { body }
+        | StmtKind::Label { body, .. } => visit_stmts(body, f),
+        StmtKind::For { init, body, .. } => {
+            if let Some(i) = init {
+                visit_stmts(i, f);
+            }
+            visit_stmts(body, f);
+        }
+        _ => {}
+    }
 }
 
 /// The program text with every preprocessor line (`#` first on its line, continued over

@@ -44,6 +44,9 @@ impl std::fmt::Display for RunEnd {
             RunEnd::Returned(c) => write!(f, "main returned {c}"),
             RunEnd::Exit(c) => write!(f, "the program called exit({c})"),
             RunEnd::Abort => write!(f, "the program called abort()"),
+            RunEnd::Violation(name) if name.starts_with("label ") => {
+                write!(f, "the program reached the {name} (property violation)")
+            }
             RunEnd::Violation(name) => write!(f, "the program called {name}() (property violation)"),
             RunEnd::AssumeFailed => write!(f, "an assumption (__VERIFIER_assume) failed"),
             RunEnd::Unsupported(name) => {
@@ -298,6 +301,8 @@ mod tests {
             lines: lines.to_vec(),
             terminating,
             violates_property: violates,
+            inputs: None,
+            uninitialized_memory: None,
         }
     }
 

@@ -100,14 +100,35 @@ pub fn test_file_name(id: usize) -> String {
     format!("test{id}.xml")
 }
 
+/// The Test-Comp specification of a suite of coverage tests.
+pub const COVERAGE_SPEC: &str = "COVER( init(main()), FQL(COVER EDGES(@BASICBLOCKENTRY)) )";
+/// The Test-Comp specification of a suite that shows a call of `reach_error`.
+pub const BUG_SPEC: &str = "COVER( init(main()), FQL(COVER EDGES(@CALL(reach_error))) )";
+
+/// Whether a value is the answer of a `__VERIFIER_nondet_*` call: the only inputs a Test-Comp test
+/// holds (a Test-Comp harness hands the values, in order, to those calls).
+pub fn is_testcomp_input(function: &str) -> bool {
+    function.starts_with("__VERIFIER_nondet_")
+}
+
+/// The name vcov's reports give the bytes of uninitialized memory an execution read.
+pub const UNINITIALIZED: &str = "<uninitialized memory>";
+
 /// Every file of the suite for `executions`, as (file name, contents): `metadata.xml`, one
-/// `test{id}.xml` per execution, and the claims file `vcov-claims.json`.
-pub fn test_suite_files(meta: &SuiteMetadata, executions: &[ExecutionRecord]) -> Vec<(String, String)> {
+/// `test{id}.xml` per execution (the answers of its `__VERIFIER_nondet_*` calls, in order), and the
+/// claims file `vcov-claims.json` (the lines, how the run ends, and every input it consumed).
+/// `error_label`: reaching a label `ERROR` violates the property (recorded in the claims).
+pub fn test_suite_files(
+    meta: &SuiteMetadata,
+    executions: &[ExecutionRecord],
+    error_label: bool,
+) -> Vec<(String, String)> {
     let mut res = vec![(METADATA_FILE.to_string(), metadata_xml(meta))];
     let mut tests = Vec::new();
     for e in executions {
         let file = test_file_name(e.id);
-        res.push((file.clone(), testcase_xml(&e.inputs, meta.architecture, e.violates_property)));
+        let nondet: Vec<InputValue> = e.inputs.iter().filter(|i| is_testcomp_input(&i.function)).cloned().collect();
+        res.push((file.clone(), testcase_xml(&nondet, meta.architecture, e.violates_property)));
         tests.push(claims::TestClaim {
             file,
             id: e.id,
@@ -115,9 +136,20 @@ pub fn test_suite_files(meta: &SuiteMetadata, executions: &[ExecutionRecord]) ->
             lines: e.lines.clone(),
             terminating: Some(e.terminating),
             violates_property: Some(e.violates_property),
+            inputs: Some(
+                e.inputs
+                    .iter()
+                    .map(|i| TestInput {
+                        variable: Some(i.function.clone()),
+                        c_type: Some(i.c_type.clone()),
+                        value: i.value,
+                    })
+                    .collect(),
+            ),
+            uninitialized_memory: Some(e.inputs.iter().any(|i| i.function == UNINITIALIZED)),
         });
     }
-    let claims = claims::Claims { program: meta.program_file.clone(), tests };
+    let claims = claims::Claims { program: meta.program_file.clone(), error_label, tests };
     res.push((claims::CLAIMS_FILE.to_string(), claims::claims_json(&claims)));
     res
 }

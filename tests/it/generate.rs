@@ -110,7 +110,27 @@ fn evidence_is_confirmed_by_gcc_and_gcov() {
     assert!(evidence.join("Counterexample.1.spc").exists());
     let run = vcov(["replay", "fixtures/e2e/calls/program.c", evidence.to_str().unwrap(), "--64"]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    assert_eq!(run.stdout.matches(": ok").count() as u64, n, "{}", run.stdout);
+    // The terminating executions, and the bug as a test of its own that reaches the label ERROR.
+    assert_eq!(run.stdout.matches(": ok").count() as u64, n + 1, "{}", run.stdout);
+    let bug_test = format!("test{}.xml", n + 1);
+    let bug = std::fs::read_to_string(evidence.join(&bug_test)).unwrap();
+    assert!(
+        bug.contains("<testcase coversError=\"true\">") && bug.contains("<input variable=\"__VERIFIER_nondet_int\""),
+        "{bug}"
+    );
+    let claims = json(&evidence.join("vcov-claims.json"));
+    assert_eq!(claims["error_label"], true);
+    let last = claims["tests"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(
+        (last["file"].as_str().unwrap(), &last["violates_property"]),
+        (bug_test.as_str(), &serde_json::json!(true))
+    );
+    assert!(nums(&last["lines"]).contains(&3), "the line of the label: {last}");
+    let meta = std::fs::read_to_string(evidence.join("metadata.xml")).unwrap();
+    assert!(
+        meta.contains("<specification>COVER( init(main()), FQL(COVER EDGES(@CALL(reach_error))) )</specification>"),
+        "{meta}"
+    );
     // The counterexample automata describe the same executions.
     let again = run_json(&[
         "fixtures/e2e/calls/program.c",
