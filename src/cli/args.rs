@@ -106,6 +106,10 @@ pub struct CoverageArgs {
     /// the lines it has not covered not coverable, with counters abstracted away (0: at once).
     #[arg(long, value_name = "EDGES", default_value_t = crate::coverage::search::DEFAULT_PROOF_AFTER)]
     pub proof_after: u64,
+    /// Count only executions that the program compiled by gcc replays (with gcov confirming their
+    /// lines), as `vcov replay` checks a suite; the others are dropped and reported.
+    #[arg(long)]
+    pub confirm: bool,
     /// Keep generating executions after one violates the property.
     #[arg(long)]
     pub continue_after_bug: bool,

@@ -92,6 +92,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitSta
                 time_limit,
                 memory_limit_mb: a.memory_limit,
                 allow_mismatch: a.allow_mismatch,
+                confirm: a.confirm,
                 proof_after: a.proof_after,
                 property,
                 property_text,

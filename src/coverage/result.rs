@@ -96,6 +96,22 @@ pub struct Times {
     pub cpu: f64,
 }
 
+/// How the executions a report counts were confirmed.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Confirmation {
+    /// vcov's concrete interpreter replayed each generated execution along its path (executions from
+    /// files are taken as given).
+    Interpreter,
+    /// In addition, the program compiled by gcc ran each one and gcov saw its claimed lines
+    /// (`--confirm`); `rejected` executions did not replay and are not counted.
+    Gcc {
+        /// Executions gcc confirmed (all the report counts).
+        confirmed: usize,
+        /// Executions that did not replay under gcc, dropped.
+        rejected: usize,
+    },
+}
+
 /// Everything a coverage report shows.
 #[derive(Clone, Debug)]
 pub struct CoverageResult {
@@ -129,6 +145,8 @@ pub struct CoverageResult {
     pub interrupted: bool,
     /// What stopped the search, if a limit or a signal did.
     pub stopped_by: Option<crate::coverage::search::StoppedBy>,
+    /// How the executions counted were confirmed.
+    pub confirmation: Confirmation,
     /// Why the result is not exact, when it is not: the search's first obstacle (cut paths,
     /// approximations, limits), or that the executions came from files.
     pub inexact_reason: Option<String>,

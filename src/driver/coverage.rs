@@ -17,11 +17,13 @@ use crate::base::{Diagnostic, Severity};
 use crate::cfa::{self, Cfa, EdgeId, LineRule};
 use crate::cfront::ir::Program;
 use crate::cfront::types::DataModel;
+use crate::coverage::result::Confirmation;
 use crate::coverage::result::{
     BranchInfo, CoverageResult, ExecutionRecord, FunctionInfo, InputValue, LineStatus, Times,
 };
 use crate::coverage::search::{self, Generate, SearchConfig, SearchOutcome};
 use crate::coverage::{path_of_counterexample, Analysis, Execution};
+use crate::evidence::replay::TestVerdict;
 use crate::evidence::{testcomp, Architecture};
 use crate::report::{self, LineSet};
 use crate::symex::{self, Budget, ExploreConfig, InputKind, Property};
@@ -85,6 +87,9 @@ pub struct CoverageConfig {
     /// Append a row with the paper's columns to this CSV file (standard output: the header and the
     /// row).
     pub csv: Option<Dest>,
+    /// Count only executions that the program compiled by gcc confirms (`vcov replay` of each).
+    /// [default: false: the internal interpreter's replay suffices]
+    pub confirm: bool,
     /// Measure an automaton that does not fit the program (some of its states are not reached) with a
     /// warning instead of failing. [default: false]
     pub allow_mismatch: bool,
@@ -140,7 +145,8 @@ pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
 
     let mut executions = Vec::new();
     let mut paths: Vec<Vec<EdgeId>> = Vec::new();
-    let mut under_edges: Vec<EdgeId> = Vec::new();
+    // The covered edges of each execution.
+    let mut exec_edges: Vec<Vec<EdgeId>> = Vec::new();
     let mut search_outcome: Option<SearchOutcome> = None;
     let mut signal = None;
     if let Some(dir) = &config.executions_from {
@@ -154,7 +160,7 @@ pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
             let terminating = path.last().is_some_and(|&e| cfa.edge(e).dst == main_exit);
             let exec = Execution { origin: file_name(&file), edges: path.clone(), terminating };
             let cov = analysis.measure(&exec);
-            under_edges.extend(&cov.edges);
+            exec_edges.push(cov.edges);
             executions.push(ExecutionRecord {
                 id: i + 1,
                 origin: exec.origin,
@@ -169,7 +175,7 @@ pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
         let (outcome, sig) = generate(config, &prog, &analysis)?;
         signal = sig;
         for (i, found) in outcome.executions.iter().enumerate() {
-            under_edges.extend(&found.coverage.edges);
+            exec_edges.push(found.coverage.edges.clone());
             executions.push(ExecutionRecord {
                 id: i + 1,
                 origin: "generated".into(),
@@ -182,9 +188,33 @@ pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
         }
         search_outcome = Some(outcome);
     }
+    let confirmation = match config.confirm {
+        true if !executions.is_empty() => {
+            let verdicts = confirm_with_gcc(config, &executions)?;
+            let keep: Vec<bool> = verdicts.iter().map(|v| v.confirmed()).collect();
+            let mut k = keep.iter();
+            executions.retain(|_| *k.next().expect("one verdict per execution"));
+            let mut k = keep.iter();
+            paths.retain(|_| *k.next().expect("one verdict per execution"));
+            let mut k = keep.iter();
+            exec_edges.retain(|_| *k.next().expect("one verdict per execution"));
+            // Ids stay dense: `covered_by`, the tests and the automata of the evidence follow them.
+            for (i, e) in executions.iter_mut().enumerate() {
+                e.id = i + 1;
+            }
+            Confirmation::Gcc { confirmed: executions.len(), rejected: keep.len() - executions.len() }
+        }
+        true => Confirmation::Gcc { confirmed: 0, rejected: 0 },
+        false => Confirmation::Interpreter,
+    };
+    let rejected = match confirmation {
+        Confirmation::Gcc { rejected, .. } => rejected,
+        Confirmation::Interpreter => 0,
+    };
     let mut under: Vec<u32> = executions.iter().flat_map(|e| e.lines.iter().copied()).collect();
     under.sort_unstable();
     under.dedup();
+    let mut under_edges: Vec<EdgeId> = exec_edges.concat();
     under_edges.sort_unstable();
     under_edges.dedup();
 
@@ -202,14 +232,24 @@ pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
 
     let lines_to_cover = analysis.lines_to_cover();
     let over = analysis.reach.over_lines.clone();
-    let (exact, interrupted, search_state) = match &search_outcome {
+    let (mut exact, interrupted, mut search_state) = match &search_outcome {
         Some(o) => (o.complete, o.interrupted, SearchState::from(o)),
         None => (false, false, SearchState::NotSearched),
     };
-    let inexact_reason = match &search_outcome {
+    let mut inexact_reason = match &search_outcome {
         Some(o) => o.incomplete_because.clone(),
         None => Some("the executions come from files; no search was made".to_string()),
     };
+    if rejected > 0 {
+        // Lines only the rejected executions covered were never searched for again: undecided.
+        exact = false;
+        if search_state == SearchState::Complete {
+            search_state = SearchState::Incomplete;
+        }
+        inexact_reason.get_or_insert_with(|| {
+            format!("{rejected} execution(s) did not replay under gcc (--confirm) and do not count")
+        });
+    }
     let proven = search_outcome.as_ref().map(|o| o.proven.as_slice()).unwrap_or_default();
     let line_status = line_status(&lines_to_cover, &over, &under, proven, &executions, search_state);
     let bug = search_outcome.as_ref().and_then(|o| o.bugs.first().cloned());
@@ -233,6 +273,7 @@ pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
         exact,
         interrupted,
         stopped_by: search_outcome.as_ref().and_then(|o| o.stopped_by),
+        confirmation,
         inexact_reason,
         abstracted: search_outcome
             .as_ref()
@@ -266,6 +307,29 @@ pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
         _ => None,
     };
     Ok(CoverageOutcome { result, stdout, summary_on_stderr, signal, diagnostics: diags, stats })
+}
+
+/// Replays `executions` compiled by gcc (`vcov replay` on a suite in a temporary directory); one
+/// verdict per execution, in order.
+fn confirm_with_gcc(config: &CoverageConfig, executions: &[ExecutionRecord]) -> Result<Vec<TestVerdict>> {
+    let dir =
+        tempfile::Builder::new().prefix("vcov-confirm").tempdir().context("cannot create a temporary directory")?;
+    let arch = Architecture::of(config.data_model);
+    let meta = super::suite_metadata(&config.program, testcomp::COVERAGE_SPEC, arch)?;
+    let mut staged = Staged::default();
+    let error_label = matches!(config.property, Property::Any | Property::ErrorLabel);
+    stage_test_suite(&mut staged, dir.path(), &meta, executions, error_label)?;
+    staged.commit()?;
+    let mut replay_config = super::ReplayConfig::new(config.program.clone(), dir.path().to_path_buf());
+    replay_config.architecture = Some(arch);
+    let outcome = super::replay(&replay_config).context("--confirm: the gcc replay failed")?;
+    let mut verdicts = Vec::new();
+    for e in executions {
+        let file = testcomp::test_file_name(e.id);
+        let v = outcome.verdicts.iter().find(|v| v.file == file).cloned();
+        verdicts.push(v.with_context(|| format!("--confirm: no verdict for {file}"))?);
+    }
+    Ok(verdicts)
 }
 
 /// Checks every output destination before any work starts: files can be created, at most one output

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::coverage::result::{CoverageResult, LineStatus};
+use crate::coverage::result::{Confirmation, CoverageResult, LineStatus};
 
 /// Version of the JSON report's schema; later versions only add fields.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -25,6 +25,7 @@ struct Report<'a> {
     inexact_reason: Option<&'a str>,
     interrupted: bool,
     stopped_by: Option<&'static str>,
+    confirmation: ConfirmationJson,
     #[serde(skip_serializing_if = "Option::is_none")]
     abstraction: Option<Abstraction<'a>>,
     generate: &'a str,
@@ -35,6 +36,16 @@ struct Report<'a> {
     automaton_match: Match,
     executions: Vec<Execution<'a>>,
     time_seconds: Times,
+}
+
+/// How the executions were confirmed: `interpreter`, or `gcc` with how many it confirmed and rejected.
+#[derive(Serialize)]
+struct ConfirmationJson {
+    method: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    confirmed: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rejected: Option<usize>,
 }
 
 /// The proof pass: which variables it abstracted away, how many lines it proved not coverable.
@@ -124,6 +135,12 @@ pub fn coverage_json(res: &CoverageResult) -> String {
             .then(|| Abstraction { variables: &res.abstracted, lines_proven: res.proven_by_abstraction }),
         interrupted: res.interrupted,
         stopped_by: res.stopped_by.map(|s| s.name()),
+        confirmation: match res.confirmation {
+            Confirmation::Interpreter => ConfirmationJson { method: "interpreter", confirmed: None, rejected: None },
+            Confirmation::Gcc { confirmed, rejected } => {
+                ConfirmationJson { method: "gcc", confirmed: Some(confirmed), rejected: Some(rejected) }
+            }
+        },
         generate: res.generate,
         line_status: res.line_status.iter().map(|(l, s)| (*l, s.name())).collect(),
         covered_by: res

@@ -60,6 +60,9 @@ pub fn coverage_summary(res: &CoverageResult) -> String {
             res.abstracted.join(", ")
         ));
     }
+    if let crate::coverage::result::Confirmation::Gcc { confirmed, rejected } = res.confirmation {
+        notes.push(format!("confirmed by gcc: {confirmed} execution(s), {rejected} rejected"));
+    }
     if res.bug_found {
         notes.push("an execution violates the property".to_string());
     }

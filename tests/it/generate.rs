@@ -299,3 +299,40 @@ fn the_abstraction_never_claims_a_line_a_long_execution_covers() {
     assert_eq!(j["line_status"]["7"], "covered");
     assert_eq!(j["line_status"]["8"], "over_only");
 }
+
+#[test]
+fn confirm_counts_only_executions_gcc_replays() {
+    // The branch on an uninitialized local: vcov's model reads its bytes as inputs and covers
+    // `g = 2;`, but the compiled program gets whatever the stack holds, so gcc cannot replay it.
+    let dir = tempfile::tempdir().unwrap();
+    let evidence = dir.path().join("ev");
+    let program = "fixtures/c/coverage/uninitialized_branch.c";
+    let args = |confirm: bool, out: &std::path::Path| {
+        let mut a = vec![program.to_string(), "--aa".into(), "assumption-automata/true.spc".into(), "--64".into()];
+        a.extend(["--evidence".into(), out.display().to_string()]);
+        if confirm {
+            a.push("--confirm".into());
+        }
+        a
+    };
+    let plain = run_json(&args(false, &dir.path().join("plain")).iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(plain["confirmation"]["method"], "interpreter");
+    assert_eq!(plain["line_status"]["10"], "covered");
+    let claims = json(&dir.path().join("plain/vcov-claims.json"));
+    assert!(
+        claims["tests"].as_array().unwrap().iter().any(|t| t["uninitialized_memory"] == true),
+        "the dependence on uninitialized bytes is marked: {claims}"
+    );
+
+    let j = run_json(&args(true, &evidence).iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(j["confirmation"]["method"], "gcc");
+    assert!(j["confirmation"]["rejected"].as_u64().unwrap() >= 1, "{j}");
+    assert_eq!(j["line_status"]["10"], "unknown", "no longer claimed covered: {j}");
+    assert_eq!(j["exact"], false);
+    assert_eq!(j["line_status"]["7"], "covered");
+    // What is written is what gcc confirmed.
+    let run = vcov(["replay", program, evidence.to_str().unwrap(), "--64"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let n = j["under_approximation"]["executions"].as_u64().unwrap();
+    assert_eq!(run.stdout.matches(": ok").count() as u64, n, "{}", run.stdout);
+}
