@@ -106,6 +106,10 @@ pub struct CoverageArgs {
     /// the lines it has not covered not coverable, with counters abstracted away (0: at once).
     #[arg(long, value_name = "EDGES", default_value_t = crate::coverage::search::DEFAULT_PROOF_AFTER)]
     pub proof_after: u64,
+    /// Write zero timings and a fixed creation time (1970-01-01T00:00:00Z), so that the same inputs
+    /// give byte-identical reports and evidence.
+    #[arg(long)]
+    pub reproducible: bool,
     /// Count only executions that the program compiled by gcc replays (with gcov confirming their
     /// lines), as `vcov replay` checks a suite; the others are dropped and reported.
     #[arg(long)]

@@ -93,6 +93,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitSta
                 memory_limit_mb: a.memory_limit,
                 allow_mismatch: a.allow_mismatch,
                 confirm: a.confirm,
+                reproducible: a.reproducible,
                 proof_after: a.proof_after,
                 property,
                 property_text,

@@ -87,6 +87,9 @@ pub struct CoverageConfig {
     /// Append a row with the paper's columns to this CSV file (standard output: the header and the
     /// row).
     pub csv: Option<Dest>,
+    /// Write zero timings and the creation time 1970-01-01T00:00:00Z, so that the same inputs give
+    /// byte-identical outputs. [default: false]
+    pub reproducible: bool,
     /// Count only executions that the program compiled by gcc confirms (`vcov replay` of each).
     /// [default: false: the internal interpreter's replay suffices]
     pub confirm: bool,
@@ -288,7 +291,11 @@ pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
             (None, Generate::Targeted) => "targeted",
         },
         instance: config.instance.clone().unwrap_or_else(|| default_instance(&config.program)),
-        times: Times { parse: t_parse, compose: t_compose, total: start.elapsed().as_secs_f64(), cpu: cpu_seconds() },
+        times: if config.reproducible {
+            Times { parse: 0.0, compose: 0.0, total: 0.0, cpu: 0.0 }
+        } else {
+            Times { parse: t_parse, compose: t_compose, total: start.elapsed().as_secs_f64(), cpu: cpu_seconds() }
+        },
     };
     let mut staged = Staged::default();
     stage_evidence(&mut staged, config, &prog, &cfa, &result, &paths, bug.as_ref())?;
@@ -585,7 +592,8 @@ fn stage_evidence(
     let mut witness_path = config.witness.clone();
     if let Some(dir) = &config.evidence {
         let spec = if bug.is_some() { testcomp::BUG_SPEC } else { testcomp::COVERAGE_SPEC };
-        let meta = super::suite_metadata(&config.program, spec, arch)?;
+        let mut meta = super::suite_metadata(&config.program, spec, arch)?;
+        meta.creation_time = creation_time(config);
         // A bug met on the way is a test too: the violating execution, after the terminating ones.
         let mut tests = result.executions.clone();
         if let Some((edges, inputs)) = bug {
@@ -617,12 +625,18 @@ fn stage_evidence(
             program_file: config.program.display().to_string(),
             program_hash: crate::witness::sha256_hex(&bytes),
             architecture: arch.name().to_string(),
-            creation_time: crate::witness::utc_timestamp(std::time::SystemTime::now()),
+            creation_time: creation_time(config),
         };
         let text = witness::violation_graphml(&info, prog, cfa, edges, inputs);
         staged.add(&path, text.as_bytes())?;
     }
     Ok(())
+}
+
+/// The creation time written into evidence: now, or the epoch with `--reproducible`.
+fn creation_time(config: &CoverageConfig) -> String {
+    let at = if config.reproducible { std::time::UNIX_EPOCH } else { std::time::SystemTime::now() };
+    crate::witness::utc_timestamp(at)
 }
 
 /// Stages the report files; returns the text of the one that goes to standard output, if one does.

@@ -2,6 +2,7 @@
 
 mod cli_coverage;
 mod corpus;
+mod determinism;
 mod generate;
 mod outputs;
 mod readme;

@@ -1,0 +1,76 @@
+//! The same inputs and options give byte-identical reports and evidence with `--reproducible`,
+//! whatever the thread count.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+use crate::util::root;
+
+/// Every file below `dir`, by path relative to it.
+fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut res = BTreeMap::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                todo.push(p);
+            } else {
+                res.insert(p.strip_prefix(dir).unwrap().display().to_string(), std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    res
+}
+
+/// Runs `vcov coverage` with every output into `out`, on `threads` rayon threads; returns the
+/// files and standard output.
+fn run(
+    program: &str,
+    automaton: &str,
+    extra: &[&str],
+    threads: &str,
+    out: &Path,
+) -> (BTreeMap<String, Vec<u8>>, String) {
+    std::fs::create_dir_all(out).unwrap();
+    let o = |name: &str| out.join(name).display().to_string();
+    let res = Command::new(env!("CARGO_BIN_EXE_vcov"))
+        .args(["coverage", program, "--aa", automaton, "--reproducible", "--no-progress"])
+        .args(["--json", &o("r.json"), "--csv", &o("t.csv"), "--lcov", &o("r"), "--evidence", &o("evidence")])
+        .args(extra)
+        .env("RAYON_NUM_THREADS", threads)
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert!(res.status.success(), "{}", String::from_utf8_lossy(&res.stderr));
+    (tree(out), String::from_utf8_lossy(&res.stdout).into_owned())
+}
+
+#[test]
+fn outputs_are_byte_identical_across_runs_and_thread_counts() {
+    let cases: [(&str, &str, &[&str]); 4] = [
+        ("fixtures/e2e/calls/program.c", "fixtures/e2e/calls/aa.txt", &[]),
+        ("fixtures/e2e/branches/program.c", "fixtures/e2e/branches/aa_then_explored.txt", &[]),
+        ("fixtures/e2e/calls/program.c", "assumption-automata/true.spc", &["--continue-after-bug", "--64"]),
+        ("fixtures/c/coverage/paths.c", "assumption-automata/true.spc", &["--generate", "guided"]),
+    ];
+    for (i, (program, automaton, extra)) in cases.iter().enumerate() {
+        let dir = tempfile::tempdir().unwrap();
+        let runs: Vec<_> = [("1", "a"), ("2", "b"), ("2", "c"), ("1", "d")]
+            .iter()
+            .map(|(threads, sub)| run(program, automaton, extra, threads, &dir.path().join(sub)))
+            .collect();
+        let (first_files, first_stdout) = &runs[0];
+        assert!(first_files.len() >= 6, "case {i}: {:?}", first_files.keys().collect::<Vec<_>>());
+        let json = String::from_utf8_lossy(&first_files["r.json"]).into_owned();
+        assert!(json.contains(r#""time_seconds":{"parse":0.0,"compose":0.0,"total":0.0,"cpu":0.0}"#), "{json}");
+        for (files, stdout) in &runs[1..] {
+            assert_eq!(files.keys().collect::<Vec<_>>(), first_files.keys().collect::<Vec<_>>(), "case {i}");
+            for (name, bytes) in files {
+                assert!(bytes == &first_files[name], "case {i}: {name} differs between runs");
+            }
+            assert_eq!(stdout, first_stdout, "case {i}");
+        }
+    }
+}
