@@ -175,7 +175,7 @@ pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
             paths.push(path);
         }
     } else {
-        let (outcome, sig) = generate(config, &prog, &analysis)?;
+        let (outcome, sig) = generate(config, &prog, &analysis, start)?;
         signal = sig;
         for (i, found) in outcome.executions.iter().enumerate() {
             exec_edges.push(found.coverage.edges.clone());
@@ -410,7 +410,13 @@ fn default_instance(program: &Path) -> String {
 
 /// Runs the search, with SIGINT/SIGTERM and the time limit stopping it, and a progress line on a
 /// terminal; returns what it found and the signal that stopped it, if one did.
-fn generate(config: &CoverageConfig, prog: &Program, analysis: &Analysis) -> Result<(SearchOutcome, Option<i32>)> {
+/// The time limit counts from `start`, the start of the run: it bounds the whole run.
+fn generate(
+    config: &CoverageConfig,
+    prog: &Program,
+    analysis: &Analysis,
+    start: Instant,
+) -> Result<(SearchOutcome, Option<i32>)> {
     let stop = Arc::new(AtomicBool::new(false));
     let mut handlers = Vec::new();
     let mut received = Vec::new();
@@ -427,7 +433,6 @@ fn generate(config: &CoverageConfig, prog: &Program, analysis: &Analysis) -> Res
         }
         received.push((sig, got));
     }
-    let start = Instant::now();
     let explore = ExploreConfig {
         property: config.property,
         budget: Budget {

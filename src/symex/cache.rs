@@ -152,6 +152,12 @@ pub(crate) struct Seeker {
 /// The most AIG nodes a state's key may describe; bigger states are not cached (sound: a state
 /// that is not looked up is explored).
 const MAX_KEY_NODES: u32 = 100_000;
+/// Bytes of key text past which a state is not keyed either: keying it would cost more than the
+/// exploration it could save (a state with a 100,000-element array), and the lookup cannot be cut
+/// short by the time limit.
+const MAX_KEY_BYTES: usize = 1 << 20;
+/// Stored bytes of memory past which a state is not keyed (checked before any work).
+const MAX_KEY_OBJECT_BYTES: u64 = 1 << 18;
 
 /// The entries of one exploration and their key tables.
 #[derive(Default)]
@@ -455,7 +461,7 @@ impl<'a> KeyWriter<'a> {
     }
 
     fn too_big(&self) -> bool {
-        self.next > MAX_KEY_NODES
+        self.next > MAX_KEY_NODES || self.raw.len() + self.can.len() > MAX_KEY_BYTES
     }
 
     fn number(&mut self, n: u32, structure: &[u8]) {
@@ -514,6 +520,10 @@ impl<'a> KeyWriter<'a> {
 
 /// The keys of state `st` (with the guide's tag hash `tag`); `None` if the state is too big to key.
 pub(crate) fn keys(aig: &Aig, w: &World, live: &Liveness, st: &SymState, tag: u64) -> Option<Keys> {
+    // Checked first: keying one large object cannot be cut short, and would cost more than it saves.
+    if st.mem.objects().map(|(_, o)| o.stored_bytes()).sum::<u64>() > MAX_KEY_OBJECT_BYTES {
+        return None;
+    }
     let mut kw = KeyWriter::new(aig);
     kw.u64(st.node.0 as u64);
     kw.u64(tag);
@@ -543,6 +553,9 @@ pub(crate) fn keys(aig: &Aig, w: &World, live: &Liveness, st: &SymState, tag: u6
                     _ => kw.object(id, o),
                 }
             }
+            if kw.too_big() {
+                return None;
+            }
         }
         kw.u64(u64::MAX - 1);
     }
@@ -553,6 +566,9 @@ pub(crate) fn keys(aig: &Aig, w: &World, live: &Liveness, st: &SymState, tag: u6
                 Some(b) if is_counter(v) => kw.shifted(id, o, b),
                 _ => kw.object(id, o),
             }
+        }
+        if kw.too_big() {
+            return None;
         }
     }
     kw.u64(u64::MAX - 2);

@@ -281,6 +281,11 @@ impl Object {
         !matches!(self.kind, ObjKind::Func(_))
     }
 
+    /// How many bytes of the object are stored (written chunks): what keying it costs.
+    pub fn stored_bytes(&self) -> u64 {
+        self.store.chunks.len() as u64 * CHUNK
+    }
+
     /// The byte offsets that hold data different from the default, ascending, with the default.
     pub fn written(&self) -> (Byte, impl Iterator<Item = (u64, Byte)> + '_) {
         let it = self.store.chunks.iter().flat_map(move |(&ci, c)| {
