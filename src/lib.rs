@@ -5,6 +5,7 @@
 
 pub mod automaton;
 pub mod base;
+pub mod batch;
 pub mod cfa;
 pub mod cfront;
 pub mod cli;

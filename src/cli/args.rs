@@ -26,6 +26,8 @@ pub enum Command {
     Verify(super::verify::VerifyArgs),
     /// Replay a Test-Comp test suite with gcc --coverage and check vcov's claimed lines with gcov.
     Replay(ReplayArgs),
+    /// Run many coverage or verification tasks, each in a child process, resumably.
+    Batch(BatchArgs),
 }
 
 /// The data model flags shared by the subcommands.
@@ -211,4 +213,49 @@ pub struct ReplayArgs {
     /// List the lines of every test: confirmed, and those gcc generates no code for.
     #[arg(long, short)]
     pub verbose: bool,
+}
+
+/// What the tasks of `vcov batch` measure.
+#[derive(ValueEnum, Debug, Clone, Copy, Default)]
+pub enum BatchModeArg {
+    /// `vcov coverage` of CPAchecker output folders (or a `program,automaton[,name]` table).
+    #[default]
+    Coverage,
+    /// `vcov verify` of SV-COMP task definitions (or a `task,program,expected_verdict,data_model` table).
+    Verify,
+}
+
+/// `vcov batch`
+#[derive(Args, Debug)]
+pub struct BatchArgs {
+    /// Folders to walk (CPAchecker output folders with AssumptionAutomaton.txt; task definitions
+    /// *.yml for verify), CSV tables of tasks, or task definitions.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// The output folder: tasks/NAME.json, logs/, results.csv, summary.txt.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// What the tasks measure.
+    #[arg(long, value_enum, default_value_t)]
+    pub mode: BatchModeArg,
+    /// Tasks run at a time [default: the number of cores].
+    #[arg(long, short, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub jobs: Option<u64>,
+    /// Every task's --timelimit, in seconds; a task still running 5 s + 10% later is killed
+    /// [default: no limit].
+    #[arg(long, value_name = "S")]
+    pub timelimit: Option<f64>,
+    /// Every task's --memory-limit, in MiB; a task whose processes use a quarter more (at least
+    /// 256 MiB more) is killed [default: 6144].
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..))]
+    pub memory_limit: Option<u64>,
+    /// Run the tasks an earlier run of the same batch finished again.
+    #[arg(long)]
+    pub force: bool,
+    /// Do not show the progress bar.
+    #[arg(long)]
+    pub no_progress: bool,
+    /// For testing: the executable the tasks run instead of this vcov.
+    #[arg(long, value_name = "PATH", hide = true)]
+    pub vcov_exe: Option<PathBuf>,
 }

@@ -37,6 +37,7 @@ pub enum ExitStatus {
 pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitStatus> {
     match cli.command {
         Command::Verify(a) => verify::run(a, out, err),
+        Command::Batch(a) => batch(a, out),
         Command::Cfa(a) => {
             let (prog, cfa, diags) = driver::load_cfa(&a.program, data_model(a.model))?;
             print_diagnostics(err, &diags);
@@ -131,6 +132,38 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitSta
             })
         }
     }
+}
+
+/// `vcov batch`: the summary on `out`; 130/143 when a signal stopped the batch.
+fn batch(a: args::BatchArgs, out: &mut dyn Write) -> Result<ExitStatus> {
+    if let Some(t) = a.timelimit {
+        if !(t.is_finite() && t > 0.0) {
+            anyhow::bail!("--timelimit must be a positive number of seconds");
+        }
+    }
+    let config = driver::BatchConfig {
+        inputs: a.paths,
+        out: a.out,
+        mode: match a.mode {
+            args::BatchModeArg::Coverage => crate::batch::Mode::Coverage,
+            args::BatchModeArg::Verify => crate::batch::Mode::Verify,
+        },
+        jobs: a.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, usize::from), |j| j as usize),
+        limits: crate::batch::Limits {
+            time_limit: a.timelimit,
+            memory_limit_mb: a.memory_limit.unwrap_or(crate::batch::DEFAULT_MEMORY_LIMIT_MB),
+        },
+        force: a.force,
+        vcov_exe: a.vcov_exe,
+        progress: !a.no_progress,
+    };
+    let outcome = driver::batch(&config)?;
+    out.write_all(outcome.summary.as_bytes())?;
+    Ok(match outcome.signal {
+        None => ExitStatus::Success,
+        Some(signal_hook::consts::SIGINT) => ExitStatus::Interrupted,
+        Some(_) => ExitStatus::Terminated,
+    })
 }
 
 /// The property of `vcov coverage` from `--spec`/`--prop`, with its text for witnesses and tests.
