@@ -145,3 +145,14 @@ fn a_time_limit_ends_a_run_on_a_terminal() {
     assert!(screen.contains("search stopped by the time limit: "), "{screen}");
     assert!(screen.contains("stopped by the time limit after"), "{screen}");
 }
+
+#[test]
+fn a_batch_draws_its_progress_bar_and_ends_on_a_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let out_arg = out.display().to_string();
+    let run = TermRun::start(&["batch", "fixtures/batch/coverage", "--out", &out_arg, "--jobs", "2"]);
+    let (code, screen) = run.finish(Duration::from_secs(120));
+    assert_eq!(code, 0, "{screen}");
+    assert!(out.join("results.csv").exists(), "{screen}");
+}
