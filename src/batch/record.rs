@@ -438,9 +438,9 @@ pub fn results_csv(mode: Mode, records: &[&TaskRecord]) -> Vec<u8> {
                     c.stopped_by.clone().unwrap_or_default(),
                 ]),
                 None => {
-                    row.extend(std::iter::repeat(String::new()).take(5));
+                    row.extend(std::iter::repeat_n(String::new(), 5));
                     row.push(format!("{:.2}", r.cpu_seconds));
-                    row.extend(std::iter::repeat(String::new()).take(3));
+                    row.extend(std::iter::repeat_n(String::new(), 3));
                 }
             },
             Mode::Verify => row.extend([

@@ -32,7 +32,7 @@ use crate::witness::{self, WitnessInfo};
 /// How the coverage report goes to standard output.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum Format {
-    /// The summary table. [default]
+    /// The summary table (the default).
     #[default]
     Text,
     /// The JSON report.

@@ -496,7 +496,7 @@ impl<'a> KeyWriter<'a> {
         let bits = 8 * o.size as u32;
         let mask = if bits >= 128 { u128::MAX } else { (1u128 << bits) - 1 };
         let diff = value.wrapping_sub(base) & mask;
-        self.u64(0x5348_4946_54);
+        self.u64(0x53_4849_4654);
         self.u64(id as u64);
         for k in 0..o.size {
             self.u64((diff >> (8 * k)) as u8 as u64);
