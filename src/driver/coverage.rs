@@ -134,12 +134,58 @@ pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
     let ((mut prog, mut diags), (aut, aut_diags)) = (prog?, aut?);
     diags.extend(aut_diags);
     let t_parse = start.elapsed().as_secs_f64();
-
     let (cfa, cfa_diags) = cfa::build(&mut prog, &cfa::CfaConfig::default())?;
     diags.extend(cfa_diags);
+    let m = measure(config, &prog, &cfa, &aut, start, t_parse)?;
+    diags.extend(m.diagnostics);
+    let (result, paths, bug) = (m.result, m.paths, m.bug);
+    let mut staged = Staged::default();
+    stage_evidence(&mut staged, config, &prog, &cfa, &result, &paths, bug.as_ref())?;
+    let to_stdout = stage_outputs(&mut staged, config, &result)?;
+    staged.commit()?;
+    let summary = match config.format {
+        Format::Text => report::coverage_summary(&result),
+        Format::Json => report::coverage_json(&result),
+    };
+    let (stdout, summary_on_stderr) = match to_stdout {
+        Some(text) => (text, Some(report::coverage_summary(&result))),
+        None => (summary, None),
+    };
+    Ok(CoverageOutcome { result, stdout, summary_on_stderr, signal: m.signal, diagnostics: diags, stats: m.stats })
+}
+
+/// One automaton measured on a program.
+pub(crate) struct Measured {
+    /// The report.
+    pub result: CoverageResult,
+    /// The path of each execution of the report, in order.
+    pub paths: Vec<Vec<EdgeId>>,
+    /// The first violation found: its path and inputs.
+    pub bug: Option<(Vec<EdgeId>, Vec<symex::InputValue>)>,
+    /// The signal that stopped the search, if one did.
+    pub signal: Option<i32>,
+    /// The executor's statistics as text (`CoverageConfig::stats`).
+    pub stats: Option<String>,
+    /// Warnings about the automaton.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Measures `aut` (read from `config.automaton`) on `prog` and its CFA: composes them, checks the
+/// fit, measures the executions (from files or generated) and builds the report. `start` is when the
+/// run began (the time limit counts from it), `t_parse` how long reading took.
+pub(crate) fn measure(
+    config: &CoverageConfig,
+    prog: &Program,
+    cfa: &Cfa,
+    aut: &crate::automaton::Automaton,
+    start: Instant,
+    t_parse: f64,
+) -> Result<Measured> {
+    let mut diags = Vec::new();
+    let t_compose_start = start.elapsed().as_secs_f64();
     let names: Vec<String> = prog.funcs.iter().map(|f| f.name.clone()).collect();
-    let analysis = Analysis::new(&aut, &cfa, names.clone(), config.line_rule);
-    let t_compose = start.elapsed().as_secs_f64() - t_parse;
+    let analysis = Analysis::new(aut, cfa, names.clone(), config.line_rule);
+    let t_compose = start.elapsed().as_secs_f64() - t_compose_start;
     let matching = analysis.match_stats();
     if !matching.fits() && !config.allow_mismatch {
         bail!("{}", mismatch_message(config, &matching));
@@ -175,7 +221,7 @@ pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
             paths.push(path);
         }
     } else {
-        let (outcome, sig) = generate(config, &prog, &analysis, start)?;
+        let (outcome, sig) = generate(config, prog, &analysis, start)?;
         signal = sig;
         for (i, found) in outcome.executions.iter().enumerate() {
             exec_edges.push(found.coverage.edges.clone());
@@ -297,23 +343,11 @@ pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
             Times { parse: t_parse, compose: t_compose, total: start.elapsed().as_secs_f64(), cpu: cpu_seconds() }
         },
     };
-    let mut staged = Staged::default();
-    stage_evidence(&mut staged, config, &prog, &cfa, &result, &paths, bug.as_ref())?;
-    let to_stdout = stage_outputs(&mut staged, config, &result)?;
-    staged.commit()?;
-    let summary = match config.format {
-        Format::Text => report::coverage_summary(&result),
-        Format::Json => report::coverage_json(&result),
-    };
-    let (stdout, summary_on_stderr) = match to_stdout {
-        Some(text) => (text, Some(report::coverage_summary(&result))),
-        None => (summary, None),
-    };
     let stats = match (&search_outcome, config.stats) {
         (Some(o), true) => o.stats.as_ref().map(crate::verify::stats_text),
         _ => None,
     };
-    Ok(CoverageOutcome { result, stdout, summary_on_stderr, signal, diagnostics: diags, stats })
+    Ok(Measured { result, paths, bug, signal, stats, diagnostics: diags })
 }
 
 /// Replays `executions` compiled by gcc (`vcov replay` on a suite in a temporary directory); one
