@@ -3,6 +3,7 @@
 //! Invariant: this is the only library module that touches the file system.
 
 pub mod batch;
+mod compare;
 mod coverage;
 pub mod evidence;
 pub mod output;
@@ -21,6 +22,7 @@ use crate::cfront::types::DataModel;
 use crate::coverage::Analysis;
 
 pub use batch::{batch, BatchConfig, BatchOutcome};
+pub use compare::{compare, default_name, CompareConfig, CompareOutcome};
 pub use coverage::{coverage, CoverageConfig, CoverageOutcome, Format, DEFAULT_PROPERTY_TEXT};
 pub use evidence::{suite_metadata, write_test_suite};
 pub use output::{write_atomically, Dest};

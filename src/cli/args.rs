@@ -18,6 +18,9 @@ pub struct Cli {
 pub enum Command {
     /// Measure the verification coverage of an assumption automaton on a program.
     Coverage(CoverageArgs),
+    /// Compare the coverage of several automata (verifier configurations, or snapshots of one run) on
+    /// one program.
+    Compare(CompareArgs),
     /// Write the Reach score of every automaton state as CSV.
     Scores(ScoresArgs),
     /// Print the control-flow automaton of a program, as CPAchecker builds it.
@@ -81,6 +84,35 @@ pub struct CoverageArgs {
     /// The assumption automaton written by CPAchecker.
     #[arg(long)]
     pub aa: PathBuf,
+    /// How to measure and what to write.
+    #[command(flatten)]
+    pub opts: CoverageOpts,
+}
+
+/// `vcov compare`
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// The C program (.c or preprocessed .i).
+    pub program: PathBuf,
+    /// An assumption automaton (a configuration); at least two.
+    #[arg(long, required = true, value_name = "AA")]
+    pub aa: Vec<PathBuf>,
+    /// The configurations' names, in the order of --aa (default: the automaton's folder for
+    /// CPAchecker's AssumptionAutomaton.txt, its file name otherwise).
+    #[arg(long, value_name = "NAME")]
+    pub name: Vec<String>,
+    /// `time`: the automata are snapshots of one run, in order (coverage over time; a warning where
+    /// a snapshot's over-approximation does not contain the previous one's).
+    #[arg(long, value_parser = ["given", "time"], default_value = "given")]
+    pub order: String,
+    /// How to measure and what to write (--json, --csv, --lcov PREFIX: one tracefile per configuration).
+    #[command(flatten)]
+    pub opts: CoverageOpts,
+}
+
+/// The options of `vcov coverage` (and of each configuration of `vcov compare`).
+#[derive(Args, Debug)]
+pub struct CoverageOpts {
     /// Measure the executions described by the counterexample automata (*.spc) in this directory.
     #[arg(long, value_name = "DIR")]
     pub executions_from: Option<PathBuf>,

@@ -70,52 +70,9 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitSta
             out.write_all(outcome.stdout.as_bytes())?;
             Ok(if outcome.all_confirmed() { ExitStatus::Success } else { ExitStatus::CheckFailed })
         }
+        Command::Compare(a) => compare(a, out, err),
         Command::Coverage(a) => {
-            let (property, property_text) = coverage_property(a.spec.as_deref(), a.prop.as_deref())?;
-            let time_limit = match a.timelimit {
-                Some(t) if !(t.is_finite() && t > 0.0) => {
-                    anyhow::bail!("--timelimit must be a positive number of seconds")
-                }
-                Some(t) => Some(std::time::Duration::from_secs_f64(t)),
-                None => None,
-            };
-            let config = CoverageConfig {
-                program: a.program,
-                automaton: a.aa,
-                data_model: data_model(a.model),
-                executions_from: a.executions_from,
-                generate: match a.generate {
-                    GenerateArg::Blind => Generate::Blind,
-                    GenerateArg::Guided => Generate::Guided,
-                    GenerateArg::Targeted => Generate::Targeted,
-                },
-                max_executions: a.max_executions,
-                time_limit,
-                memory_limit_mb: a.memory_limit,
-                allow_mismatch: a.allow_mismatch,
-                confirm: a.confirm,
-                reproducible: a.reproducible,
-                proof_after: a.proof_after,
-                property,
-                property_text,
-                continue_after_bug: a.continue_after_bug,
-                evidence: a.evidence,
-                witness: a.witness,
-                progress: !a.no_progress,
-                stats: a.stats,
-                line_rule: match a.line_rule {
-                    LineRuleArg::Spanned => LineRule::Spanned,
-                    LineRuleArg::FirstLine => LineRule::FirstLine,
-                },
-                json: a.json.as_deref().map(Dest::from_arg),
-                lcov: a.lcov.as_deref().map(Dest::from_arg),
-                csv: a.csv.as_deref().map(Dest::from_arg),
-                instance: a.instance,
-                format: match a.format {
-                    FormatArg::Text => Format::Text,
-                    FormatArg::Json => Format::Json,
-                },
-            };
+            let config = coverage_config(a.program, a.aa, a.opts)?;
             let outcome = driver::coverage(&config)?;
             print_diagnostics(err, &outcome.diagnostics);
             if let Some(stats) = &outcome.stats {
@@ -163,6 +120,84 @@ fn batch(a: args::BatchArgs, out: &mut dyn Write) -> Result<ExitStatus> {
         None => ExitStatus::Success,
         Some(signal_hook::consts::SIGINT) => ExitStatus::Interrupted,
         Some(_) => ExitStatus::Terminated,
+    })
+}
+
+/// The configuration of `vcov coverage` (and the base of `vcov compare`'s).
+fn coverage_config(
+    program: std::path::PathBuf,
+    automaton: std::path::PathBuf,
+    a: args::CoverageOpts,
+) -> Result<CoverageConfig> {
+    let (property, property_text) = coverage_property(a.spec.as_deref(), a.prop.as_deref())?;
+    let time_limit = match a.timelimit {
+        Some(t) if !(t.is_finite() && t > 0.0) => anyhow::bail!("--timelimit must be a positive number of seconds"),
+        Some(t) => Some(std::time::Duration::from_secs_f64(t)),
+        None => None,
+    };
+    Ok(CoverageConfig {
+        program,
+        automaton,
+        data_model: data_model(a.model),
+        executions_from: a.executions_from,
+        generate: match a.generate {
+            GenerateArg::Blind => Generate::Blind,
+            GenerateArg::Guided => Generate::Guided,
+            GenerateArg::Targeted => Generate::Targeted,
+        },
+        max_executions: a.max_executions,
+        time_limit,
+        memory_limit_mb: a.memory_limit,
+        allow_mismatch: a.allow_mismatch,
+        confirm: a.confirm,
+        reproducible: a.reproducible,
+        proof_after: a.proof_after,
+        property,
+        property_text,
+        continue_after_bug: a.continue_after_bug,
+        evidence: a.evidence,
+        witness: a.witness,
+        progress: !a.no_progress,
+        stats: a.stats,
+        line_rule: match a.line_rule {
+            LineRuleArg::Spanned => LineRule::Spanned,
+            LineRuleArg::FirstLine => LineRule::FirstLine,
+        },
+        json: a.json.as_deref().map(Dest::from_arg),
+        lcov: a.lcov.as_deref().map(Dest::from_arg),
+        csv: a.csv.as_deref().map(Dest::from_arg),
+        instance: a.instance,
+        format: match a.format {
+            FormatArg::Text => Format::Text,
+            FormatArg::Json => Format::Json,
+        },
+    })
+}
+
+/// `vcov compare`.
+fn compare(a: args::CompareArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitStatus> {
+    if a.name.len() > a.aa.len() {
+        anyhow::bail!("{} names (--name) for {} automata (--aa)", a.name.len(), a.aa.len());
+    }
+    for flag in [("--evidence", a.opts.evidence.is_some()), ("--witness", a.opts.witness.is_some())] {
+        if flag.1 {
+            anyhow::bail!("{} is a flag of vcov coverage; vcov compare writes no evidence", flag.0);
+        }
+    }
+    let automata =
+        a.aa.iter()
+            .enumerate()
+            .map(|(i, p)| (a.name.get(i).cloned().unwrap_or_else(|| driver::default_name(p)), p.clone()))
+            .collect();
+    let over_time = a.order == "time";
+    let base = coverage_config(a.program, a.aa[0].clone(), a.opts)?;
+    let outcome = driver::compare(&driver::CompareConfig { base, automata, over_time })?;
+    print_diagnostics(err, &outcome.diagnostics);
+    out.write_all(outcome.stdout.as_bytes())?;
+    Ok(match outcome.signal {
+        Some(signal_hook::consts::SIGINT) => ExitStatus::Interrupted,
+        Some(_) => ExitStatus::Terminated,
+        None => ExitStatus::Success,
     })
 }
 

@@ -719,7 +719,7 @@ fn lcov_paths(prefix: &Path) -> [PathBuf; 2] {
     ["under", "over"].map(|suffix| PathBuf::from(format!("{}.{suffix}.info", prefix.display())))
 }
 
-fn read_if_exists(path: &Path) -> Result<Option<Vec<u8>>> {
+pub(crate) fn read_if_exists(path: &Path) -> Result<Option<Vec<u8>>> {
     match std::fs::read(path) {
         Ok(b) => Ok(Some(b)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),

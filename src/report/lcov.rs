@@ -17,15 +17,20 @@ pub enum LineSet {
 /// The tracefile of one approximation: every line to cover gets a `DA` record, with count 1 if it is in
 /// the set and 0 otherwise; a function counts as hit if one of its lines is.
 pub fn lcov_tracefile(res: &CoverageResult, which: LineSet) -> String {
+    let name = match which {
+        LineSet::Under => "vcov_under_approximation",
+        LineSet::Over => "vcov_over_approximation",
+    };
+    lcov_tracefile_named(res, which, name)
+}
+
+/// `lcov_tracefile` with the test name `name` (`TN:` line; `genhtml` overlays tracefiles by it).
+pub fn lcov_tracefile_named(res: &CoverageResult, which: LineSet, name: &str) -> String {
     let hit: &[u32] = match which {
         LineSet::Under => &res.under_lines,
         LineSet::Over => &res.over_lines,
     };
     let is_hit = |l: u32| hit.binary_search(&l).is_ok();
-    let name = match which {
-        LineSet::Under => "vcov_under_approximation",
-        LineSet::Over => "vcov_over_approximation",
-    };
     let mut out = String::new();
     let _ = writeln!(out, "TN:{name}");
     let _ = writeln!(out, "SF:{}", res.program.display());

@@ -5,12 +5,14 @@
 //! Invariant: lists are written sorted (ascending lines, executions by id), so the same inputs give
 //! byte-identical reports apart from timings.
 
+mod compare;
 mod csv;
 mod json;
 mod lcov;
 mod text;
 
 pub use self::csv::{append_csv_row, check_csv_table, CSV_HEADER};
+pub use compare::{compare_json, compare_summary, Compared, NotMonotone};
 pub use json::{coverage_json, SCHEMA_VERSION};
-pub use lcov::{lcov_tracefile, LineSet};
+pub use lcov::{lcov_tracefile, lcov_tracefile_named, LineSet};
 pub use text::coverage_summary;

@@ -2,6 +2,7 @@
 
 mod batch;
 mod cli_coverage;
+mod compare;
 mod corpus;
 mod determinism;
 mod generate;

@@ -1,0 +1,177 @@
+//! `vcov compare`: one program, several automata (verifier configurations, or snapshots of one run).
+//! The program is read and its CFA built once; each automaton is measured as `vcov coverage` would
+//! (`coverage::measure`), all in parallel; the report sets the configurations side by side.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use rayon::prelude::*;
+
+use super::coverage::{measure, CoverageConfig};
+use super::output::{self, Dest, Staged};
+use super::{load_automaton, load_program};
+use crate::base::Diagnostic;
+use crate::cfa;
+use crate::report::{self, Compared, LineSet};
+
+/// Options of `vcov compare`.
+#[derive(Clone, Debug)]
+pub struct CompareConfig {
+    /// The options every configuration is measured with (`automaton` and the outputs are ignored).
+    pub base: CoverageConfig,
+    /// The automata, with their names.
+    pub automata: Vec<(String, PathBuf)>,
+    /// Read the automata as snapshots of one run, in order: report coverage over time and warn where
+    /// a snapshot's over-approximation does not contain the previous one's. [default: false]
+    pub over_time: bool,
+}
+
+/// The outcome of `vcov compare`.
+pub struct CompareOutcome {
+    /// Text for standard output.
+    pub stdout: String,
+    /// Warnings.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The signal that stopped a search, if one did.
+    pub signal: Option<i32>,
+}
+
+/// The default name of an automaton: its folder's name for CPAchecker's `AssumptionAutomaton.txt`,
+/// its file stem otherwise.
+pub fn default_name(path: &Path) -> String {
+    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    match path.parent().and_then(|d| d.file_name()) {
+        Some(dir) if stem == "AssumptionAutomaton" => dir.to_string_lossy().into_owned(),
+        _ => stem,
+    }
+}
+
+/// `vcov compare`.
+pub fn compare(config: &CompareConfig) -> Result<CompareOutcome> {
+    let start = Instant::now();
+    let base = &config.base;
+    if config.automata.len() < 2 {
+        bail!("vcov compare needs at least two automata (--aa A --aa B)");
+    }
+    for (i, (name, _)) in config.automata.iter().enumerate() {
+        if config.automata[..i].iter().any(|(n, _)| n == name) {
+            bail!("two configurations are named {name}: name them with --name");
+        }
+    }
+    check_outputs(base, config)?;
+    let (mut prog, mut diags) = load_program(&base.program, base.data_model)?;
+    let automata: Vec<_> = config.automata.par_iter().map(|(_, p)| load_automaton(p)).collect();
+    let t_parse = start.elapsed().as_secs_f64();
+    let (cfa, cfa_diags) = cfa::build(&mut prog, &cfa::CfaConfig::default())?;
+    diags.extend(cfa_diags);
+    let mut loaded = Vec::new();
+    for a in automata {
+        let (aut, d) = a?;
+        diags.extend(d);
+        loaded.push(aut);
+    }
+    // Each configuration is a `vcov coverage` run without outputs, measured in parallel.
+    let measured: Vec<_> = config
+        .automata
+        .par_iter()
+        .zip(&loaded)
+        .map(|((name, path), aut)| {
+            let mut c = base.clone();
+            c.automaton = path.clone();
+            c.instance = Some(name.clone());
+            c.progress = false;
+            measure(&c, &prog, &cfa, aut, start, t_parse)
+        })
+        .collect();
+    let mut results = Vec::new();
+    let mut signal = None;
+    for m in measured {
+        let m = m?;
+        diags.extend(m.diagnostics);
+        signal = signal.or(m.signal);
+        results.push(m.result);
+    }
+    let compared = Compared::new(&results, config.over_time);
+    for w in &compared.not_monotone {
+        diags.push(Diagnostic::new(
+            crate::base::Severity::Warning,
+            &config.automata[w.later].1,
+            0,
+            0,
+            format!(
+                "the over-approximation of {} does not contain that of {} (lines {}): not snapshots of one run?",
+                results[w.later].instance,
+                results[w.later - 1].instance,
+                w.lines.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+            ),
+        ));
+    }
+
+    let mut staged = Staged::default();
+    let mut to_stdout = None;
+    match &base.json {
+        Some(Dest::File(p)) => staged.add(p, report::compare_json(&compared).as_bytes())?,
+        Some(Dest::Stdout) => to_stdout = Some(report::compare_json(&compared)),
+        None => {}
+    }
+    match &base.csv {
+        Some(dest) => {
+            let mut table = match dest {
+                Dest::File(p) => super::coverage::read_if_exists(p)?,
+                Dest::Stdout => None,
+            };
+            for r in &results {
+                table = Some(report::append_csv_row(table.as_deref(), r).context("cannot write the CSV rows")?);
+            }
+            let bytes = table.unwrap_or_default();
+            match dest {
+                Dest::File(p) => staged.add(p, &bytes)?,
+                Dest::Stdout => to_stdout = Some(String::from_utf8(bytes).expect("CSV is UTF-8")),
+            }
+        }
+        None => {}
+    }
+    if let Some(Dest::File(prefix)) = &base.lcov {
+        for r in &results {
+            for (which, suffix) in [(LineSet::Under, "under"), (LineSet::Over, "over")] {
+                let path = PathBuf::from(format!("{}.{}.{suffix}.info", prefix.display(), r.instance));
+                staged.add(
+                    &path,
+                    report::lcov_tracefile_named(r, which, &format!("{}_{suffix}", r.instance)).as_bytes(),
+                )?;
+            }
+        }
+    }
+    staged.commit()?;
+    let stdout = to_stdout.unwrap_or_else(|| report::compare_summary(&compared));
+    Ok(CompareOutcome { stdout, diagnostics: diags, signal })
+}
+
+fn check_outputs(base: &CoverageConfig, config: &CompareConfig) -> Result<()> {
+    if base.json == Some(Dest::Stdout) && base.csv == Some(Dest::Stdout) {
+        bail!("--json and --csv cannot both write to standard output (-)");
+    }
+    if let Some(Dest::File(p)) = &base.json {
+        output::check_file(p, "JSON report")?;
+    }
+    if let Some(Dest::File(p)) = &base.csv {
+        output::check_file(p, "CSV table")?;
+        if let Some(existing) = super::coverage::read_if_exists(p)? {
+            report::check_csv_table(&existing).map_err(|why| anyhow::anyhow!("{}: {why}", p.display()))?;
+        }
+    }
+    match &base.lcov {
+        Some(Dest::File(prefix)) => {
+            for (name, _) in &config.automata {
+                output::check_file(
+                    &PathBuf::from(format!("{}.{name}.under.info", prefix.display())),
+                    "lcov tracefile",
+                )?;
+            }
+        }
+        Some(Dest::Stdout) => bail!("vcov compare writes one lcov tracefile per configuration: give --lcov a PREFIX"),
+        None => {}
+    }
+    Ok(())
+}
