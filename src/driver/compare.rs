@@ -115,22 +115,19 @@ pub fn compare(config: &CompareConfig) -> Result<CompareOutcome> {
         Some(Dest::Stdout) => to_stdout = Some(report::compare_json(&compared)),
         None => {}
     }
-    match &base.csv {
-        Some(dest) => {
-            let mut table = match dest {
-                Dest::File(p) => super::coverage::read_if_exists(p)?,
-                Dest::Stdout => None,
-            };
-            for r in &results {
-                table = Some(report::append_csv_row(table.as_deref(), r).context("cannot write the CSV rows")?);
-            }
-            let bytes = table.unwrap_or_default();
-            match dest {
-                Dest::File(p) => staged.add(p, &bytes)?,
-                Dest::Stdout => to_stdout = Some(String::from_utf8(bytes).expect("CSV is UTF-8")),
-            }
+    if let Some(dest) = &base.csv {
+        let mut table = match dest {
+            Dest::File(p) => super::coverage::read_if_exists(p)?,
+            Dest::Stdout => None,
+        };
+        for r in &results {
+            table = Some(report::append_csv_row(table.as_deref(), r).context("cannot write the CSV rows")?);
         }
-        None => {}
+        let bytes = table.unwrap_or_default();
+        match dest {
+            Dest::File(p) => staged.add(p, &bytes)?,
+            Dest::Stdout => to_stdout = Some(String::from_utf8(bytes).expect("CSV is UTF-8")),
+        }
     }
     if let Some(Dest::File(prefix)) = &base.lcov {
         for r in &results {

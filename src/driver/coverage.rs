@@ -203,7 +203,7 @@ pub(crate) fn measure(
         for (i, file) in counterexample_files(dir)?.into_iter().take(limit).enumerate() {
             let (cex, d) = load_automaton(&file)?;
             diags.extend(d);
-            let path = path_of_counterexample(&cex, &cfa, names.clone())
+            let path = path_of_counterexample(&cex, cfa, names.clone())
                 .with_context(|| format!("{}: the execution does not fit the program", file.display()))?;
             let main_exit = cfa.func(cfa.main).expect("main").exit;
             let terminating = path.last().is_some_and(|&e| cfa.edge(e).dst == main_exit);
@@ -231,7 +231,7 @@ pub(crate) fn measure(
                 lines: found.coverage.lines.clone(),
                 terminating: true,
                 violates_property: false,
-                inputs: found.inputs.iter().map(|v| input_value(&prog, v)).collect(),
+                inputs: found.inputs.iter().map(|v| input_value(prog, v)).collect(),
             });
             paths.push(found.edges.clone());
         }
@@ -277,7 +277,7 @@ pub(crate) fn measure(
         })
         .collect();
     functions.sort_by_key(|f| (f.first_line, f.name.clone()));
-    let branches = branch_info(&cfa, &analysis.reach.over_edges, &under_edges);
+    let branches = branch_info(cfa, &analysis.reach.over_edges, &under_edges);
 
     let lines_to_cover = analysis.lines_to_cover();
     let over = analysis.reach.over_lines.clone();
