@@ -4,5 +4,6 @@ mod cli_coverage;
 mod corpus;
 mod generate;
 mod replay;
+mod semantics;
 mod util;
 mod verify;
