@@ -218,7 +218,7 @@ def main():
             bad.append((path, "expected %s, vcov said %s" % (expected, got)))
 
     print("csmith %s; seeds %s; profiles %s; vcov --timelimit %s; programs in %s"
-          % (subprocess.run(["csmith", "--version"], capture_output=True, text=True).stdout.split("\n")[0],
+          % (subprocess.run(["csmith", "--version"], capture_output=True, text=True, cwd=root).stdout.split("\n")[0],
              args.seeds, ",".join(profiles), args.timelimit, root))
     print("%d programs generated, %d kept, %d tasks" % (len(profiles) * len(seeds),
                                                       len(profiles) * len(seeds) - sum(skipped.values()), len(tasks)))
