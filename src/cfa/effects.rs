@@ -102,6 +102,12 @@ impl FnBuilder<'_> {
     }
 
     /// CPAchecker's `convertExpressionWithoutSideEffects`.
+    ///
+    /// The value of a hoisted call or assignment is converted to `e`'s type: `with_se` returns the
+    /// call or assignment from under the implicit conversions its context applies (so that a
+    /// statement keeps it at the top), and the temporary keeps the call's type as in CPAchecker, so
+    /// `-d()` with `unsigned char d()` is `-(int)TMP` and `m(d())` passes `(short)TMP`. Implicit
+    /// conversions are not printed: edge texts do not change.
     pub(super) fn without_se(&mut self, e: &Expr, pre: &mut Vec<SideItem>) -> Expr {
         match self.with_se(e, Ctx::Plain, pre) {
             Conv::Expr(x) => x,
@@ -110,11 +116,11 @@ impl FnBuilder<'_> {
                 pre.push(SideItem::Decl(tmp, None));
                 let lhs = self.var_expr(tmp, e.span);
                 pre.push(SideItem::Stmt(SimpleStmt::Assign(lhs.clone(), Rhs::Call(c))));
-                lhs
+                self.convert_to(lhs, e.ty)
             }
             Conv::Assign(lhs, rhs) => {
                 pre.push(SideItem::Stmt(SimpleStmt::Assign(lhs.clone(), rhs)));
-                lhs
+                self.convert_to(lhs, e.ty)
             }
         }
     }
@@ -125,6 +131,9 @@ impl FnBuilder<'_> {
         let ty = e.ty;
         let mk = |kind| Expr { kind, ty, span };
         match &e.kind {
+            // The call or assignment comes out without its conversion: a statement keeps it at the
+            // top and converts on the store (assignment, initializer, `?:` branch); `without_se`
+            // converts its value to the type of the whole expression.
             ExprKind::Cast(inner, CastOrigin::Implicit) => match self.with_se(inner, ctx, pre) {
                 Conv::Expr(x) => Conv::Expr(mk(ExprKind::Cast(Box::new(x), CastOrigin::Implicit))),
                 other => other,
@@ -430,7 +439,11 @@ impl FnBuilder<'_> {
                 let lines = self.lines(last.span);
                 let s = match self.with_se(last, Ctx::AssignRhs, &mut pre) {
                     Conv::Expr(x) => match tmp {
-                        Some(t) => SimpleStmt::Assign(self.var_expr(t, last.span), Rhs::Expr(x)),
+                        Some(t) => {
+                            let lhs = self.var_expr(t, last.span);
+                            let x = self.convert_to(x, lhs.ty);
+                            SimpleStmt::Assign(lhs, Rhs::Expr(x))
+                        }
                         None => SimpleStmt::Eval(x),
                     },
                     Conv::Call(c) => match tmp {
@@ -440,7 +453,11 @@ impl FnBuilder<'_> {
                     Conv::Assign(l, r) => {
                         pre.push(SideItem::Stmt(SimpleStmt::Assign(l.clone(), r)));
                         match tmp {
-                            Some(t) => SimpleStmt::Assign(self.var_expr(t, last.span), Rhs::Expr(l)),
+                            Some(t) => {
+                                let lhs = self.var_expr(t, last.span);
+                                let l = self.convert_to(l, lhs.ty);
+                                SimpleStmt::Assign(lhs, Rhs::Expr(l))
+                            }
                             None => SimpleStmt::Eval(l),
                         }
                     }

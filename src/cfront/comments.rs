@@ -7,6 +7,11 @@
 ///
 /// String and character literals are left alone; an unterminated comment or literal runs to the end.
 pub fn blank_comments(src: &str) -> String {
+    blank_comments_and_list_directives(src, &mut Vec::new())
+}
+
+/// `blank_comments`, also listing the byte ranges of the `#` directives it blanked (in order).
+pub(super) fn blank_comments_and_list_directives(src: &str, directives: &mut Vec<(usize, usize)>) -> String {
     let b = src.as_bytes();
     let mut out = b.to_vec();
     let mut i = 0;
@@ -50,6 +55,7 @@ pub fn blank_comments(src: &str) -> String {
                     }
                     i += 1;
                 }
+                directives.push((start, i));
                 blank(&mut out, start, i);
             }
             b'\n' => {

@@ -8,6 +8,7 @@
 mod comments;
 mod consteval;
 pub mod ir;
+mod layout;
 mod lower;
 pub mod types;
 
@@ -37,7 +38,9 @@ pub struct FrontError {
 /// Unsupported constructs become diagnostics (and `Unsupported` expressions); only unparseable or
 /// meaningless input is an error.
 pub fn parse_program(file: SourceFile, dm: types::DataModel) -> Result<(ir::Program, Vec<Diagnostic>), FrontError> {
-    let blanked = blank_comments(file.text());
+    let mut directives = Vec::new();
+    let blanked = comments::blank_comments_and_list_directives(file.text(), &mut directives);
+    let (blanked, hints) = layout::extract(file.text(), blanked, &directives);
     let cfg = lang_c::driver::Config::with_gcc();
     // The PEG parser recurses deeply on long expressions and CIL's nested blocks; give it room.
     let parsed = std::thread::scope(|s| {
@@ -70,7 +73,7 @@ pub fn parse_program(file: SourceFile, dm: types::DataModel) -> Result<(ir::Prog
             })
         }
     };
-    lower::lower(file, dm, &parsed.unit)
+    lower::lower(file, dm, &parsed.unit, hints)
 }
 
 #[cfg(test)]

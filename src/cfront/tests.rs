@@ -130,9 +130,13 @@ fn errors_name_the_place() {
 }
 
 #[test]
-fn attribute_between_struct_and_tag_is_an_error_not_a_panic() {
-    let msg = lower_err("struct __attribute__((packed)) p { char a; };\nint main(void) { return 0; }");
-    assert!(msg.starts_with("t.c:1:1: struct or union without a tag"), "{msg}");
+fn attribute_between_struct_and_tag_packs_the_record() {
+    let src = "struct __attribute__((packed)) p { char a; int b; };\n#pragma pack(2)\nstruct q { char a; int b; };";
+    for dm in [DataModel::Ilp32, DataModel::Lp64] {
+        let (p, _) = parse_program(SourceFile::new("t.c", src.to_string()), dm).unwrap();
+        let sizes: Vec<u64> = (0..2).map(|r| p.types.record(RecordId::from_idx(r)).size).collect();
+        assert_eq!(sizes, [5, 6], "{dm:?}");
+    }
 }
 
 #[test]

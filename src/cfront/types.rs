@@ -226,6 +226,46 @@ pub struct Field {
     pub bitfield: Option<(u32, u32)>,
 }
 
+/// The bytes a bit-field at `bit` of its unit (`Field::bitfield`) of `width` bits spans: fewer than its
+/// type's size in the natural layout, more where a packed layout lets it cross bytes.
+pub fn bitfield_bytes(bit: u32, width: u32) -> u64 {
+    (bit + width).div_ceil(8) as u64
+}
+
+/// A member of a record being completed (`Types::complete_record`).
+#[derive(Clone, Debug)]
+pub struct Member {
+    /// Name; `None` for anonymous members and unnamed bit-fields.
+    pub name: Option<String>,
+    /// Declared type.
+    pub ty: TypeId,
+    /// Bit-field width.
+    pub width: Option<u32>,
+    /// `__attribute__((packed))` on the member.
+    pub packed: bool,
+    /// `__attribute__((aligned(n)))` on the member, in bytes.
+    pub aligned: Option<u64>,
+}
+
+impl Member {
+    /// A member without attributes.
+    pub fn new(name: Option<String>, ty: TypeId, width: Option<u32>) -> Self {
+        Member { name, ty, width, packed: false, aligned: None }
+    }
+}
+
+/// What decides a record's layout besides its members.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RecordLayout {
+    /// `__attribute__((packed))` on the record. [default: false]
+    pub packed: bool,
+    /// The `#pragma pack(n)` in effect where the record is completed: the largest member alignment,
+    /// in bytes (1, 2, 4, 8 or 16). [default: none]
+    pub pack: Option<u64>,
+    /// `__attribute__((aligned(n)))` on the record: the smallest alignment, in bytes. [default: none]
+    pub aligned: Option<u64>,
+}
+
 /// A struct or union declaration with its layout once complete.
 #[derive(Clone, Debug)]
 pub struct Record {
@@ -333,20 +373,30 @@ impl Types {
         &self.records[id.idx()]
     }
 
-    /// Completes a record with its members `(name, type, bit-field width)` and computes its layout
-    /// the way gcc does on x86 (System V ABI), including bit-fields and the `packed` attribute.
-    pub fn complete_record(&mut self, id: RecordId, members: Vec<(Option<String>, TypeId, Option<u32>)>, packed: bool) {
+    /// Completes a record with its members and computes its layout the way gcc does on x86 (System V
+    /// ABI), including bit-fields, `#pragma pack` and the `packed` and `aligned` attributes.
+    pub fn complete_record(&mut self, id: RecordId, members: Vec<Member>, layout: RecordLayout) {
         let kind = self.records[id.idx()].kind;
         let mut fields = Vec::with_capacity(members.len());
         let mut size_bits: u64 = 0; // running offset in bits (struct) or max size (union)
         let mut align: u64 = 1;
-        for (name, ty, width) in members {
+        for Member { name, ty, width, packed, aligned } in members {
             let fsize = self.size_of(ty).unwrap_or(0);
-            let falign = if packed { 1 } else { self.align_of(ty) };
+            let packed = packed || layout.packed;
+            // gcc: `packed` lowers the alignment to 1, `aligned(n)` raises it, `#pragma pack(n)`
+            // caps the result (also a user-given alignment).
+            let mut falign = if packed { 1 } else { self.align_of(ty) };
+            if let Some(a) = aligned {
+                falign = falign.max(a);
+            }
+            if let Some(n) = layout.pack {
+                falign = falign.min(n);
+            }
             match width {
                 Some(w) => {
                     // A bit-field is placed in the storage unit of its declared type that holds the
-                    // current bit position, unless it would straddle the unit's end.
+                    // current bit position, unless it would straddle the unit's end; packed and
+                    // `#pragma pack` layouts place it at the next bit (it may straddle bytes).
                     let unit_bits = fsize * 8;
                     let pos = if kind == RecordKind::Union { 0 } else { size_bits };
                     if w == 0 {
@@ -355,11 +405,12 @@ impl Types {
                         }
                         continue;
                     }
+                    let units = !packed && layout.pack.is_none() && unit_bits > 0;
                     let mut start = pos;
-                    if !packed && unit_bits > 0 && (start % unit_bits) + w as u64 > unit_bits {
+                    if units && (start % unit_bits) + w as u64 > unit_bits {
                         start = start.div_ceil(unit_bits) * unit_bits;
                     }
-                    let unit_off = if unit_bits > 0 && !packed { (start / unit_bits) * fsize } else { start / 8 };
+                    let unit_off = if units { (start / unit_bits) * fsize } else { start / 8 };
                     let bit_in_unit = (start - unit_off * 8) as u32;
                     fields.push(Field { name, ty, offset: unit_off, bitfield: Some((bit_in_unit, w)) });
                     // Unnamed bit-fields do not affect the alignment of the record (gcc).
@@ -382,6 +433,9 @@ impl Types {
                     size_bits = size_bits.max(end);
                 }
             }
+        }
+        if let Some(a) = layout.aligned {
+            align = align.max(a);
         }
         let size = size_bits.div_ceil(8).div_ceil(align) * align;
         let r = &mut self.records[id.idx()];
@@ -508,8 +562,12 @@ mod tests {
             // struct s { char c; long long l; int i; };
             t.complete_record(
                 r,
-                vec![(Some("c".into()), c, None), (Some("l".into()), l, None), (Some("i".into()), i, None)],
-                false,
+                vec![
+                    Member::new(Some("c".into()), c, None),
+                    Member::new(Some("l".into()), l, None),
+                    Member::new(Some("i".into()), i, None),
+                ],
+                RecordLayout::default(),
             );
             let rt = t.intern(TypeKind::Record(r));
             assert_eq!(t.size_of(rt), Some(expect_size), "{dm:?}");
@@ -525,8 +583,12 @@ mod tests {
         // struct { unsigned a:3, b:5, c:30; }
         t.complete_record(
             r,
-            vec![(Some("a".into()), u, Some(3)), (Some("b".into()), u, Some(5)), (Some("c".into()), u, Some(30))],
-            false,
+            vec![
+                Member::new(Some("a".into()), u, Some(3)),
+                Member::new(Some("b".into()), u, Some(5)),
+                Member::new(Some("c".into()), u, Some(30)),
+            ],
+            RecordLayout::default(),
         );
         let f = t.record(r).fields.clone().unwrap();
         assert_eq!((f[0].offset, f[0].bitfield), (0, Some((0, 3))));
@@ -542,7 +604,11 @@ mod tests {
         let arr = t.intern(TypeKind::Array(c, Some(5)));
         let i = t.int(IntType::INT);
         let r = t.new_record(RecordKind::Union, None);
-        t.complete_record(r, vec![(Some("a".into()), arr, None), (Some("i".into()), i, None)], false);
+        t.complete_record(
+            r,
+            vec![Member::new(Some("a".into()), arr, None), Member::new(Some("i".into()), i, None)],
+            RecordLayout::default(),
+        );
         assert_eq!(t.record(r).size, 8);
         assert_eq!(t.record(r).align, 4);
     }

@@ -7,8 +7,10 @@ use std::time::Duration;
 use anyhow::Context;
 
 use crate::cfront::types::DataModel;
+use crate::driver;
+use crate::evidence::Architecture;
 use crate::symex::{Mode, Strategy};
-use crate::verify::{self, VerifyConfig};
+use crate::verify::{self, Verdict, VerifyConfig};
 use clap::Args;
 
 /// Flags of `vcov verify`.
@@ -55,6 +57,10 @@ pub struct VerifyArgs {
     /// Give up when the process uses more than this much memory, in MiB [default: 6144].
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..))]
     memory_limit: Option<u64>,
+    /// Before answering FALSE, run the counterexample's inputs in the program compiled by gcc (with
+    /// the harness of `vcov replay`); a counterexample gcc does not confirm gives UNKNOWN.
+    #[arg(long)]
+    confirm: bool,
 }
 
 /// Runs `vcov verify`: a verdict (exit code 0), or an error for bad input.
@@ -88,9 +94,39 @@ pub fn run(args: VerifyArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
         writeln!(out, "Verification result: UNKNOWN (internal error)")?;
         return Ok(super::ExitStatus::Success);
     };
-    let report = result?;
+    let mut report = result?;
     super::print_diagnostics(err, &report.diagnostics);
+    // Every counterexample was replayed by the internal interpreter; `--confirm` adds gcc.
+    let mut confirmed_by = None;
+    if let (Verdict::False, Some((prog, inputs))) = (&report.verdict, &report.counterexample) {
+        if args.confirm {
+            let arch = Architecture::of(report.data_model);
+            let why = match driver::replay::confirm_violation(&report.program, prog, arch, inputs) {
+                Ok(Ok(_)) => None,
+                Ok(Err(end)) => Some(format!("counterexample not confirmed by gcc {}: {end}", arch.gcc_flag())),
+                Err(e) => Some(format!("counterexample not confirmed: gcc could not run it: {e:#}")),
+            };
+            match why {
+                None => confirmed_by = Some(format!("internal interpreter and gcc {}", arch.gcc_flag())),
+                Some(why) => {
+                    // One line: the reason and the first lines of gcc's complaint.
+                    let mut one: String = why.lines().take(3).collect::<Vec<_>>().join(" ");
+                    if one.len() > 300 {
+                        one.truncate(one.floor_char_boundary(300));
+                        one.push_str(" ...");
+                    }
+                    report.verdict = Verdict::Unknown(one);
+                    report.witness = None;
+                }
+            }
+        } else {
+            confirmed_by = Some("internal interpreter".to_string());
+        }
+    }
     writeln!(out, "Verification result: {}", report.verdict)?;
+    if let Some(by) = confirmed_by {
+        writeln!(out, "Counterexample confirmed by: {by}")?;
+    }
     if let (Some(path), Some(text)) = (&args.witness, &report.witness) {
         crate::driver::write_atomically(path, text.as_bytes())
             .with_context(|| format!("{}: cannot write the witness", path.display()))?;

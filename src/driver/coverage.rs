@@ -556,7 +556,7 @@ fn line_status(
 }
 
 /// An executor input as the report shows it.
-fn input_value(prog: &Program, v: &symex::InputValue) -> InputValue {
+pub(super) fn input_value(prog: &Program, v: &symex::InputValue) -> InputValue {
     let function = match &v.kind {
         InputKind::Call { func: Some(f), .. } => prog.func(*f).name.clone(),
         InputKind::Call { func: None, .. } => "<call through a pointer>".into(),

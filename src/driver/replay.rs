@@ -16,9 +16,12 @@ use std::time::{Duration, Instant};
 use anyhow::{anyhow, bail, Context, Result};
 
 use crate::base::Diagnostic;
+use crate::cfront::ir::Program;
 use crate::evidence::harness::{self, Harness, INPUTS_ENV, LINK_FLAGS, STATUS_ENV};
 use crate::evidence::replay::{self, RunEnd, RunStatus, TestVerdict};
+use crate::evidence::testcomp::TestInput;
 use crate::evidence::{self, Architecture, Claims, ReadError, TestCase, CLAIMS_FILE, METADATA_FILE};
+use crate::symex::{self, InputKind};
 
 /// Options of `vcov replay`.
 #[derive(Clone, Debug)]
@@ -177,6 +180,50 @@ pub fn replay(config: &ReplayConfig) -> Result<ReplayOutcome> {
         None => format!("replay: {} tests run; no {CLAIMS_FILE}, so there was nothing to confirm\n", verdicts.len()),
     });
     Ok(ReplayOutcome { verdicts, stdout, diagnostics })
+}
+
+/// `vcov verify --confirm`: runs the counterexample `inputs` (of a violation vcov found in `prog`,
+/// read from `program`) under gcc with the harness of `vcov replay`. `Ok(Ok(function))` names the
+/// violation function the run called; `Ok(Err(reason))` says how the run ended otherwise; `Err` when
+/// gcc cannot build the program.
+pub fn confirm_violation(
+    program: &Path,
+    prog: &Program,
+    arch: Architecture,
+    inputs: &[symex::InputValue],
+) -> Result<std::result::Result<String, String>> {
+    let config = ReplayConfig::new(program.to_path_buf(), PathBuf::new());
+    // The harness feeds the results of calls only; bytes never written are whatever gcc's run has.
+    let case = TestCase {
+        covers_error: true,
+        inputs: inputs
+            .iter()
+            .filter(|v| matches!(v.kind, InputKind::Call { func: Some(_), .. }))
+            .map(|v| {
+                let shown = super::coverage::input_value(prog, v);
+                TestInput { variable: Some(shown.function), c_type: Some(shown.c_type), value: shown.value }
+            })
+            .collect(),
+    };
+    let program_bytes =
+        std::fs::read(program).with_context(|| format!("{}: cannot read the file", program.display()))?;
+    let harness = harness::harness(prog);
+    let temp =
+        tempfile::Builder::new().prefix("vcov-confirm").tempdir().context("cannot create a temporary directory")?;
+    let build = temp.path().join("build");
+    let run_dir = temp.path().join("run");
+    for d in [&build, &run_dir] {
+        std::fs::create_dir_all(d).with_context(|| format!("{}: cannot create the directory", d.display()))?;
+    }
+    let program_name = file_name(program);
+    write(
+        &build.join(&program_name),
+        harness::replay_copy(prog, &String::from_utf8_lossy(&program_bytes), false).as_bytes(),
+    )?;
+    write(&build.join("vcov_replay_harness.c"), harness.source.as_bytes())?;
+    let binary = build_program(&config, &harness, arch, &build, &program_name)?;
+    let (status, _) = run_test(&config, &binary, &build, &run_dir, &program_name, &case)?;
+    Ok(replay::violation_confirmed(&status))
 }
 
 /// Compiles the program's copy with coverage and the harness, links them; returns the executable.

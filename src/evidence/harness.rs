@@ -370,7 +370,8 @@ pub fn blank_directives(text: &str) -> String {
         match out[i] {
             b'\n' => line_start = true,
             b' ' | b'\t' | b'\r' | b'\x0c' => {}
-            b'#' if line_start => {
+            // `#pragma pack` decides layouts that vcov models, so gcc must see it too.
+            b'#' if line_start && !is_pack_pragma(&text.as_bytes()[i..]) => {
                 while i < out.len() && out[i] != b'\n' {
                     if out[i] == b'\\' && out.get(i + 1) == Some(&b'\n') {
                         out[i] = b' ';
@@ -387,6 +388,13 @@ pub fn blank_directives(text: &str) -> String {
         i += 1;
     }
     String::from_utf8(out).expect("only ASCII bytes were replaced")
+}
+
+/// Whether `line` (from its `#`) is a `#pragma pack` directive.
+fn is_pack_pragma(line: &[u8]) -> bool {
+    let line = String::from_utf8_lossy(&line[..line.iter().position(|&b| b == b'\n').unwrap_or(line.len())]);
+    let words: Vec<&str> = line[1..].split(|c: char| c.is_whitespace() || c == '(').filter(|w| !w.is_empty()).collect();
+    words.starts_with(&["pragma", "pack"])
 }
 
 /// Renders IR types as C declarations for the harness's translation unit.
@@ -963,9 +971,9 @@ int main(void) { return printk("call me"); }
 
     #[test]
     fn directives_are_blanked_in_place() {
-        let src = "# 1 \"a.c\"\nint x;\n  #define A \\\n  1\nint y = 1; // # not a directive\n";
+        let src = "# 1 \"a.c\"\nint x;\n  #define A \\\n  1\nint y = 1; // # not a directive\n#pragma pack(1)\n";
         let out = blank_directives(src);
         assert_eq!(out.len(), src.len());
-        assert_eq!(out, "         \nint x;\n             \n   \nint y = 1; // # not a directive\n");
+        assert_eq!(out, "         \nint x;\n             \n   \nint y = 1; // # not a directive\n#pragma pack(1)\n");
     }
 }

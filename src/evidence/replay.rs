@@ -114,6 +114,16 @@ pub fn read_status(text: &str, exit_code: Option<i32>) -> RunStatus {
     res
 }
 
+/// Whether a run of a counterexample's inputs under gcc confirms the violation (`vcov verify
+/// --confirm`): the run must end in a call of a violation function; otherwise the reason.
+pub fn violation_confirmed(status: &RunStatus) -> Result<String, String> {
+    match &status.end {
+        Some(RunEnd::Violation(name)) => Ok(name.clone()),
+        Some(end) => Err(format!("{end}")),
+        None => Err(RunEnd::Unknown(None).to_string()),
+    }
+}
+
 /// The execution count of every line of `source` (a file name) with code, from gcov's JSON
 /// (`gcov --json-format --stdout`); lines that appear twice (code of two functions) add up.
 pub fn read_gcov_json(text: &str, source: &str) -> Result<BTreeMap<u32, u64>, ReadError> {
@@ -292,6 +302,14 @@ fn join(lines: &[u32]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_violation_confirms_a_counterexample() {
+        let run = |end| RunStatus { end, ..Default::default() };
+        assert_eq!(violation_confirmed(&run(Some(RunEnd::Violation("reach_error".into())))), Ok("reach_error".into()));
+        assert_eq!(violation_confirmed(&run(Some(RunEnd::Returned(0)))), Err("main returned 0".into()));
+        assert_eq!(violation_confirmed(&run(None)), Err("the program ended without the harness noticing".into()));
+    }
 
     fn claim(lines: &[u32], terminating: Option<bool>, violates: Option<bool>) -> TestClaim {
         TestClaim {

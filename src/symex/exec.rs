@@ -39,7 +39,7 @@ use super::semantics::{self, Repr, UbKind, Unsupported};
 use super::state::{Approx, Conjunct, Facts, Frame, InputKind, List, SymInput, SymState};
 use crate::cfa::{Cfa, EdgeId, EdgeKind, GlobalKind};
 use crate::cfront::ir::{BinOp, Expr, ExprKind, FuncId, Init, InitStep, Program, StrId, UnOp, VarId, VarKind};
-use crate::cfront::types::{IntRank, TypeId, TypeKind, Types};
+use crate::cfront::types::{bitfield_bytes, IntRank, TypeId, TypeKind, Types};
 use crate::sat::{Aig, AigLit, Bv, MAX_WIDTH};
 
 /// Which property the exploration checks.
@@ -1021,7 +1021,8 @@ impl<'w, 'a> Exec<'w, 'a> {
         };
         if let Some((bit, width)) = place.bitfield {
             let r = semantics::repr(types, place.ty)?;
-            let unit = self.read_bytes(&place.addr, size)?;
+            // Only the bytes the field spans: in packed layouts it may cross its type's unit.
+            let unit = self.read_bytes(&place.addr, bitfield_bytes(bit, width))?;
             let unit = bytes_to_bv(&unit);
             let field = unit.extract(bit + width - 1, bit);
             return Ok(Value::Scalar(semantics::resize(&field, r.bits, r.signed)));
@@ -1088,13 +1089,11 @@ impl<'w, 'a> Exec<'w, 'a> {
 
     /// Stores `v` at `place`.
     fn write(&mut self, place: &Place, v: Value) -> R<()> {
-        let types = self.types();
         if let Some((bit, width)) = place.bitfield {
-            let size = types.size_of(place.ty).ok_or_else(|| Unsupported("bit-field of incomplete type".into()))?;
             let Value::Scalar(v) = v else {
                 return Err(Unsupported("a non-scalar stored into a bit-field".into()));
             };
-            let unit = bytes_to_bv(&self.read_bytes(&place.addr, size)?);
+            let unit = bytes_to_bv(&self.read_bytes(&place.addr, bitfield_bytes(bit, width))?);
             let field = semantics::resize(&v, width, false);
             let mut bits = unit.bits().to_vec();
             bits[bit as usize..(bit + width) as usize].copy_from_slice(field.bits());

@@ -22,7 +22,7 @@ use super::semantics::UbKind;
 use super::state::InputKind;
 use crate::cfa::{Cfa, EdgeId, EdgeKind, GlobalKind, NodeKind};
 use crate::cfront::ir::{BinOp, Expr, ExprKind, FuncId, Init, InitStep, Program, StrId, UnOp, VarId, VarKind};
-use crate::cfront::types::{IntRank, TypeId, TypeKind, Types};
+use crate::cfront::types::{bitfield_bytes, IntRank, TypeId, TypeKind, Types};
 
 /// How a concrete run ended.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -967,7 +967,7 @@ impl<'a> Interp<'a> {
         };
         if let Some((bit, width)) = p.bitfield {
             let (bits, signed, _) = scalar(types, p.ty)?;
-            let unit = self.read_bytes(p.addr, size)?;
+            let unit = self.read_bytes(p.addr, bitfield_bytes(bit, width))?;
             let u = unit.iter().rev().fold(0u128, |acc, &b| acc << 8 | b as u128);
             let f = mask(u >> bit, width);
             let v = if signed { mask(sext(f, width) as u128, bits) } else { f };
@@ -1013,10 +1013,9 @@ impl<'a> Interp<'a> {
     }
 
     fn write(&mut self, p: &Place, v: Val) -> R<()> {
-        let types = self.types();
         if let Some((bit, width)) = p.bitfield {
-            let Some(size) = types.size_of(p.ty) else { return unsupported("bit-field of incomplete type") };
             let Val::Int(x, _) = v else { return unsupported("a non-scalar stored into a bit-field") };
+            let size = bitfield_bytes(bit, width);
             let unit = self.read_bytes(p.addr, size)?;
             let mut u = unit.iter().rev().fold(0u128, |acc, &b| acc << 8 | b as u128);
             let m = mask(u128::MAX, width) << bit;

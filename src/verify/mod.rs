@@ -78,6 +78,13 @@ pub struct VerifyReport {
     pub diagnostics: Vec<Diagnostic>,
     /// The expected verdict of the task, if it gives one.
     pub expected: Option<bool>,
+    /// The program file (from the command line or the task).
+    pub program: PathBuf,
+    /// The data model used (the task's, the command line's, or ILP32).
+    pub data_model: DataModel,
+    /// When the verdict is FALSE: the program and the inputs of the counterexample (for confirming
+    /// it outside, `vcov verify --confirm`).
+    pub counterexample: Option<(cfront::ir::Program, Vec<symex::InputValue>)>,
 }
 
 impl std::fmt::Display for Verdict {
@@ -186,6 +193,7 @@ pub fn run(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
     let stats = explorer.stats();
     drop(explorer);
     let mut witness_text = None;
+    let mut counterexample = None;
     let verdict = if let Some((edges, inputs)) = found {
         let info = WitnessInfo {
             producer: format!("vcov {}", env!("CARGO_PKG_VERSION")),
@@ -199,6 +207,7 @@ pub fn run(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
             creation_time: witness::utc_timestamp(SystemTime::now()),
         };
         witness_text = Some(witness::violation_graphml(&info, &prog, &cfa, &edges, &inputs));
+        counterexample = Some(inputs);
         Verdict::False
     } else if let Some(why) = spurious {
         Verdict::Unknown(why)
@@ -224,6 +233,9 @@ pub fn run(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
         witness: witness_text,
         diagnostics,
         expected: task.and_then(|t| t.expected_verdict),
+        program,
+        data_model: dm,
+        counterexample: counterexample.map(|inputs| (prog, inputs)),
     })
 }
 

@@ -9,6 +9,7 @@ mod generate;
 mod outputs;
 mod readme;
 mod replay;
+mod semantics;
 mod terminal;
 mod util;
 mod verify;

@@ -16,7 +16,7 @@ use vcov::evidence::Architecture;
 use crate::util::{fixture, root, vcov};
 
 /// Whether `gcc -m32 --coverage` links; panics when it does not but `VCOV_REQUIRE_GCC32` is set.
-fn gcc32() -> bool {
+pub(crate) fn gcc32() -> bool {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("p.c"), "int main(void) { return 0; }\n").unwrap();
     let ok = std::process::Command::new("gcc")

@@ -197,3 +197,57 @@ fn corpus_smoke() {
         assert_eq!((line, code), (format!("Verification result: {expect}"), 0), "{file}");
     }
 }
+
+/// `vcov verify ARGS` with `PATH` kept (gcc needs it to find its tools).
+fn vcov_with_path(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_vcov"))
+        .arg("verify")
+        .args(args)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .output()
+        .expect("vcov runs")
+}
+
+#[test]
+fn confirm_runs_the_counterexample_under_gcc() {
+    let p = fixture("bug_nondet.c");
+    let mut models = vec!["--64"];
+    if crate::replay::gcc32() {
+        models.push("--32");
+    }
+    for model in models {
+        let out = vcov_with_path(&[path(&p), model, "--confirm"]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let flag = if model == "--64" { "-m64" } else { "-m32" };
+        assert_eq!(
+            stdout,
+            format!(
+                "Verification result: FALSE(unreach-call)\nCounterexample confirmed by: internal interpreter and gcc {flag}\n"
+            ),
+            "{model}"
+        );
+    }
+    let out = vcov(&[path(&p)]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "Verification result: FALSE(unreach-call)\nCounterexample confirmed by: internal interpreter\n"
+    );
+}
+
+#[test]
+fn confirm_turns_a_counterexample_gcc_does_not_reach_into_unknown() {
+    let p = fixture("uninit_bug.c");
+    assert_eq!(verdict(&[path(&p), "--64"]), ("Verification result: FALSE(unreach-call)".to_string(), 0));
+    let dir = tempfile::tempdir().unwrap();
+    let w = dir.path().join("w.graphml");
+    let out = vcov_with_path(&[path(&p), "--64", "--confirm", "--witness", path(&w)]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        stdout,
+        "Verification result: UNKNOWN (counterexample not confirmed by gcc -m64: main returned 0)\n",
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!w.exists(), "no witness for an unconfirmed counterexample");
+}

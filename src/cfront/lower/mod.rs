@@ -12,6 +12,7 @@ use lang_c::span::Node;
 
 use super::consteval::eval_int;
 use super::ir::*;
+use super::layout::LayoutHints;
 use super::types::*;
 use super::FrontError;
 use crate::base::{Diagnostic, Severity, SourceFile, Span};
@@ -23,8 +24,13 @@ pub(super) fn lower(
     file: SourceFile,
     dm: DataModel,
     unit: &ast::TranslationUnit,
+    hints: LayoutHints,
 ) -> Result<(Program, Vec<Diagnostic>), FrontError> {
     let mut l = Lowerer::new(&file, dm);
+    l.hints = hints;
+    for (span, msg) in std::mem::take(&mut l.hints.warnings) {
+        l.warn(span, msg);
+    }
     for ext in &unit.0 {
         match &ext.node {
             ast::ExternalDeclaration::Declaration(d) => l.global_declaration(d)?,
@@ -121,6 +127,8 @@ struct Lowerer<'a> {
     ptrdiff_t: TypeId,
     /// Enum tags seen so far (their identities are `TagRef::Enum(0..n_enums)`).
     n_enums: u32,
+    /// `#pragma pack` and the attributes after `struct`/`union` keywords, read before parsing.
+    hints: LayoutHints,
 }
 
 impl<'a> Lowerer<'a> {
@@ -152,6 +160,7 @@ impl<'a> Lowerer<'a> {
             size_t,
             ptrdiff_t,
             n_enums: 0,
+            hints: LayoutHints::default(),
         }
     }
 
@@ -465,7 +474,6 @@ impl<'a> Lowerer<'a> {
         let (mut signed, mut unsigned, mut bool_, mut void, mut float, mut double) =
             (false, false, false, false, false, false);
         let mut other: Option<Resolved> = None;
-        let packed = attrs.iter().any(|a| attr_named(a, "packed"));
         for ts in tspecs {
             match &ts.node {
                 T::Void => void = true,
@@ -483,7 +491,14 @@ impl<'a> Lowerer<'a> {
                     let (ty, text) = self.type_name(tn)?;
                     other = Some((ty, None, text));
                 }
-                T::Struct(st) => other = Some(self.struct_type(st, packed)?),
+                T::Struct(st) => {
+                    // gcc applies attributes after the body to the record and ignores leading ones.
+                    let after = sp(&ts.span).hi;
+                    let trailing: Vec<_> = attrs.iter().copied().filter(|a| sp(&a.span).lo >= after).collect();
+                    let (packed, aligned) = self.layout_attributes(&trailing)?;
+                    let layout = RecordLayout { packed, pack: None, aligned };
+                    other = Some(self.struct_type(st, layout)?);
+                }
                 T::Enum(et) => other = Some(self.enum_type(et)?),
                 T::TypedefName(id) => match self.lookup(&id.node.name) {
                     Some(Ordinary::Typedef(ty)) => other = Some((ty, None, format!("{} ", id.node.name))),
@@ -497,7 +512,21 @@ impl<'a> Lowerer<'a> {
                     let text = self.text(sp(&ts.span)).to_string();
                     other = Some((ty, None, text));
                 }
-                T::TS18661Float(_) => return self.err(sp(&ts.span), "this floating type is not supported"),
+                T::TS18661Float(ft) => {
+                    // `_Float32`, `_Float64`, `_Float128` (glibc's <math.h> declares functions of
+                    // them): floating point is not modelled, so only the size matters; a type whose
+                    // size vcov does not know takes long double's, with a warning.
+                    let text = self.text(sp(&ts.span)).to_string();
+                    let kind = match (&ft.format, ft.width) {
+                        (ast::TS18661FloatFormat::BinaryInterchange, 32) => FloatKind::Float,
+                        (ast::TS18661FloatFormat::BinaryInterchange, 64) => FloatKind::Double,
+                        _ => {
+                            self.warn(sp(&ts.span), format!("{text} is treated as long double"));
+                            FloatKind::LongDouble
+                        }
+                    };
+                    other = Some((self.types.intern(TypeKind::Float(kind)), None, text));
+                }
             }
         }
         let mut parts: Vec<&str> = Vec::new();
@@ -558,7 +587,39 @@ impl<'a> Lowerer<'a> {
         Ok((self.types.intern(kind), None, parts.join(" ")))
     }
 
-    fn struct_type(&mut self, st: &Node<ast::StructType>, packed: bool) -> Res<Resolved> {
+    /// `packed` and the largest `aligned(n)` among `attrs` (a bare `aligned` is 16, gcc's largest
+    /// alignment on x86).
+    fn layout_attributes(&mut self, attrs: &[&Node<ast::Extension>]) -> Res<(bool, Option<u64>)> {
+        let (mut packed, mut aligned) = (false, None);
+        for a in attrs {
+            let ast::Extension::Attribute(attr) = &a.node else { continue };
+            match attr.name.node.trim_matches('_') {
+                "packed" => packed = true,
+                "aligned" => {
+                    let n = match attr.arguments.first() {
+                        None => Some(16),
+                        Some(e) => {
+                            let v = self.expr(e)?;
+                            eval_int(&self.types, &v)
+                                .filter(|&n| n > 0 && (n as u64).is_power_of_two())
+                                .map(|n| n as u64)
+                        }
+                    };
+                    match n {
+                        Some(n) => aligned = aligned.max(Some(n)),
+                        None => self.warn(
+                            sp(&a.span),
+                            "attribute aligned with an argument that is not a power of two; ignored",
+                        ),
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok((packed, aligned))
+    }
+
+    fn struct_type(&mut self, st: &Node<ast::StructType>, mut layout: RecordLayout) -> Res<Resolved> {
         let kind = match st.node.kind.node {
             ast::StructKind::Struct => RecordKind::Struct,
             ast::StructKind::Union => RecordKind::Union,
@@ -604,16 +665,17 @@ impl<'a> Lowerer<'a> {
             let specs = self.specifier_qualifiers(&f.node.specifiers)?;
             if f.node.declarators.is_empty() {
                 // An anonymous struct or union member.
-                members.push((None, specs.ty, None));
+                members.push(Member::new(None, specs.ty, None));
                 continue;
             }
             for sd in &f.node.declarators {
-                let (name, ty) = match &sd.node.declarator {
+                let (name, ty, (packed, aligned)) = match &sd.node.declarator {
                     Some(decl) => {
                         let d = self.declarator(specs.ty, decl)?;
-                        (d.name.map(|n| n.0), d.ty)
+                        let attrs: Vec<_> = decl.node.extensions.iter().collect();
+                        (d.name.map(|n| n.0), d.ty, self.layout_attributes(&attrs)?)
                     }
-                    None => (None, specs.ty),
+                    None => (None, specs.ty, (false, None)),
                 };
                 let width = match &sd.node.bit_width {
                     Some(w) => {
@@ -625,10 +687,16 @@ impl<'a> Lowerer<'a> {
                     }
                     None => None,
                 };
-                members.push((name, ty, width));
+                members.push(Member { name, ty, width, packed, aligned });
             }
         }
-        self.types.complete_record(rid, members, packed);
+        // The keyword's own attributes, and the `#pragma pack` in effect at the closing brace.
+        let span = sp(&st.span);
+        let keyword = self.hints.after_keyword(span.lo);
+        layout.packed |= keyword.packed;
+        layout.aligned = layout.aligned.max(keyword.aligned);
+        layout.pack = self.hints.pack_at(span.hi);
+        self.types.complete_record(rid, members, layout);
         Ok((self.types.intern(TypeKind::Record(rid)), Some((Some(TagRef::Record(rid)), true)), text))
     }
 
@@ -811,12 +879,5 @@ fn sp(s: &lang_c::span::Span) -> Span {
         Span::default()
     } else {
         Span::new(s.start, s.end)
-    }
-}
-
-fn attr_named(ext: &Node<ast::Extension>, name: &str) -> bool {
-    match &ext.node {
-        ast::Extension::Attribute(a) => a.name.node.trim_matches('_') == name,
-        _ => false,
     }
 }

@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+"""Differential testing of `vcov verify` against gcc on csmith programs (issue #14).
+
+For every seed and csmith profile: generate a program, keep it if gcc's build (-O0, -m32 and -m64)
+runs within the time limit and a UBSan build (-fsanitize=undefined -fno-sanitize-recover) runs clean
+with the same output. Then, per data model, make two self-contained tasks (gcc -E with the csmith
+headers) whose final checksum print is replaced by a check against gcc's checksum:
+  `if (checksum != GCC) reach_error();`  expected TRUE  (vcov must not find a different checksum)
+  `if (checksum == GCC) reach_error();`  expected FALSE (vcov must find gcc's checksum)
+and run `vcov verify --spec unreach-call --32/--64 --timelimit T` on each.
+
+Prints a table per profile and data model (correct / unknown / wrong / crash) and the UNKNOWN reasons
+grouped; `--csv FILE` writes one row per task. Exits 1 on a wrong verdict or a crash (for CI), 0
+otherwise, 3 when csmith is missing (after saying so).
+
+  bench/csmith/run.py --seeds 1-10 --timelimit 5              # CI-sized batch
+  bench/csmith/run.py --seeds 1-200 --timelimit 20 --jobs 2 --csv raw.csv
+"""
+
+import argparse
+import collections
+import concurrent.futures
+import csv
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+CSMITH_INCLUDE = "/usr/include/csmith"
+
+# Small programs: vcov explores them path by path, so the default sizes mostly time out.
+SIZE = ["--no-argc", "--max-funcs", "3", "--max-block-depth", "2", "--max-expr-complexity", "4"]
+
+PROFILES = collections.OrderedDict(
+    [
+        ("default", []),
+        ("no-pointers", ["--no-pointers"]),
+        ("no-structs-unions", ["--no-structs", "--no-unions"]),
+        ("no-arrays-bitfields", ["--no-arrays", "--no-bitfields"]),
+        ("no-safe-math", ["--no-safe-math"]),
+    ]
+)
+
+END_CALL = "platform_main_end(crc32_context ^ 0xFFFFFFFFUL, print_hash_value);"
+CHECKSUM_RE = re.compile(r"checksum = ([0-9A-F]+)")
+
+
+def parse_seeds(text):
+    seeds = []
+    for part in text.split(","):
+        if "-" in part:
+            lo, hi = part.split("-", 1)
+            seeds.extend(range(int(lo), int(hi) + 1))
+        else:
+            seeds.append(int(part))
+    return seeds
+
+
+def run(cmd, timeout, **kw):
+    """(returncode or None on timeout, stdout, stderr)."""
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, errors="replace", **kw)
+        return p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired:
+        return None, "", ""
+
+
+def gcc_checksum(src, bits, workdir, timeout, sanitize):
+    """gcc's checksum of `src` for -m{bits}, or (None, reason)."""
+    exe = os.path.join(workdir, "a%d%s" % (bits, "u" if sanitize else ""))
+    flags = ["-fsanitize=undefined", "-fno-sanitize-recover"] if sanitize else []
+    rc, _, err = run(["gcc", "-m%d" % bits, "-O0", "-w", "-I", CSMITH_INCLUDE] + flags + [src, "-o", exe], 120)
+    if rc != 0:
+        return None, "gcc%s -m%d cannot build it: %s" % (" (UBSan)" if sanitize else "", bits, err.strip()[:200])
+    rc, out, err = run([exe], timeout)
+    if rc is None:
+        return None, "gcc -m%d: runs longer than %ss" % (bits, timeout)
+    if rc != 0:
+        return None, "gcc%s -m%d: exit %d %s" % (" (UBSan)" if sanitize else "", bits, rc, err.strip()[:200])
+    m = CHECKSUM_RE.search(out)
+    if not m:
+        return None, "no checksum printed"
+    return m.group(1), None
+
+
+def make_task(src_text, bits, checksum, reach_if_equal, path):
+    """Writes the preprocessed task; returns None or the reason it cannot be made."""
+    op = "==" if reach_if_equal else "!="
+    check = "if ((crc32_context ^ 0xFFFFFFFFUL) %s 0x%sUL) reach_error();" % (op, checksum)
+    if src_text.count(END_CALL) != 1:
+        return "checksum print not found"
+    text = "void reach_error(void);\n" + src_text.replace(END_CALL, check)
+    raw = path + ".raw.c"
+    with open(raw, "w") as f:
+        f.write(text)
+    rc, out, err = run(["gcc", "-m%d" % bits, "-E", "-P", "-I", CSMITH_INCLUDE, raw], 60)
+    os.remove(raw)
+    if rc != 0:
+        return "gcc -E failed: " + err.strip()[:200]
+    with open(path, "w") as f:
+        f.write(out)
+    return None
+
+
+def verdict_of(vcov, task, bits, timelimit):
+    """('TRUE'|'FALSE'|'UNKNOWN'|'CRASH', detail)."""
+    cmd = [vcov, "verify", task, "--spec", "unreach-call", "--%d" % bits, "--timelimit", str(timelimit)]
+    rc, out, err = run(cmd, timelimit * 3 + 30)
+    if rc is None:
+        return "CRASH", "did not stop after %ss" % (timelimit * 3 + 30)
+    m = re.search(r"^Verification result: (TRUE|FALSE\(unreach-call\)|UNKNOWN \((.*)\))$", out, re.M)
+    if rc != 0 or not m:
+        return "CRASH", "exit %s: %s" % (rc, (err.strip().splitlines() or [""])[-1][:200])
+    if m.group(1).startswith("UNKNOWN"):
+        if m.group(2) == "internal error":
+            return "CRASH", "internal error: " + " ".join(l for l in err.splitlines() if "panicked" in l)[:200]
+        return "UNKNOWN", m.group(2)
+    return ("FALSE" if m.group(1).startswith("FALSE") else "TRUE"), ""
+
+
+def reason_group(reason):
+    """An UNKNOWN reason without the parts that vary per program (counts, lines, names)."""
+    r = re.sub(r"^\d+ path\(s\) cut; first: ", "", reason)
+    r = re.sub(r"\bline \d+\b", "line N", r)
+    r = re.sub(r"\b\d+\b", "N", r)
+    r = re.sub(r"'[^']*'", "'X'", r)
+    return r[:100]
+
+
+def prepare(args, profile, seed, root):
+    """Generates and filters one program; returns (tasks, skip reason)."""
+    d = os.path.join(root, profile, str(seed))
+    os.makedirs(d, exist_ok=True)
+    src = os.path.join(d, "program.c")
+    rc, _, err = run(["csmith", "--seed", str(seed)] + SIZE + PROFILES[profile] + ["-o", src], 60, cwd=d)
+    if rc != 0:
+        return [], "csmith failed: " + err.strip()[:200]
+    with open(src) as f:
+        text = f.read()
+    tasks = []
+    for bits in args.bits:
+        plain, why = gcc_checksum(src, bits, d, args.gcc_timeout, False)
+        if why:
+            return [], why
+        ubsan, why = gcc_checksum(src, bits, d, args.gcc_timeout * 4, True)
+        if why:
+            return [], why
+        if ubsan != plain:
+            return [], "UBSan build prints another checksum"
+        for reach_if_equal in (True, False):
+            name = "m%d_%s.i" % (bits, "eq" if reach_if_equal else "ne")
+            path = os.path.join(d, name)
+            why = make_task(text, bits, plain, reach_if_equal, path)
+            if why:
+                return [], why
+            expected = "FALSE" if reach_if_equal else "TRUE"
+            tasks.append((profile, seed, bits, path, expected))
+    return tasks, None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seeds", default="1-10", help="seed ranges, e.g. 1-100,200 [default: 1-10]")
+    ap.add_argument("--profiles", default=",".join(PROFILES), help="comma-separated, of: " + ", ".join(PROFILES))
+    ap.add_argument("--bits", default="32,64", help="data models [default: 32,64]")
+    ap.add_argument("--timelimit", type=float, default=5, help="vcov's time limit per task in s [default: 5]")
+    ap.add_argument("--gcc-timeout", type=float, default=3, help="gcc's run time limit in s [default: 3]")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel runs [default: CPUs]")
+    ap.add_argument("--vcov", default=None, help="the vcov binary [default: target/release/vcov]")
+    ap.add_argument("--work-dir", default=None, help="keep programs and tasks here [default: a temp dir]")
+    ap.add_argument("--csv", default=None, help="write one row per task here")
+    args = ap.parse_args()
+    args.bits = [int(b) for b in args.bits.split(",")]
+    profiles = args.profiles.split(",")
+    for p in profiles:
+        if p not in PROFILES:
+            ap.error("unknown profile %s" % p)
+    if shutil.which("csmith") is None or not os.path.isdir(CSMITH_INCLUDE):
+        print("csmith: SKIPPED: csmith or its headers (%s) are not installed" % CSMITH_INCLUDE, file=sys.stderr)
+        return 3
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    vcov = args.vcov or os.path.join(repo, "target", "release", "vcov")
+    if not os.access(vcov, os.X_OK):
+        ap.error("%s is not an executable (cargo build --release)" % vcov)
+    seeds = parse_seeds(args.seeds)
+    root = args.work_dir or tempfile.mkdtemp(prefix="vcov-csmith-")
+    os.makedirs(root, exist_ok=True)
+
+    skipped = collections.Counter()
+    tasks = []
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
+        futs = [ex.submit(prepare, args, p, s, root) for p in profiles for s in seeds]
+        for fut in futs:
+            t, why = fut.result()
+            tasks.extend(t)
+            if why:
+                skipped[reason_group(why)] += 1
+        results = list(ex.map(lambda t: t + verdict_of(vcov, t[3], t[2], args.timelimit), tasks))
+
+    table = collections.OrderedDict()
+    reasons = collections.Counter()
+    bad = []
+    for profile, seed, bits, path, expected, got, detail in results:
+        row = table.setdefault((profile, bits), collections.Counter())
+        row["tasks"] += 1
+        if got == expected:
+            row["correct"] += 1
+        elif got == "UNKNOWN":
+            row["unknown"] += 1
+            reasons[reason_group(detail)] += 1
+        elif got == "CRASH":
+            row["crash"] += 1
+            bad.append((path, "crash: " + detail))
+        else:
+            row["wrong"] += 1
+            bad.append((path, "expected %s, vcov said %s" % (expected, got)))
+
+    print("csmith %s; seeds %s; profiles %s; vcov --timelimit %s; programs in %s"
+          % (subprocess.run(["csmith", "--version"], capture_output=True, text=True, cwd=root).stdout.split("\n")[0],
+             args.seeds, ",".join(profiles), args.timelimit, root))
+    print("%d programs generated, %d kept, %d tasks" % (len(profiles) * len(seeds),
+                                                      len(profiles) * len(seeds) - sum(skipped.values()), len(tasks)))
+    print()
+    print("| profile | model | tasks | correct | unknown | wrong | crash |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    total = collections.Counter()
+    for (profile, bits), c in table.items():
+        total.update(c)
+        print("| %s | %dbit | %d | %d | %d | %d | %d |"
+              % (profile, bits, c["tasks"], c["correct"], c["unknown"], c["wrong"], c["crash"]))
+    print("| all | | %d | %d | %d | %d | %d |"
+          % (total["tasks"], total["correct"], total["unknown"], total["wrong"], total["crash"]))
+    if reasons:
+        print("\nUNKNOWN reasons:")
+        for r, n in reasons.most_common():
+            print("  %5d  %s" % (n, r))
+    if skipped:
+        print("\nprograms skipped:")
+        for r, n in skipped.most_common():
+            print("  %5d  %s" % (n, r))
+    if bad:
+        print("\nWRONG OR CRASHED:")
+        for path, what in bad:
+            print("  %s: %s" % (path, what))
+    if args.csv:
+        with open(args.csv, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["profile", "seed", "bits", "task", "expected", "verdict", "detail"])
+            for profile, seed, bits, path, expected, got, detail in results:
+                w.writerow([profile, seed, bits, os.path.basename(path), expected, got, detail])
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
