@@ -818,6 +818,30 @@ impl<'a> Parser<'a> {
         Ok(value)
     }
 
+    /// The regular expression of a `[...]` token, checked: CPAchecker rejects an automaton whose
+    /// pattern does not compile. Java constructs the `regex` crate lacks (look-around,
+    /// backreferences) and patterns too large to compile are warnings: the transition never fires.
+    fn regex(&mut self, tok: Token) -> Result<String, ParseError> {
+        let value = tok.value(self.src);
+        match regex::Regex::new(&value) {
+            Ok(_) => {}
+            Err(regex::Error::Syntax(msg)) if !msg.contains("not supported") => {
+                let reason = msg.lines().last().unwrap_or_default().trim().trim_start_matches("error: ");
+                return Err(self.error_at(tok.lo, format!("invalid regular expression `[{value}]`: {reason}")));
+            }
+            Err(e) => {
+                let reason = e.to_string().lines().last().unwrap_or_default().trim().to_string();
+                let reason = reason.trim_start_matches("error: ").to_string();
+                self.diag(
+                    Severity::Warning,
+                    tok.lo,
+                    format!("vcov cannot evaluate the regular expression `[{value}]` ({reason}); it never matches"),
+                );
+            }
+        }
+        Ok(value)
+    }
+
     /// The part after `MATCH`.
     fn match_trigger(&mut self) -> Result<MatchTrigger, ParseError> {
         let tok = self.tok;
@@ -827,7 +851,7 @@ impl<'a> Parser<'a> {
         let res = match tok.kind {
             Tok::Str => MatchTrigger::Exact(tok.value(self.src)),
             Tok::Curly => MatchTrigger::Pattern(tok.value(self.src)),
-            Tok::Square => MatchTrigger::Regex(tok.value(self.src)),
+            Tok::Square => MatchTrigger::Regex(self.regex(tok)?),
             Tok::Exit => MatchTrigger::Exit,
             Tok::Entry => MatchTrigger::Entry,
             Tok::Assert => MatchTrigger::Assert,
@@ -837,7 +861,7 @@ impl<'a> Parser<'a> {
                 let res = match arg.kind {
                     _ if self.lex_error.is_some() => return Err(self.unexpected("")),
                     Tok::Str => MatchTrigger::Label(arg.value(self.src)),
-                    Tok::Square => MatchTrigger::LabelRegex(arg.value(self.src)),
+                    Tok::Square => MatchTrigger::LabelRegex(self.regex(arg)?),
                     Tok::Ident => {
                         let name = self.text(arg);
                         self.diag(
@@ -1525,6 +1549,28 @@ END AUTOMATON
         assert_eq!(aut.states[0].line, 4);
         assert_eq!((aut.states[0].transitions[0].line, aut.states[0].transitions[0].col), (5, 3));
         assert_eq!(aut.states[0].transitions[0].trigger, Trigger::Match(MatchTrigger::Exact("a".to_string())));
+    }
+
+    #[test]
+    fn invalid_regexes_are_errors_unsupported_ones_warnings() {
+        check(
+            "AUTOMATON A\nINITIAL STATE q;\nSTATE q :\n  MATCH [a(b] -> GOTO q;\nEND AUTOMATON",
+            "t.spc:4:9: invalid regular expression `[a(b]`: unclosed group\n",
+        );
+        check(
+            "AUTOMATON A\nINITIAL STATE q;\nSTATE q :\n  MATCH LABEL [x{2,1}] -> GOTO q;\nEND AUTOMATON",
+            "t.spc:4:15: invalid regular expression `[x{2,1}]`: invalid repetition count range, the start must be <= the end\n",
+        );
+        let file = SourceFile::new(
+            "t.spc",
+            "AUTOMATON A\nINITIAL STATE q;\nSTATE q :\n  MATCH [a(?=b)] -> GOTO q;\nEND AUTOMATON".to_string(),
+        );
+        let (_, diags) = parse(&file).unwrap();
+        assert_eq!(diags.len(), 1);
+        assert_eq!(
+            diags[0].to_string(),
+            "t.spc:4:9: warning: vcov cannot evaluate the regular expression `[a(?=b)]` (look-around, including look-ahead and look-behind, is not supported); it never matches"
+        );
     }
 
     #[test]

@@ -337,10 +337,10 @@ END AUTOMATON
         check(
             "AUTOMATON A LOCAL set<string> s = [x\\]y]; INITIAL STATE q; STATE q :\n\
              MATCH \"tab\there \\\"q\\\" \\\\ \\r\\n\" -> ASSUME {s[\"\\}\"]\\}; b\n} GOTO q;\n\
-             MATCH [a\\]\\\\] -> ERROR(\"p\\\"\");\nEND AUTOMATON",
+             MATCH [a\\]\\\\\\\\] -> ERROR(\"p\\\"\");\nEND AUTOMATON",
             "CONTROL AUTOMATON A\n\nLOCAL set<string> s = [x\\]y];\n\nINITIAL STATE q;\n\nSTATE USEALL q :\n    \
              MATCH \"tab\\there \\\"q\\\" \\\\ \\r\\n\" -> ASSUME {s[\"\\}\"]\\}; b} GOTO q;\n    \
-             MATCH [a\\]\\\\] -> ERROR(\"p\\\"\");\n\nEND AUTOMATON\n",
+             MATCH [a\\]\\\\\\\\] -> ERROR(\"p\\\"\");\n\nEND AUTOMATON\n",
         );
     }
 
@@ -388,12 +388,13 @@ END AUTOMATON
         prop_oneof![
             text().prop_map(MatchTrigger::Exact),
             text().prop_map(MatchTrigger::Pattern),
-            text().prop_filter("one line", |s| !s.contains('\n')).prop_map(MatchTrigger::Regex),
+            // The parser rejects invalid regular expressions; `regex::escape` keeps every character.
+            text().prop_filter("one line", |s| !s.contains('\n')).prop_map(|s| MatchTrigger::Regex(regex::escape(&s))),
             Just(MatchTrigger::Exit),
             Just(MatchTrigger::Entry),
             Just(MatchTrigger::Assert),
             text().prop_map(MatchTrigger::Label),
-            text().prop_map(MatchTrigger::LabelRegex),
+            text().prop_map(|s| MatchTrigger::LabelRegex(regex::escape(&s))),
             text().prop_map(MatchTrigger::Call),
         ]
     }

@@ -69,8 +69,8 @@ impl<'a> FnBuilder<'a> {
         self.stmt(body);
         let last = self.cur;
         self.g.blank(last, self.exit, BlankKind::DefaultReturn, None);
-        // Gotos to labels that never appear have nothing to jump to; CPAchecker rejects such programs.
-        self.goto_needed.clear();
+        // cfront rejects gotos to labels the function does not define.
+        debug_assert!(self.goto_needed.is_empty(), "goto without label: {:?}", self.goto_needed);
         self.labels.into_values().collect()
     }
 
@@ -158,11 +158,11 @@ impl<'a> FnBuilder<'a> {
             }
             StmtKind::Goto(name) => self.goto(name, s.span),
             StmtKind::Break => {
-                let target = *self.loop_next.last().expect("break outside loop or switch");
+                let target = *self.loop_next.last().expect("cfront rejects break outside a loop or switch");
                 self.jump(target, s.span);
             }
             StmtKind::Continue => {
-                let target = *self.loop_start.last().expect("continue outside loop");
+                let target = *self.loop_start.last().expect("cfront rejects continue outside a loop");
                 self.jump(target, s.span);
             }
             StmtKind::Return(e) => {
@@ -366,7 +366,7 @@ impl<'a> FnBuilder<'a> {
 
     fn case(&mut self, span: Span, lo: &Expr, hi: Option<&Expr>) {
         let loc = self.first_line(span);
-        let ctx = self.switches.last().expect("case outside switch");
+        let ctx = self.switches.last().expect("cfront rejects case outside a switch");
         let (root, switch_expr) = (ctx.case_root, ctx.expr.clone());
         let case_node = self.new_node();
         let not_case = self.new_node();
@@ -407,7 +407,7 @@ impl<'a> FnBuilder<'a> {
         if !self.g.inc[old.idx()].is_empty() || self.g.nodes[old.idx()].label.is_some() {
             self.g.add(old, case_node, EdgeKind::Blank(BlankKind::FallThrough), "", loc);
         }
-        self.switches.last_mut().expect("case outside switch").case_root = next_root;
+        self.switches.last_mut().expect("cfront rejects case outside a switch").case_root = next_root;
         self.cur = case_node;
     }
 
@@ -416,7 +416,7 @@ impl<'a> FnBuilder<'a> {
         // Like CPAchecker, a label node marks the default case as reachable while building.
         let node = self.new_node();
         self.g.nodes[node.idx()].label = Some("__switch__default__".into());
-        self.switches.last_mut().expect("default outside switch").default = Some((node, loc));
+        self.switches.last_mut().expect("cfront rejects default outside a switch").default = Some((node, loc));
         let old = self.cur;
         if !self.g.inc[old.idx()].is_empty() {
             self.g.add(old, node, EdgeKind::Blank(BlankKind::FallThrough), "", loc);

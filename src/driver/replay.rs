@@ -110,6 +110,18 @@ pub fn replay(config: &ReplayConfig) -> Result<ReplayOutcome> {
     };
     let tests = test_files(dir)?;
     if let Some(c) = &claims {
+        // A claim beyond the program's last line was written for another program.
+        let n_lines = String::from_utf8_lossy(&program_bytes).lines().count() as u32;
+        for t in &c.tests {
+            if let Some(line) = t.lines.iter().find(|&&l| l == 0 || l > n_lines) {
+                bail!(
+                    "{}: {} claims line {line}, but {} has {n_lines} lines: the claims were written for another program",
+                    claims_path.display(),
+                    t.file,
+                    config.program.display()
+                );
+            }
+        }
         for t in &c.tests {
             if !tests.iter().any(|p| file_name(p) == t.file) {
                 bail!("{}: claims about {}, which is not in {}", claims_path.display(), t.file, dir.display());

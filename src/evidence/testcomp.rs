@@ -330,9 +330,19 @@ fn parse_xml(text: &str) -> Result<roxmltree::Document<'_>, ReadError> {
     // (it never fetches the external one).
     let opt = roxmltree::ParsingOptions { allow_dtd: true, ..Default::default() };
     roxmltree::Document::parse_with_options(text, opt).map_err(|e| {
-        let pos = e.pos();
-        ReadError::at(pos.row, pos.col, format!("not well-formed XML: {e}"))
+        let (row, col) = match e {
+            // roxmltree reports these at 1:1; the problem is where the text ends.
+            roxmltree::Error::UnexpectedEndOfStream | roxmltree::Error::UnclosedRootNode => end_position(text),
+            _ => (e.pos().row, e.pos().col),
+        };
+        ReadError::at(row, col, format!("not well-formed XML: {e}"))
     })
+}
+
+/// The 1-based line and column just after the last character of `text`.
+fn end_position(text: &str) -> (u32, u32) {
+    let last_line = text.rsplit('\n').next().unwrap_or_default();
+    (text.matches('\n').count() as u32 + 1, last_line.chars().count() as u32 + 1)
 }
 
 fn text_of(n: roxmltree::Node) -> String {
@@ -347,6 +357,17 @@ fn at(doc: &roxmltree::Document, n: roxmltree::Node, message: String) -> ReadErr
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn truncated_xml_is_reported_where_it_ends() {
+        let e = read_testcase("<?xml version=\"1.0\"?>\n<testcase>\n  <input>1</input>\n  <inp").unwrap_err();
+        assert_eq!((e.line, e.col), (4, 7), "{e}");
+        let e = read_testcase("<?xml version=\"1.0\"?>\n<testcase>\n  <input>1</input>\n").unwrap_err();
+        assert_eq!(
+            (e.line, e.col, e.message.as_str()),
+            (4, 1, "not well-formed XML: the root node was opened but never closed")
+        );
+    }
 
     fn input(function: &str, c_type: &str, value: i128) -> InputValue {
         InputValue { function: function.into(), c_type: c_type.into(), value }

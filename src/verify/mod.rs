@@ -14,7 +14,7 @@
 
 pub mod task;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::{bail, Context};
@@ -136,11 +136,17 @@ pub fn run(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
                 }
                 (Property::UnreachCall, text.trim().to_string())
             }
-            None if task.is_some() => bail!("the task has no unreach-call property"),
+            None if task.is_some() => {
+                let path = config.task.as_deref().unwrap_or(Path::new("")).display();
+                bail!("{path}: the task has no unreach-call property")
+            }
             None => (Property::UnreachCall, "CHECK( init(main()), LTL(G ! call(reach_error())) )".to_string()),
         }
     };
-    let bytes = std::fs::read(&program).with_context(|| format!("cannot read program {}", program.display()))?;
+    let bytes = std::fs::read(&program).with_context(|| match (&config.program, &config.task) {
+        (None, Some(t)) => format!("{}: cannot read program {}, its input file", t.display(), program.display()),
+        _ => format!("cannot read program {}", program.display()),
+    })?;
     let text = String::from_utf8_lossy(&bytes).into_owned();
     let (mut prog, mut diagnostics) = cfront::parse_program(SourceFile::new(&program, text), dm)?;
     let (cfa, cfa_diags) = cfa::build(&mut prog, &CfaConfig::default())?;

@@ -278,6 +278,12 @@ pub fn parse_task(path: &Path, text: &str) -> Result<Task, TaskError> {
     let err = |(line, col, message): (u32, u32, String)| TaskError { path: path.to_path_buf(), line, col, message };
     let doc = parse_yaml(text).map_err(err)?;
     let dir = path.parent().unwrap_or(Path::new(""));
+    match doc.get("format_version") {
+        Some(Yaml::Scalar(v, l, c)) if !v.starts_with("2.") => {
+            return Err(err((*l, *c, format!("unsupported format_version '{v}' (vcov reads format 2.0)"))));
+        }
+        _ => {}
+    }
     let input_file = match doc.get("input_files") {
         Some(Yaml::Scalar(s, ..)) => dir.join(s),
         Some(Yaml::List(items, l, c)) => match items.as_slice() {
@@ -298,10 +304,13 @@ pub fn parse_task(path: &Path, text: &str) -> Result<Task, TaskError> {
             return Err(err((l, c, "properties must be a list".into())));
         };
         for item in items {
-            let Some(Yaml::Scalar(file, ..)) = item.get("property_file") else {
+            let Some(Yaml::Scalar(file, l, c)) = item.get("property_file") else {
                 let (l, c) = item.at();
                 return Err(err((l, c, "a property without property_file".into())));
             };
+            if file.is_empty() {
+                return Err(err((*l, *c, "property_file is empty".into())));
+            }
             let name = Path::new(file).file_name().and_then(|n| n.to_str()).unwrap_or("");
             if name == "unreach-call.prp" {
                 property_file = Some(dir.join(file));
@@ -388,6 +397,10 @@ mod tests {
         assert_eq!(e.line, 2);
         let e = check("input_files: 'a.c\n").unwrap_err();
         assert!(e.message.contains("unterminated"));
+        let e = check("format_version: '1.0'\ninput_files: 'a.c'\n").unwrap_err();
+        assert_eq!(e.to_string(), "dir/t.yml:1:17: unsupported format_version '1.0' (vcov reads format 2.0)");
+        let e = check("input_files: 'a.c'\nproperties:\n  - property_file: ''\n").unwrap_err();
+        assert_eq!(e.to_string(), "dir/t.yml:3:20: property_file is empty");
     }
 
     #[test]

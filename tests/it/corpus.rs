@@ -13,7 +13,10 @@ fn corpus() -> Option<PathBuf> {
 /// to cover agree with CPAchecker's own `coverage.info` to at least 99%.
 #[test]
 fn real_automata_fit_their_programs() {
-    let Some(corpus) = corpus() else { return };
+    let Some(corpus) = corpus() else {
+        eprintln!("SKIPPED: ../shared/corpus not found");
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
     let (mut differ, mut total) = (0usize, 0usize);
     let mut runs: Vec<PathBuf> = std::fs::read_dir(corpus.join("cpachecker"))

@@ -189,6 +189,7 @@ fn statistics() {
 fn corpus_smoke() {
     let systemc = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/fse12/systemc");
     if !systemc.exists() {
+        eprintln!("SKIPPED: ../shared/corpus not found");
         return;
     }
     for (file, expect) in [("token_ring.01.c", "TRUE"), ("token_ring.01.BUG.c", "FALSE(unreach-call)")] {

@@ -129,6 +129,32 @@ struct Lowerer<'a> {
     n_enums: u32,
     /// `#pragma pack` and the attributes after `struct`/`union` keywords, read before parsing.
     hints: LayoutHints,
+    /// Per function: the constructs jump statements and labels refer to.
+    jumps: Jumps,
+}
+
+/// What the jump statements and labels of the function being lowered may refer to (C11 6.8.1,
+/// 6.8.4.2, 6.8.6); checked here so that the CFA builder never meets a jump without a target.
+#[derive(Default)]
+struct Jumps {
+    /// Loops enclosing the current statement.
+    n_loops: u32,
+    /// `switch` statements enclosing the current statement, innermost last.
+    switches: Vec<SwitchLabels>,
+    /// Labels defined so far, with their positions.
+    labels: HashMap<String, Span>,
+    /// Every `goto`, in source order: label name and the name's position.
+    gotos: Vec<(String, Span)>,
+}
+
+/// The case labels of one `switch` seen so far.
+struct SwitchLabels {
+    /// The promoted type of the controlling expression (case values are converted to it).
+    ty: IntType,
+    /// Case values and ranges seen so far (inclusive bounds).
+    cases: Vec<(i128, i128)>,
+    /// Whether a `default:` was seen.
+    has_default: bool,
 }
 
 impl<'a> Lowerer<'a> {
@@ -161,6 +187,7 @@ impl<'a> Lowerer<'a> {
             ptrdiff_t,
             n_enums: 0,
             hints: LayoutHints::default(),
+            jumps: Jumps::default(),
         }
     }
 
@@ -309,6 +336,10 @@ impl<'a> Lowerer<'a> {
             return self.err(sp(&fd.span), "K&R-style parameter declarations are not supported");
         }
         let f = self.declare_func(&name, decl.ty, sp(&fd.span));
+        if self.funcs[f.idx()].body.is_some() {
+            let at = decl.name.as_ref().map_or(sp(&fd.span), |n| n.1);
+            return self.err(at, format!("redefinition of '{name}'"));
+        }
         let header =
             format!("{} {}", self.text(specs.span).trim_end(), self.text(sp(&fd.node.declarator.span)).trim_start());
         {
@@ -338,7 +369,12 @@ impl<'a> Lowerer<'a> {
             params.push(v);
         }
         self.funcs[f.idx()].params = params;
+        self.jumps = Jumps::default();
         let body = self.stmt(&fd.node.statement)?;
+        let jumps = std::mem::take(&mut self.jumps);
+        if let Some((label, at)) = jumps.gotos.iter().find(|(l, _)| !jumps.labels.contains_key(l)) {
+            return self.err(*at, format!("use of undeclared label '{label}'"));
+        }
         self.pop_scope();
         self.cur_func = None;
         self.funcs[f.idx()].body = Some(body);
@@ -677,14 +713,10 @@ impl<'a> Lowerer<'a> {
                     }
                     None => (None, specs.ty, (false, None)),
                 };
+                let at = sd.node.declarator.as_ref().map_or(sp(&sd.span), |d| sp(&d.span));
+                self.check_field_type(name.as_deref(), ty, at)?;
                 let width = match &sd.node.bit_width {
-                    Some(w) => {
-                        let e = self.expr(w)?;
-                        match eval_int(&self.types, &e) {
-                            Some(v) => Some(v as u32),
-                            None => return self.err(sp(&w.span), "bit-field width is not a constant"),
-                        }
-                    }
+                    Some(w) => Some(self.bit_width(name.as_deref(), ty, w)?),
                     None => None,
                 };
                 members.push(Member { name, ty, width, packed, aligned });
@@ -698,6 +730,46 @@ impl<'a> Lowerer<'a> {
         layout.pack = self.hints.pack_at(span.hi);
         self.types.complete_record(rid, members, layout);
         Ok((self.types.intern(TypeKind::Record(rid)), Some((Some(TagRef::Record(rid)), true)), text))
+    }
+
+    /// A member must have a complete object type; a record is incomplete inside its own definition.
+    fn check_field_type(&self, name: Option<&str>, ty: TypeId, at: Span) -> Res<()> {
+        let shown = name.map_or_else(|| "anonymous field".to_string(), |n| format!("field '{n}'"));
+        match self.types.kind(ty) {
+            TypeKind::Func(_) => self.err(at, format!("{shown} declared as a function")),
+            TypeKind::Void => self.err(at, format!("{shown} has incomplete type 'void'")),
+            TypeKind::Record(r) if self.types.record(*r).fields.is_none() => {
+                self.err(at, format!("{shown} has incomplete type '{}'", self.types.display(ty)))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The width of a bit-field: a constant between 0 (unnamed only) and the width of its integer type
+    /// (a wider one is cut to that width, with a warning).
+    fn bit_width(&mut self, name: Option<&str>, ty: TypeId, w: &Node<ast::Expression>) -> Res<u32> {
+        let at = sp(&w.span);
+        let shown = name.map_or_else(|| "anonymous bit-field".to_string(), |n| format!("bit-field '{n}'"));
+        let e = self.expr(w)?;
+        let Some(v) = eval_int(&self.types, &e) else {
+            return self.err(at, "bit-field width is not a constant");
+        };
+        let Some(it) = self.types.as_int(ty) else {
+            return self.err(at, format!("{shown} has non-integer type '{}'", self.types.display(ty)));
+        };
+        let bits = it.bits(self.types.data_model());
+        if v < 0 {
+            self.err(at, format!("{shown} has negative width ({v})"))
+        } else if v == 0 && name.is_some() {
+            self.err(at, format!("{shown} has zero width"))
+        } else if v > bits as i128 {
+            // gcc rejects this, but CPAchecker accepts it (LP64 headers such as `unsigned long x : 45`
+            // lowered for ILP32 in the corpus); the layout and the executor need a width that fits.
+            self.warn(at, format!("width of {shown} ({v} bits) exceeds the width of its type; vcov uses {bits} bits"));
+            Ok(bits)
+        } else {
+            Ok(v as u32)
+        }
     }
 
     fn enum_type(&mut self, et: &Node<ast::EnumType>) -> Res<Resolved> {

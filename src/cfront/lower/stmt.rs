@@ -3,7 +3,9 @@
 use lang_c::ast;
 use lang_c::span::Node;
 
-use super::{sp, Lowerer, Res};
+use super::{sp, Lowerer, Res, SwitchLabels};
+use crate::base::Span;
+use crate::cfront::consteval::eval_int;
 use crate::cfront::ir::*;
 
 impl Lowerer<'_> {
@@ -12,22 +14,44 @@ impl Lowerer<'_> {
         let span = sp(&s.span);
         let kind = match &s.node {
             S::Labeled(l) => {
-                let body = Box::new(self.stmt(&l.node.statement)?);
-                match &l.node.label.node {
-                    ast::Label::Identifier(id) => StmtKind::Label { name: id.node.name.clone(), body },
+                // The label is checked before its statement, so that errors come in source order.
+                let label = match &l.node.label.node {
+                    ast::Label::Identifier(id) => {
+                        let name = id.node.name.clone();
+                        if self.jumps.labels.insert(name.clone(), sp(&id.span)).is_some() {
+                            return self.err(sp(&id.span), format!("redefinition of label '{name}'"));
+                        }
+                        Label::Name(name)
+                    }
                     ast::Label::Case(e) => {
                         let lo = self.expr(e)?;
                         let lo = self.rvalue(lo);
-                        StmtKind::Case { lo, hi: None, body }
+                        self.case_label(span, &lo, None)?;
+                        Label::Case(lo, None)
                     }
                     ast::Label::CaseRange(r) => {
                         let lo = self.expr(&r.node.low)?;
                         let lo = self.rvalue(lo);
                         let hi = self.expr(&r.node.high)?;
                         let hi = self.rvalue(hi);
-                        StmtKind::Case { lo, hi: Some(hi), body }
+                        self.case_label(span, &lo, Some(&hi))?;
+                        Label::Case(lo, Some(hi))
                     }
-                    ast::Label::Default => StmtKind::Default { body },
+                    ast::Label::Default => {
+                        let Some(sw) = self.jumps.switches.last_mut() else {
+                            return self.err(span, "'default' statement not in switch statement");
+                        };
+                        if std::mem::replace(&mut sw.has_default, true) {
+                            return self.err(span, "multiple default labels in one switch");
+                        }
+                        Label::Default
+                    }
+                };
+                let body = Box::new(self.stmt(&l.node.statement)?);
+                match label {
+                    Label::Name(name) => StmtKind::Label { name, body },
+                    Label::Case(lo, hi) => StmtKind::Case { lo, hi, body },
+                    Label::Default => StmtKind::Default { body },
                 }
             }
             S::Compound(items) => {
@@ -72,17 +96,20 @@ impl Lowerer<'_> {
                     };
                     self.convert(cond, promoted)
                 };
+                let ty = self.types.as_int(cond.ty).expect("promoted integer");
+                self.jumps.switches.push(SwitchLabels { ty, cases: Vec::new(), has_default: false });
                 let body = Box::new(self.stmt(&sw.node.statement)?);
+                self.jumps.switches.pop();
                 StmtKind::Switch { cond, body }
             }
             S::While(w) => {
                 let cond = self.expr(&w.node.expression)?;
                 let cond = self.scalar(cond)?;
-                let body = Box::new(self.stmt(&w.node.statement)?);
+                let body = Box::new(self.loop_body(&w.node.statement)?);
                 StmtKind::While { cond, body }
             }
             S::DoWhile(d) => {
-                let body = Box::new(self.stmt(&d.node.statement)?);
+                let body = Box::new(self.loop_body(&d.node.statement)?);
                 let cond = self.expr(&d.node.expression)?;
                 let cond = self.scalar(cond)?;
                 StmtKind::DoWhile { body, cond }
@@ -112,12 +139,22 @@ impl Lowerer<'_> {
                     }
                     None => None,
                 };
-                let body = Box::new(self.stmt(&f.node.statement)?);
+                let body = Box::new(self.loop_body(&f.node.statement)?);
                 self.pop_scope();
                 StmtKind::For { init, cond, step, body }
             }
-            S::Goto(id) => StmtKind::Goto(id.node.name.clone()),
+            S::Goto(id) => {
+                // Whether the label exists is known at the end of the function.
+                self.jumps.gotos.push((id.node.name.clone(), sp(&id.span)));
+                StmtKind::Goto(id.node.name.clone())
+            }
+            S::Continue if self.jumps.n_loops == 0 => {
+                return self.err(span, "'continue' statement not in loop statement");
+            }
             S::Continue => StmtKind::Continue,
+            S::Break if self.jumps.n_loops == 0 && self.jumps.switches.is_empty() => {
+                return self.err(span, "'break' statement not in loop or switch statement");
+            }
             S::Break => StmtKind::Break,
             S::Return(e) => {
                 let ret_ty = self.cur_func.and_then(|f| match self.types.kind(self.funcs[f.idx()].ty) {
@@ -143,4 +180,46 @@ impl Lowerer<'_> {
         };
         Ok(Stmt { kind, span })
     }
+
+    /// The body of a loop, in which `break` and `continue` refer to the loop.
+    fn loop_body(&mut self, s: &Node<ast::Statement>) -> Res<Stmt> {
+        self.jumps.n_loops += 1;
+        let res = self.stmt(s);
+        self.jumps.n_loops -= 1;
+        res
+    }
+
+    /// Checks a `case` label of the innermost `switch`: it exists, the values are integer constants,
+    /// and no value (converted to the promoted type of the controlling expression) appears twice.
+    fn case_label(&mut self, span: Span, lo: &Expr, hi: Option<&Expr>) -> Res<()> {
+        let Some(ty) = self.jumps.switches.last().map(|sw| sw.ty) else {
+            return self.err(span, "'case' statement not in switch statement");
+        };
+        let dm = self.types.data_model();
+        let value = |e: &Expr| match (self.types.as_int(e.ty), eval_int(&self.types, e)) {
+            (Some(_), Some(v)) => Ok(ty.wrap(v, dm)),
+            _ => self.err(e.span, "case label is not an integer constant expression"),
+        };
+        let lo_v = value(lo)?;
+        let hi_v = match hi {
+            Some(hi) => value(hi)?,
+            None => lo_v,
+        };
+        let sw = self.jumps.switches.last_mut().expect("checked above");
+        // An empty range (`case 3 ... 1:`) matches nothing (gcc warns).
+        if lo_v <= hi_v {
+            if let Some(&(a, _)) = sw.cases.iter().find(|&&(a, b)| a <= hi_v && lo_v <= b) {
+                return self.err(lo.span, format!("duplicate case value '{}'", a.max(lo_v)));
+            }
+            sw.cases.push((lo_v, hi_v));
+        }
+        Ok(())
+    }
+}
+
+/// A statement label, lowered before the statement it labels.
+enum Label {
+    Name(String),
+    Case(Expr, Option<Expr>),
+    Default,
 }

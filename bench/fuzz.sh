@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Runs vcov's cargo-fuzz targets: `bench/fuzz.sh TARGET|all SECONDS [JOBS]`.
+# Seeds fuzz/corpus/<target>/ from fixtures/ (copies made at run time, ignored by git), runs each target
+# for SECONDS, and prints the executions and crashes per target. Crashing inputs are left in
+# fuzz/artifacts/<target>/; turn each into a regression test (fixtures/bad or a unit test).
+# Needs the nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TARGETS=(automaton cfront product replay_readers task)
+what="${1:?usage: bench/fuzz.sh TARGET|all SECONDS}"
+secs="${2:?usage: bench/fuzz.sh TARGET|all SECONDS}"
+if [ "$what" = all ]; then set -- "${TARGETS[@]}"; else set -- "$what"; fi
+
+seed() {
+  local t="$1" d="fuzz/corpus/$1" f i=0
+  mkdir -p "$d"
+  case "$t" in
+    automaton)
+      for f in fixtures/automata/*.txt fixtures/automata/*.spc fixtures/automata/invalid/*.spc \
+               fixtures/e2e/*/aa.txt fixtures/bad/aa/* assumption-automata/*.txt; do
+        [ -f "$f" ] && cp "$f" "$d/seed-$((i++))"
+      done ;;
+    cfront)
+      for f in $(find fixtures -name '*.c'); do cp "$f" "$d/seed-$((i++))"; done ;;
+    product)
+      for f in fixtures/e2e/*/; do
+        { cat "$f/program.c"; printf '\n//@@AUTOMATON@@\n'; cat "$f/aa.txt"; } >"$d/seed-$((i++))"
+      done ;;
+    replay_readers)
+      for f in $(find fixtures -name 'metadata.xml'); do { printf M; cat "$f"; } >"$d/seed-$((i++))"; done
+      for f in $(find fixtures -name 'test*.xml'); do { printf T; cat "$f"; } >"$d/seed-$((i++))"; done
+      for f in $(find fixtures -name 'vcov-claims.json'); do { printf C; cat "$f"; } >"$d/seed-$((i++))"; done ;;
+    task)
+      for f in $(find fixtures -name '*.yml'); do { printf Y; cat "$f"; } >"$d/seed-$((i++))"; done
+      for f in $(find fixtures -name '*.prp'); do { printf P; cat "$f"; } >"$d/seed-$((i++))"; done ;;
+  esac
+}
+
+status=0
+summary=""
+for t in "$@"; do
+  seed "$t"
+  log="fuzz/fuzz-$t.log"
+  # -timeout: an input taking longer than 10 s counts as a crash (a hang);
+  # -rss_limit_mb: the C parser's thread reserves a large stack, which is virtual memory only.
+  set +e
+  cargo +nightly fuzz run "$t" "fuzz/corpus/$t" -- -max_total_time="$secs" -timeout=10 \
+    -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 >"$log" 2>&1
+  rc=$?
+  set -e
+  execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
+  crashes=$(ls "fuzz/artifacts/$t" 2>/dev/null | wc -l)
+  line="$t: ${execs:-0} executions, $crashes crash files in fuzz/artifacts/$t (exit $rc)"
+  echo "$line"
+  summary+="$line"$'\n'
+  if [ "$rc" != 0 ]; then
+    status=1
+    grep -m1 -A3 -E 'panicked|ERROR: libFuzzer|SUMMARY' "$log" || true
+  fi
+done
+printf '\n%s' "$summary"
+exit $status
