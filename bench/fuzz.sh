@@ -16,15 +16,15 @@ seed() {
   mkdir -p "$d"
   case "$t" in
     automaton)
-      for f in fixtures/automata/*.txt fixtures/automata/*.spc fixtures/automata/invalid/*.spc \
-               fixtures/e2e/*/aa.txt fixtures/bad/aa/* assumption-automata/*.txt; do
-        [ -f "$f" ] && cp "$f" "$d/seed-$((i++))"
+      for f in $(find fixtures assumption-automata -name '*.spc' -o -name 'aa*.txt' -o -path '*/bad/aa/*' -type f) \
+               fixtures/automata/*.txt assumption-automata/*.txt; do
+        if [ -f "$f" ]; then cp "$f" "$d/seed-$((i++))"; fi
       done ;;
     cfront)
       for f in $(find fixtures -name '*.c'); do cp "$f" "$d/seed-$((i++))"; done ;;
     product)
-      for f in fixtures/e2e/*/; do
-        { cat "$f/program.c"; printf '\n//@@AUTOMATON@@\n'; cat "$f/aa.txt"; } >"$d/seed-$((i++))"
+      for f in fixtures/e2e/*/aa*.txt; do
+        { cat "$(dirname "$f")/program.c"; printf '\n//@@AUTOMATON@@\n'; cat "$f"; } >"$d/seed-$((i++))"
       done ;;
     replay_readers)
       for f in $(find fixtures -name 'metadata.xml'); do { printf M; cat "$f"; } >"$d/seed-$((i++))"; done
@@ -33,7 +33,9 @@ seed() {
     task)
       for f in $(find fixtures -name '*.yml'); do { printf Y; cat "$f"; } >"$d/seed-$((i++))"; done
       for f in $(find fixtures -name '*.prp'); do { printf P; cat "$f"; } >"$d/seed-$((i++))"; done ;;
+    *) echo "unknown target $t (one of ${TARGETS[*]})" >&2; exit 2 ;;
   esac
+  echo "$t: $(ls "$d" | wc -l) inputs in $d"
 }
 
 status=0

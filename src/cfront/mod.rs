@@ -41,6 +41,16 @@ pub fn parse_program(file: SourceFile, dm: types::DataModel) -> Result<(ir::Prog
     let mut directives = Vec::new();
     let blanked = comments::blank_comments_and_list_directives(file.text(), &mut directives);
     let (blanked, hints) = layout::extract(file.text(), blanked, &directives);
+    if let Some(pos) = sign_run(&blanked) {
+        let lc = file.line_col(pos as u32);
+        let sign = &blanked[pos..=pos];
+        return Err(FrontError {
+            path: file.path().to_path_buf(),
+            line: lc.line,
+            col: lc.col,
+            message: format!("syntax error: more than three '{sign}' in a row"),
+        });
+    }
     let cfg = lang_c::driver::Config::with_gcc();
     // The PEG parser recurses deeply on long expressions and CIL's nested blocks; give it room.
     let parsed = std::thread::scope(|s| {
@@ -74,6 +84,37 @@ pub fn parse_program(file: SourceFile, dm: types::DataModel) -> Result<(ir::Prog
         }
     };
     lower::lower(file, dm, &parsed.unit, hints)
+}
+
+/// The offset of the first run of four or more `+` (or `-`) outside literals, if any.
+///
+/// No valid C has one: maximal munch makes `++++`, `a++++b` and `a+++++b` apply `++` to a value that
+/// is not an lvalue. `lang_c`'s parser backtracks exponentially on long runs (found by fuzzing: 34 of
+/// them take it minutes), so they are rejected before parsing.
+fn sign_run(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            q @ (b'"' | b'\'') => {
+                // Skip the literal (an unterminated one ends at the line's end).
+                i += 1;
+                while i < bytes.len() && bytes[i] != q && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            c @ (b'+' | b'-') => {
+                let run = bytes[i..].iter().take_while(|&&b| b == c).count();
+                if run >= 4 {
+                    return Some(i);
+                }
+                i += run;
+            }
+            _ => i += 1,
+        }
+    }
+    None
 }
 
 #[cfg(test)]

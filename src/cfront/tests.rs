@@ -214,6 +214,19 @@ fn bad_members_and_redefinitions_are_errors() {
 }
 
 #[test]
+fn long_runs_of_signs_are_syntax_errors_without_backtracking() {
+    // Found by fuzzing (the `cfront` target): lang_c's parser needs minutes for 34 `+`.
+    let src = format!("int i(){{a/{}", "+".repeat(40));
+    assert_eq!(lower_err(&src), "t.c:1:11: syntax error: more than three '+' in a row");
+    assert_eq!(
+        lower_err("int main(void) { int a = 1;\n return a----a; }"),
+        "t.c:2:10: syntax error: more than three '-' in a row"
+    );
+    // Three in a row are C (`a++ + b`, `a-- - b`), and literals and comments may hold any number.
+    lower("int main(void) { int a = 1, b = 2; char *s = \"++++\"; char c = '-'; /* ---- */ return a+++b + a---b + (s[0] == c); }");
+}
+
+#[test]
 fn corpus_programs_lower() {
     let dir = std::path::Path::new("../shared/corpus");
     if !dir.exists() {
