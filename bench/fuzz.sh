@@ -38,6 +38,9 @@ seed() {
   echo "$t: $(ls "$d" | wc -l) inputs in $d"
 }
 
+# VCOV_FUZZ_TARGET_DIR keeps the instrumented build somewhere that outlives a checkout (CI sets it):
+# the first build takes minutes, a rebuild of vcov alone much less.
+target_dir="${VCOV_FUZZ_TARGET_DIR:-fuzz/target}"
 status=0
 summary=""
 for t in "$@"; do
@@ -46,7 +49,7 @@ for t in "$@"; do
   # -timeout: an input taking longer than 10 s counts as a crash (a hang);
   # -rss_limit_mb: the C parser's thread reserves a large stack, which is virtual memory only.
   set +e
-  cargo +nightly fuzz run "$t" "fuzz/corpus/$t" -- -max_total_time="$secs" -timeout=10 \
+  cargo +nightly fuzz run --target-dir "$target_dir" "$t" "fuzz/corpus/$t" -- -max_total_time="$secs" -timeout=10 \
     -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 >"$log" 2>&1
   rc=$?
   set -e
