@@ -169,4 +169,13 @@ impl CoverageResult {
     pub fn n_terminating(&self) -> usize {
         self.executions.iter().filter(|e| e.terminating).count()
     }
+
+    /// `n` lines as a percentage of the lines to cover (0 when there are none).
+    pub fn percent_of_lines(&self, n: usize) -> f64 {
+        if self.lines_to_cover.is_empty() {
+            0.0
+        } else {
+            100.0 * n as f64 / self.lines_to_cover.len() as f64
+        }
+    }
 }

@@ -358,7 +358,7 @@ fn confirm_with_gcc(config: &CoverageConfig, executions: &[ExecutionRecord]) -> 
     let arch = Architecture::of(config.data_model);
     let meta = super::suite_metadata(&config.program, testcomp::COVERAGE_SPEC, arch)?;
     let mut staged = Staged::default();
-    let error_label = matches!(config.property, Property::Any | Property::ErrorLabel);
+    let error_label = config.property.labels_violate();
     stage_test_suite(&mut staged, dir.path(), &meta, executions, error_label)?;
     staged.commit()?;
     let mut replay_config = super::ReplayConfig::new(config.program.clone(), dir.path().to_path_buf());
@@ -646,7 +646,7 @@ fn stage_evidence(
                 inputs: inputs.iter().map(|v| input_value(prog, v)).collect(),
             });
         }
-        let error_label = matches!(config.property, Property::Any | Property::ErrorLabel);
+        let error_label = config.property.labels_violate();
         stage_test_suite(staged, dir, &meta, &tests, error_label)?;
         for (exec, path) in result.executions.iter().zip(paths) {
             stage_counterexample(staged, &dir.join(format!("Counterexample.{}.spc", exec.id)), cfa, path)?;

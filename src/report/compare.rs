@@ -115,8 +115,7 @@ pub fn compare_summary(c: &Compared) -> String {
         "configuration", "# lines", "Over A.", "Under A.", "# exec", "Bug?", "CPU time", "exact"
     );
     for r in c.results {
-        let pct =
-            |n: usize| if r.lines_to_cover.is_empty() { 0.0 } else { 100.0 * n as f64 / r.lines_to_cover.len() as f64 };
+        let pct = |n: usize| r.percent_of_lines(n);
         let _ = writeln!(
             out,
             "  {:width$}  {:>8}  {:>8} ({:>5.1}%)  {:>8} ({:>5.1}%)  {:>7}  {:>4}  {:>8.2}s  {:>5}",

@@ -16,13 +16,7 @@ pub fn coverage_summary(res: &CoverageResult) -> String {
         res.data_model,
         res.line_rule
     );
-    let pct = |n: usize| {
-        if res.lines_to_cover.is_empty() {
-            0.0
-        } else {
-            100.0 * n as f64 / res.lines_to_cover.len() as f64
-        }
-    };
+    let pct = |n: usize| res.percent_of_lines(n);
     let _ = writeln!(
         out,
         "  {:>8}  {:>16}  {:>16}  {:>7}  {:>4}  {:>9}",

@@ -55,6 +55,13 @@ pub enum Property {
     Any,
 }
 
+impl Property {
+    /// Whether reaching a label named `ERROR` (in any case) violates this property.
+    pub fn labels_violate(self) -> bool {
+        matches!(self, Property::ErrorLabel | Property::Any)
+    }
+}
+
 /// The model the executor applies to a call of a function without body.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum LibFn {
@@ -252,7 +259,7 @@ impl<'a> World<'a> {
 
     /// Whether reaching a location with this label violates the property.
     pub fn is_error_label(&self, label: &str) -> bool {
-        matches!(self.property, Property::ErrorLabel | Property::Any) && label.eq_ignore_ascii_case("error")
+        self.property.labels_violate() && label.eq_ignore_ascii_case("error")
     }
 
     /// The types of the program.
