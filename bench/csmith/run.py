@@ -9,12 +9,19 @@ headers) whose final checksum print is replaced by a check against gcc's checksu
   `if (checksum == GCC) reach_error();`  expected FALSE (vcov must find gcc's checksum)
 and run `vcov verify --spec unreach-call --32/--64 --timelimit T` on each.
 
-Prints a table per profile and data model (correct / unknown / wrong / crash) and the UNKNOWN reasons
-grouped; `--csv FILE` writes one row per task. Exits 1 on a wrong verdict or a crash (for CI), 0
-otherwise, 3 when csmith is missing (after saying so).
+With `--check coverage` (or `verify,coverage`), each task also goes through `vcov coverage` with the
+everything-explored automaton (assumption-automata/true.spc) and `--evidence`, and `vcov replay`
+must confirm every test it wrote with gcc and gcov: coverage runs on the same semantics as verify,
+and a claimed line gcc does not execute is a wrong claim.
+
+Prints a table per profile and data model (correct / unknown / wrong / crash; for coverage: tests
+written and confirmed) and the UNKNOWN reasons grouped; `--csv FILE` writes one row per task. Exits 1
+on a wrong verdict, an unconfirmed test or a crash (for CI), 0 otherwise, 3 when csmith is missing
+(after saying so). Programs kept in `--work-dir` are reused by a later run with the same directory.
 
   bench/csmith/run.py --seeds 1-10 --timelimit 5              # CI-sized batch
   bench/csmith/run.py --seeds 1-200 --timelimit 20 --jobs 2 --csv raw.csv
+  bench/csmith/run.py --seeds 1-200 --check coverage --work-dir W   # coverage on the same programs
 """
 
 import argparse
@@ -26,6 +33,7 @@ import re
 import shutil
 import subprocess
 import sys
+import json
 import tempfile
 
 CSMITH_INCLUDE = "/usr/include/csmith"
@@ -120,6 +128,32 @@ def verdict_of(vcov, task, bits, timelimit):
     return ("FALSE" if m.group(1).startswith("FALSE") else "TRUE"), ""
 
 
+def coverage_of(vcov, task, bits, timelimit, true_aa):
+    """Coverage with everything explored, then `vcov replay` of its evidence:
+    ('CONFIRMED'|'UNCONFIRMED'|'UNKNOWN'|'CRASH', detail, tests written, tests confirmed)."""
+    evidence = task + ".evidence"
+    shutil.rmtree(evidence, ignore_errors=True)
+    cmd = [vcov, "coverage", task, "--aa", true_aa, "--evidence", evidence, "--%d" % bits,
+           "--timelimit", str(timelimit), "--no-progress", "--json", "-", "--continue-after-bug"]
+    rc, out, err = run(cmd, timelimit * 3 + 30)
+    if rc is None:
+        return "CRASH", "coverage did not stop after %ss" % (timelimit * 3 + 30), 0, 0
+    if rc != 0:
+        return "CRASH", "coverage exit %s: %s" % (rc, (err.strip().splitlines() or [""])[-1][:200]), 0, 0
+    report = json.loads(out)
+    rc, out, err = run([vcov, "replay", task, evidence], 600)
+    m = re.search(r"^replay: (\d+) tests, (\d+) confirmed", out, re.M)
+    if rc is None or not m:
+        return "CRASH", "replay exit %s: %s" % (rc, (err.strip().splitlines() or [""])[-1][:200]), 0, 0
+    written, confirmed = int(m.group(1)), int(m.group(2))
+    if confirmed < written:
+        bad = [l for l in out.splitlines() if "MISMATCH" in l]
+        return "UNCONFIRMED", "; ".join(bad)[:300], written, confirmed
+    if report.get("interrupted"):
+        return "UNKNOWN", "search stopped by %s" % report.get("stopped_by"), written, confirmed
+    return "CONFIRMED", "", written, confirmed
+
+
 def reason_group(reason):
     """An UNKNOWN reason without the parts that vary per program (counts, lines, names)."""
     r = re.sub(r"^\d+ path\(s\) cut; first: ", "", reason)
@@ -133,6 +167,20 @@ def prepare(args, profile, seed, root):
     """Generates and filters one program; returns (tasks, skip reason)."""
     d = os.path.join(root, profile, str(seed))
     os.makedirs(d, exist_ok=True)
+    done = os.path.join(d, "prepared-%s.json" % "-".join(map(str, args.bits)))
+    if os.path.exists(done):
+        with open(done) as f:
+            kept = json.load(f)
+        return [tuple(t) for t in kept["tasks"]], kept["skipped"]
+    tasks, why = prepare_anew(args, profile, seed, d)
+    with open(done + ".tmp", "w") as f:
+        json.dump({"tasks": tasks, "skipped": why}, f)
+    os.replace(done + ".tmp", done)
+    return tasks, why
+
+
+def prepare_anew(args, profile, seed, d):
+    """Generates and filters one program in `d`; returns (tasks, skip reason)."""
     src = os.path.join(d, "program.c")
     rc, _, err = run(["csmith", "--seed", str(seed)] + SIZE + PROFILES[profile] + ["-o", src], 60, cwd=d)
     if rc != 0:
@@ -171,7 +219,11 @@ def main():
     ap.add_argument("--vcov", default=None, help="the vcov binary [default: target/release/vcov]")
     ap.add_argument("--work-dir", default=None, help="keep programs and tasks here [default: a temp dir]")
     ap.add_argument("--csv", default=None, help="write one row per task here")
+    ap.add_argument("--check", default="verify", help="what to check: verify, coverage or both [default: verify]")
     args = ap.parse_args()
+    checks = args.check.split(",")
+    if not checks or any(c not in ("verify", "coverage") for c in checks):
+        ap.error("--check takes verify, coverage or verify,coverage")
     args.bits = [int(b) for b in args.bits.split(",")]
     profiles = args.profiles.split(",")
     for p in profiles:
@@ -197,10 +249,17 @@ def main():
             tasks.extend(t)
             if why:
                 skipped[reason_group(why)] += 1
-        results = list(ex.map(lambda t: t + verdict_of(vcov, t[3], t[2], args.timelimit), tasks))
+        results = []
+        if "verify" in checks:
+            results = list(ex.map(lambda t: t + verdict_of(vcov, t[3], t[2], args.timelimit), tasks))
+        true_aa = os.path.join(repo, "assumption-automata", "true.spc")
+        covered = []
+        if "coverage" in checks:
+            covered = list(ex.map(lambda t: t + coverage_of(vcov, t[3], t[2], args.timelimit, true_aa), tasks))
 
     table = collections.OrderedDict()
     reasons = collections.Counter()
+    reasons_cov = collections.Counter()
     bad = []
     for profile, seed, bits, path, expected, got, detail in results:
         row = table.setdefault((profile, bits), collections.Counter())
@@ -222,24 +281,55 @@ def main():
              args.seeds, ",".join(profiles), args.timelimit, root))
     print("%d programs generated, %d kept, %d tasks" % (len(profiles) * len(seeds),
                                                       len(profiles) * len(seeds) - sum(skipped.values()), len(tasks)))
-    print()
-    print("| profile | model | tasks | correct | unknown | wrong | crash |")
-    print("|---|---|---:|---:|---:|---:|---:|")
-    total = collections.Counter()
-    for (profile, bits), c in table.items():
-        total.update(c)
-        print("| %s | %dbit | %d | %d | %d | %d | %d |"
-              % (profile, bits, c["tasks"], c["correct"], c["unknown"], c["wrong"], c["crash"]))
-    print("| all | | %d | %d | %d | %d | %d |"
-          % (total["tasks"], total["correct"], total["unknown"], total["wrong"], total["crash"]))
-    if reasons:
-        print("\nUNKNOWN reasons:")
-        for r, n in reasons.most_common():
-            print("  %5d  %s" % (n, r))
+    if results:
+        print()
+        print("| profile | model | tasks | correct | unknown | wrong | crash |")
+        print("|---|---|---:|---:|---:|---:|---:|")
+        total = collections.Counter()
+        for (profile, bits), c in table.items():
+            total.update(c)
+            print("| %s | %dbit | %d | %d | %d | %d | %d |"
+                  % (profile, bits, c["tasks"], c["correct"], c["unknown"], c["wrong"], c["crash"]))
+        print("| all | | %d | %d | %d | %d | %d |"
+              % (total["tasks"], total["correct"], total["unknown"], total["wrong"], total["crash"]))
+        if reasons:
+            print("\nUNKNOWN reasons:")
+            for r, n in reasons.most_common():
+                print("  %5d  %s" % (n, r))
     if skipped:
         print("\nprograms skipped:")
         for r, n in skipped.most_common():
             print("  %5d  %s" % (n, r))
+    if covered:
+        print()
+        print("coverage with everything explored, evidence replayed by gcc (vcov replay):")
+        print()
+        print("| profile | model | tasks | confirmed | unknown | unconfirmed | crash | tests | tests confirmed |")
+        print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+        ctable = collections.OrderedDict()
+        for profile, seed, bits, path, expected, got, detail, written, confirmed in covered:
+            c = ctable.setdefault((profile, bits), collections.Counter())
+            c["tasks"] += 1
+            c[got.lower()] += 1
+            c["written"] += written
+            c["confirmed_tests"] += confirmed
+            if got == "UNKNOWN":
+                reasons_cov[reason_group(detail)] += 1
+            if got in ("UNCONFIRMED", "CRASH"):
+                bad.append((path, "coverage: %s: %s" % (got.lower(), detail)))
+        ctotal = collections.Counter()
+        for (profile, bits), c in ctable.items():
+            ctotal.update(c)
+            print("| %s | %dbit | %d | %d | %d | %d | %d | %d | %d |"
+                  % (profile, bits, c["tasks"], c["confirmed"], c["unknown"], c["unconfirmed"], c["crash"],
+                     c["written"], c["confirmed_tests"]))
+        print("| all | | %d | %d | %d | %d | %d | %d | %d |"
+              % (ctotal["tasks"], ctotal["confirmed"], ctotal["unknown"], ctotal["unconfirmed"], ctotal["crash"],
+                 ctotal["written"], ctotal["confirmed_tests"]))
+        if reasons_cov:
+            print("\ncoverage UNKNOWN reasons:")
+            for r, n in reasons_cov.most_common():
+                print("  %5d  %s" % (n, r))
     if bad:
         print("\nWRONG OR CRASHED:")
         for path, what in bad:
@@ -247,9 +337,13 @@ def main():
     if args.csv:
         with open(args.csv, "w", newline="") as f:
             w = csv.writer(f)
-            w.writerow(["profile", "seed", "bits", "task", "expected", "verdict", "detail"])
+            w.writerow(["profile", "seed", "bits", "task", "check", "expected", "outcome", "detail",
+                        "tests", "tests_confirmed"])
             for profile, seed, bits, path, expected, got, detail in results:
-                w.writerow([profile, seed, bits, os.path.basename(path), expected, got, detail])
+                w.writerow([profile, seed, bits, os.path.basename(path), "verify", expected, got, detail, "", ""])
+            for profile, seed, bits, path, expected, got, detail, written, confirmed in covered:
+                w.writerow([profile, seed, bits, os.path.basename(path), "coverage", "CONFIRMED", got, detail,
+                            written, confirmed])
     return 1 if bad else 0
 
 

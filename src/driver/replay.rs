@@ -160,6 +160,7 @@ pub fn replay(config: &ReplayConfig) -> Result<ReplayOutcome> {
     write(&build.join(&program_name), harness::replay_copy(&prog, &text, error_label).as_bytes())?;
     write(&build.join("vcov_replay_harness.c"), harness.source.as_bytes())?;
     let binary = build_program(config, &harness, arch, &build, &program_name)?;
+    let statements = multi_line_statements(prog)?;
 
     let mut verdicts = Vec::new();
     let mut stdout = String::new();
@@ -176,7 +177,7 @@ pub fn replay(config: &ReplayConfig) -> Result<ReplayOutcome> {
             None => case.clone(),
         };
         let (status, counts) = run_test(config, &binary, &build, &run_dir, &program_name, &fed)?;
-        let v = replay::verdict(file, claim, &status, counts.as_ref());
+        let v = replay::verdict(file, claim, &status, counts.as_ref(), &statements);
         stdout.push_str(&v.render(config.verbose));
         verdicts.push(v);
     }
@@ -192,6 +193,20 @@ pub fn replay(config: &ReplayConfig) -> Result<ReplayOutcome> {
         None => format!("replay: {} tests run; no {CLAIMS_FILE}, so there was nothing to confirm\n", verdicts.len()),
     });
     Ok(ReplayOutcome { verdicts, stdout, diagnostics })
+}
+
+/// The first and last lines of the program's statements (CFA edges counted for coverage) that span
+/// more than one line, for [`replay::check_lines`].
+fn multi_line_statements(mut prog: crate::cfront::ir::Program) -> Result<Vec<(u32, u32)>> {
+    let (cfa, _) = crate::cfa::build(&mut prog, &crate::cfa::CfaConfig::default())?;
+    let mut spans: Vec<(u32, u32)> = cfa
+        .edges()
+        .filter_map(|(e, _)| cfa.counted_lines(e, crate::cfa::LineRule::Spanned))
+        .filter(|&(a, b)| a < b)
+        .collect();
+    spans.sort_unstable();
+    spans.dedup();
+    Ok(spans)
 }
 
 /// `vcov verify --confirm`: runs the counterexample `inputs` (of a violation vcov found in `prog`,

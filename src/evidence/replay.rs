@@ -158,6 +158,9 @@ pub fn read_gcov_json(text: &str, source: &str) -> Result<BTreeMap<u32, u64>, Re
 pub struct LineCheck {
     /// Executed (count > 0).
     pub confirmed: Vec<u32>,
+    /// Not executed in gcov's view, but inside a statement of several lines that gcov shows
+    /// executed, and claimed only as part of it (see [`check_lines`]).
+    pub in_statement: Vec<u32>,
     /// Without code in gcov's view: cannot be checked.
     pub no_code: Vec<u32>,
     /// With code, never executed: the claim is wrong.
@@ -165,11 +168,23 @@ pub struct LineCheck {
 }
 
 /// Sorts `claimed` by the counts gcov gives.
-pub fn check_lines(claimed: &[u32], counts: &BTreeMap<u32, u64>) -> LineCheck {
+///
+/// `statements` are the first and last lines of the program's statements (CFA edges) that span
+/// several lines. Under the spanned line rule a statement covers every line it spans, while gcc
+/// attributes the code of a multi-line expression to the lines of its parts: a `return c ? a : b;`
+/// over four lines covers all four, though gcov shows the line of the branch not taken unexecuted.
+/// Such a line counts as confirmed when it lies in a statement whose lines are all claimed and of
+/// which gcov shows some line executed; the statement is then confirmed as a whole.
+pub fn check_lines(claimed: &[u32], counts: &BTreeMap<u32, u64>, statements: &[(u32, u32)]) -> LineCheck {
+    let is_claimed = |l: u32| claimed.binary_search(&l).is_ok();
+    let executed = |l: u32| counts.get(&l).is_some_and(|&c| c > 0);
+    let statement_ran =
+        |l: u32| statements.iter().any(|&(a, b)| a <= l && l <= b && (a..=b).all(is_claimed) && (a..=b).any(executed));
     let mut res = LineCheck::default();
     for &l in claimed {
         match counts.get(&l) {
             Some(&c) if c > 0 => res.confirmed.push(l),
+            Some(_) if statement_ran(l) => res.in_statement.push(l),
             Some(_) => res.not_executed.push(l),
             None => res.no_code.push(l),
         }
@@ -215,6 +230,12 @@ impl TestVerdict {
             if verbose && !l.confirmed.is_empty() {
                 line.push_str(&format!(" ({})", join(&l.confirmed)));
             }
+            if !l.in_statement.is_empty() {
+                line.push_str(&format!(", {} in multi-line statements run", l.in_statement.len()));
+                if verbose {
+                    line.push_str(&format!(" ({})", join(&l.in_statement)));
+                }
+            }
             if !l.no_code.is_empty() {
                 line.push_str(&format!(", {} without code", l.no_code.len()));
                 if verbose {
@@ -235,19 +256,24 @@ impl TestVerdict {
 }
 
 /// Judges one run: `claim` is vcov's claim (if the claims file has one), `status` how the run ended,
-/// `counts` gcov's line counts (`None` when the run wrote no coverage data).
+/// `counts` gcov's line counts (`None` when the run wrote no coverage data), `statements` the
+/// program's multi-line statements (see [`check_lines`]).
 pub fn verdict(
     file: &str,
     claim: Option<&TestClaim>,
     status: &RunStatus,
     counts: Option<&BTreeMap<u32, u64>>,
+    statements: &[(u32, u32)],
 ) -> TestVerdict {
     let end = status.end.clone().unwrap_or(RunEnd::Unknown(None));
     let mut refutations = Vec::new();
     let mut notes = Vec::new();
     let lines = match (claim, counts) {
         (Some(c), Some(counts)) => {
-            let check = check_lines(&c.lines, counts);
+            let mut lines = c.lines.clone();
+            lines.sort_unstable();
+            lines.dedup();
+            let check = check_lines(&lines, counts, statements);
             if !check.not_executed.is_empty() {
                 refutations.push(format!("claimed but not executed: {}", join(&check.not_executed)));
             }
@@ -362,6 +388,7 @@ mod tests {
             Some(&claim(&[2, 3, 4], Some(true), Some(false))),
             &returned(),
             Some(&counts(&[(2, 1), (4, 5)])),
+            &[],
         );
         assert!(v.confirmed());
         assert_eq!(v.render(false), "test1.xml: ok, 2 lines confirmed, 1 without code\n");
@@ -375,26 +402,47 @@ mod tests {
             Some(&claim(&[2, 7, 8], None, None)),
             &returned(),
             Some(&counts(&[(2, 1), (7, 0), (8, 0)])),
+            &[],
         );
         assert!(!v.confirmed());
         assert_eq!(v.render(false), "test1.xml: MISMATCH, claimed but not executed: 7, 8\n");
     }
 
     #[test]
+    fn a_statement_over_several_lines_is_confirmed_as_a_whole() {
+        // `return c ? a : b;` on lines 4-7, the branch on line 7 not taken: gcov shows it unexecuted.
+        let gcov = counts(&[(5, 3), (6, 3), (7, 0), (9, 0)]);
+        let v = verdict("t.xml", Some(&claim(&[4, 5, 6, 7], None, None)), &returned(), Some(&gcov), &[(4, 7)]);
+        assert!(v.confirmed(), "{v:?}");
+        assert_eq!(v.render(false), "t.xml: ok, 2 lines confirmed, 1 in multi-line statements run, 1 without code\n");
+        assert_eq!(
+            v.render(true),
+            "t.xml: ok, 2 lines confirmed (5, 6), 1 in multi-line statements run (7), 1 without code (4)\n"
+        );
+        // Not when the statement is claimed only in part (another edge claims line 7) ...
+        let v = verdict("t.xml", Some(&claim(&[5, 7], None, None)), &returned(), Some(&gcov), &[(4, 7)]);
+        assert_eq!(v.refutations, vec!["claimed but not executed: 7".to_string()]);
+        // ... nor when gcov shows no line of the statement executed.
+        let v = verdict("t.xml", Some(&claim(&[8, 9], None, None)), &returned(), Some(&gcov), &[(8, 9)]);
+        assert_eq!(v.refutations, vec!["claimed but not executed: 9".to_string()]);
+    }
+
+    #[test]
     fn how_the_run_ended_is_checked_against_the_claim() {
         let exit = RunStatus { end: Some(RunEnd::Exit(1)), ..Default::default() };
-        let v = verdict("t.xml", Some(&claim(&[], Some(true), None)), &exit, Some(&counts(&[])));
+        let v = verdict("t.xml", Some(&claim(&[], Some(true), None)), &exit, Some(&counts(&[])), &[]);
         assert_eq!(v.render(false), "t.xml: MISMATCH, claimed to return from main, but the program called exit(1)\n");
-        let v = verdict("t.xml", Some(&claim(&[], Some(false), Some(true))), &returned(), Some(&counts(&[])));
+        let v = verdict("t.xml", Some(&claim(&[], Some(false), Some(true))), &returned(), Some(&counts(&[])), &[]);
         assert_eq!(v.refutations, vec!["claimed to violate the property, but main returned 0".to_string()]);
         let violation = RunStatus { end: Some(RunEnd::Violation("reach_error".into())), ..Default::default() };
-        let v = verdict("t.xml", Some(&claim(&[], Some(false), Some(true))), &violation, Some(&counts(&[])));
+        let v = verdict("t.xml", Some(&claim(&[], Some(false), Some(true))), &violation, Some(&counts(&[])), &[]);
         assert!(v.confirmed() && v.notes.is_empty(), "{v:?}");
         let v = verdict(
             "t.xml",
             Some(&claim(&[1], None, None)),
             &RunStatus { end: Some(RunEnd::Signal(11)), ..Default::default() },
             None,
+            &[],
         );
         assert_eq!(
             v.render(false),
@@ -413,7 +461,7 @@ mod tests {
             skipped: 1,
             ..Default::default()
         };
-        let v = verdict("t.xml", None, &s, Some(&counts(&[(1, 1), (2, 0)])));
+        let v = verdict("t.xml", None, &s, Some(&counts(&[(1, 1), (2, 0)])), &[]);
         assert!(v.confirmed());
         assert_eq!(
             v.render(false),

@@ -363,3 +363,33 @@ fn replay_confirms_vcovs_claim_for_a_hoisted_condition() {
     assert_eq!(run.code, 0, "{:?}\n{}{}", cov.lines, run.stdout, run.stderr);
     assert!(run.stdout.starts_with("test2.xml: ok"), "{}", run.stdout);
 }
+
+/// A statement over several lines counts for every line it spans (the spanned line rule), while
+/// gcov shows the line of the branch not taken unexecuted: replay confirms the statement as a whole,
+/// and says so.
+#[test]
+fn a_multi_line_statement_is_confirmed_as_a_whole() {
+    let program = fixture("c/coverage/multiline_ternary.c");
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("suite");
+    let true_aa = root().join("assumption-automata/true.spc");
+    let run = vcov([
+        "coverage".as_ref(),
+        program.as_os_str(),
+        "--aa".as_ref(),
+        true_aa.as_os_str(),
+        "--64".as_ref(),
+        "--no-progress".as_ref(),
+        "--evidence".as_ref(),
+        suite.as_os_str(),
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let run = replay(&program, &suite, &["--verbose"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("1 in multi-line statements run (8)"), "{}", run.stdout);
+    assert!(
+        run.stdout.ends_with("replay: 1 tests, 1 confirmed, 0 not confirmed (64bit, gcc -m64)\n"),
+        "{}",
+        run.stdout
+    );
+}
