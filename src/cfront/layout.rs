@@ -1,5 +1,6 @@
 //! Record-layout directives `lang_c` does not see, read from the text before parsing: `#pragma pack`
-//! lines (blanked with the other directives) and attributes between `struct`/`union` and the tag or
+//! lines (blanked with the other directives) and `_Pragma("pack(..)")` operators (blanked here, as
+//! every `_Pragma`), and attributes between `struct`/`union` and the tag or
 //! body (`struct __attribute__((packed)) S {..}`, which `lang_c` rejects; they are blanked here).
 //!
 //! Invariant: blanking replaces ASCII bytes by spaces, so every byte offset stays valid.
@@ -42,20 +43,25 @@ impl LayoutHints {
 
 /// Reads the pack directives among `directives` (byte ranges in `src`) and blanks the attributes
 /// after `struct`/`union` keywords in `blanked` (the text with comments and directives blanked).
+/// `_Pragma("...")` operators are read as the `#pragma` lines they stand for, in order with the
+/// directives, and blanked too.
 pub(super) fn extract(src: &str, blanked: String, directives: &[(usize, usize)]) -> (String, LayoutHints) {
     let mut hints = LayoutHints::default();
     let mut current: Option<u64> = None;
     let mut stack: Vec<(Option<String>, Option<u64>)> = Vec::new();
-    for &(lo, hi) in directives {
-        let text = src[lo..hi].replace("\\\n", " ");
-        let Some(args) = pack_arguments(&text) else { continue };
-        let span = Span::new(lo, hi);
+    let mut out = blanked.into_bytes();
+    let mut all: Vec<(usize, usize, String)> =
+        directives.iter().map(|&(lo, hi)| (lo, hi, src[lo..hi].replace("\\\n", " "))).collect();
+    all.extend(blank_pragma_operators(&mut out));
+    all.sort_by_key(|d| d.0);
+    for (lo, hi, text) in &all {
+        let Some(args) = pack_arguments(text) else { continue };
+        let span = Span::new(*lo, *hi);
         match pack_step(&args, &mut current, &mut stack) {
-            Ok(()) => hints.pack.push((lo as u32, current)),
+            Ok(()) => hints.pack.push((*lo as u32, current)),
             Err(msg) => hints.warnings.push((span, msg)),
         }
     }
-    let mut out = blanked.into_bytes();
     blank_keyword_attributes(&mut out, &mut hints);
     // Only ASCII bytes were replaced by ASCII spaces.
     let text = String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
@@ -151,6 +157,43 @@ fn parse_int(text: &str) -> Option<u64> {
     } else {
         t.parse().ok()
     }
+}
+
+/// Blanks every `_Pragma("...")` operator (C99 6.10.9) and returns each as the directive it stands
+/// for: its byte range and `#pragma ...` with the string literal destringized.
+fn blank_pragma_operators(b: &mut [u8]) -> Vec<(usize, usize, String)> {
+    let mut res = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'"' || c == b'\'' {
+            i = skip_literal(b, i);
+            continue;
+        }
+        if !is_ident_start(c) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        i = ident_end(b, i);
+        if (start > 0 && is_ident_char(b[start - 1])) || &b[start..i] != b"_Pragma" {
+            continue;
+        }
+        let open = skip_space(b, i);
+        let Some(close) = matching_paren(b, open) else { continue };
+        let inner = String::from_utf8_lossy(&b[open + 1..close - 1]).into_owned();
+        let inner = inner.trim();
+        let Some(literal) = inner.strip_prefix('"').and_then(|r| r.strip_suffix('"')) else { continue };
+        let text = format!("#pragma {}", literal.replace("\\\"", "\"").replace("\\\\", "\\"));
+        res.push((start, close, text));
+        for byte in &mut b[start..close] {
+            if *byte != b'\n' {
+                *byte = b' ';
+            }
+        }
+        i = close;
+    }
+    res
 }
 
 /// Blanks every `__attribute__((..))` that follows a `struct`/`union` keyword (before the tag or
@@ -343,6 +386,23 @@ mod tests {
                 ("struct K", None),
             ],
         );
+    }
+
+    #[test]
+    fn pragma_operators_are_directives_in_order() {
+        let src = "struct A;\n_Pragma(\"pack(push, 1)\") struct B;\n#pragma pack(2)\nstruct C;\n\
+                   _Pragma ( \"pack(pop)\" )\nstruct D;\n_Pragma(\"GCC diagnostic push\")\nchar *s = \"_Pragma(\\\"pack(1)\\\")\";\n\
+                   struct E;\n";
+        check_pack(
+            src,
+            &[("struct A", None), ("struct B", Some(1)), ("struct C", Some(2)), ("struct D", None), ("struct E", None)],
+        );
+        let mut directives = Vec::new();
+        let blanked = super::super::comments::blank_comments_and_list_directives(src, &mut directives);
+        let (text, _) = extract(src, blanked, &directives);
+        assert_eq!(text.len(), src.len());
+        assert!(!text.contains("_Pragma(\"pack") && !text.contains("GCC diagnostic"), "{text}");
+        assert!(text.contains("char *s = \"_Pragma(\\\"pack(1)\\\")\";"), "a string literal stays: {text}");
     }
 
     #[test]

@@ -260,7 +260,10 @@ pub fn harness(prog: &Program) -> Harness {
     source.push_str(&stubs);
     source.push_str(
         "\n/* Reached where a label ERROR marks a statement (the copy calls it when labels are violations). */\n\
-         void vcov_error_label(void) {\n  vcov_end(\"violation label ERROR\");\n  __real_exit(0);\n}\n\n",
+         void vcov_error_label(void) {\n  vcov_end(\"violation label ERROR\");\n  __real_exit(0);\n}\n\n\
+         /* Called first in a violation function the program defines itself (its body does not run). */\n\
+         void vcov_violation_call(const char *name) {\n  char what[200] = \"violation \";\n  \
+         vcov_append(what, sizeof what, name);\n  vcov_end(what);\n  __real_exit(0);\n}\n\n",
     );
     if !asm_defs.is_empty() {
         source.push_str("/* Functions inline assembly calls: the harness cannot run them. */\n");
@@ -287,12 +290,24 @@ pub fn inputs_file(case: &TestCase) -> String {
 /// The copy of the program `vcov replay` compiles: preprocessor lines blanked (`blank_directives`),
 /// inline `asm` statements neutralized (vcov's executor gives them no effect), and, when labels named
 /// `ERROR` are violations (`error_label`), a call recording the violation put before the statement
-/// each such label marks. Every edit stays on the lines it replaces, so gcov's line numbers are the
-/// original file's.
+/// each such label marks; otherwise a call recording the violation put first in the body of a
+/// violation function the program defines itself (`reach_error`, `__VERIFIER_error`: calling one is
+/// the violation, whatever its body does). Every edit stays on the lines it replaces, so gcov's line
+/// numbers are the original file's.
 pub fn replay_copy(prog: &Program, text: &str, error_label: bool) -> String {
     let mut out = blank_directives(text).into_bytes();
     let mut inserts: Vec<(usize, &str)> = Vec::new();
     for f in &prog.funcs {
+        if let (Some(body), false) = (&f.body, error_label) {
+            let call = match f.name.as_str() {
+                "reach_error" => Some(REACH_ERROR_CALL),
+                "__VERIFIER_error" => Some(VERIFIER_ERROR_CALL),
+                _ => None,
+            };
+            if let Some(call) = call.filter(|_| out.get(body.span.lo as usize) == Some(&b'{')) {
+                inserts.push((body.span.lo as usize + 1, call));
+            }
+        }
         if let Some(body) = &f.body {
             visit_stmts(body, &mut |st| match &st.kind {
                 StmtKind::Asm => neutralize(&mut out, st.span.lo as usize, st.span.hi as usize),
@@ -315,6 +330,12 @@ pub fn replay_copy(prog: &Program, text: &str, error_label: bool) -> String {
 /// What the copy runs where a label `ERROR` marks a statement: a block, so that it is one statement
 /// and needs no declaration elsewhere in the file.
 const ERROR_LABEL_CALL: &str = "{ extern void vcov_error_label(void); vcov_error_label(); } ";
+
+/// What the copy runs first in a `reach_error` or `__VERIFIER_error` the program defines.
+const REACH_ERROR_CALL: &str =
+    " { extern void vcov_violation_call(const char *); vcov_violation_call(\"reach_error\"); }";
+const VERIFIER_ERROR_CALL: &str =
+    " { extern void vcov_violation_call(const char *); vcov_violation_call(\"__VERIFIER_error\"); }";
 
 /// Replaces an `asm` statement by an empty one of the same lines: a statement ending in `;` by `;`,
 /// one without (its `;` follows) by `(void)0`.

@@ -26,6 +26,7 @@ const CASES: &[(&str, bool)] = &[
     ("pack_bitfields.c", true),
     ("packed_before_tag.c", true),
     ("attribute_positions.c", true),
+    ("pragma_operator.c", true),
 ];
 
 fn fixture(name: &str) -> PathBuf {

@@ -236,6 +236,20 @@ fn confirm_runs_the_counterexample_under_gcc() {
     );
 }
 
+/// A `reach_error` with a body (SV-COMP's tasks define it to call `abort` or `__assert_fail`): gcc's
+/// run records the call before the body runs, so the counterexample is confirmed.
+#[test]
+fn confirm_counts_the_call_of_a_reach_error_the_program_defines() {
+    let p = fixture("reach_error_body.c");
+    let out = vcov_with_path(&[path(&p), "--64", "--confirm"]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "Verification result: FALSE(unreach-call)\nCounterexample confirmed by: internal interpreter and gcc -m64\n",
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 #[test]
 fn confirm_turns_a_counterexample_gcc_does_not_reach_into_unknown() {
     let p = fixture("uninit_bug.c");
