@@ -81,6 +81,47 @@ pub struct ExecutionRecord {
     pub violates_property: bool,
     /// The nondeterministic values it consumed, in order (empty when it came from a file).
     pub inputs: Vec<InputValue>,
+    /// Where its inputs of uninitialized memory lie and which fresh memory its pointer inputs chose:
+    /// what the replay harness needs to rebuild the memory the execution read.
+    pub memory: Vec<MemoryFact>,
+}
+
+/// A fact about an execution's memory, for the replay harness (allocation numbers count the objects
+/// the execution allocated, from 0, as `symex::replay` does).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MemoryFact {
+    /// Input `input` (index into the inputs) was read from bytes never written: at `offset` of
+    /// allocation `alloc`, one byte, or a pointer when `pointer`.
+    At {
+        /// Index of the input.
+        input: usize,
+        /// The allocation read.
+        alloc: u32,
+        /// The byte offset in it.
+        offset: u64,
+        /// Whether the input is a pointer (null or fresh memory) rather than a byte.
+        pointer: bool,
+    },
+    /// Pointer input `input` chose fresh memory: allocation `alloc`, pointed to at the executor's
+    /// `lazy_offset`.
+    Fresh {
+        /// Index of the input.
+        input: usize,
+        /// The allocation of the fresh memory.
+        alloc: u32,
+    },
+    /// Allocation `alloc` is the storage of variable `var` (its index in the program's variables,
+    /// named `name`), allocated for the `instance`-th time (from 1).
+    Var {
+        /// The allocation.
+        alloc: u32,
+        /// The variable's index.
+        var: u32,
+        /// The variable's source name.
+        name: String,
+        /// Which allocation of the variable.
+        instance: u32,
+    },
 }
 
 /// Wall-clock and CPU time of the stages, in seconds.

@@ -19,14 +19,14 @@ use crate::cfront::ir::Program;
 use crate::cfront::types::DataModel;
 use crate::coverage::result::Confirmation;
 use crate::coverage::result::{
-    BranchInfo, CoverageResult, ExecutionRecord, FunctionInfo, InputValue, LineStatus, Times,
+    BranchInfo, CoverageResult, ExecutionRecord, FunctionInfo, InputValue, LineStatus, MemoryFact, Times,
 };
 use crate::coverage::search::{self, Generate, SearchConfig, SearchOutcome};
 use crate::coverage::{path_of_counterexample, Analysis, Execution};
 use crate::evidence::replay::TestVerdict;
 use crate::evidence::{testcomp, Architecture};
 use crate::report::{self, LineSet};
-use crate::symex::{self, Budget, ExploreConfig, InputKind, Property};
+use crate::symex::{self, AllocOrigin, Budget, ExploreConfig, InputKind, Property};
 use crate::witness::{self, WitnessInfo};
 
 /// How the coverage report goes to standard output.
@@ -217,6 +217,7 @@ pub(crate) fn measure(
                 terminating,
                 violates_property: false,
                 inputs: Vec::new(),
+                memory: Vec::new(),
             });
             paths.push(path);
         }
@@ -232,6 +233,7 @@ pub(crate) fn measure(
                 terminating: true,
                 violates_property: false,
                 inputs: found.inputs.iter().map(|v| input_value(prog, v)).collect(),
+                memory: memory_facts(prog, cfa, config.property, &found.inputs, found.edges.len() as u64 + 1),
             });
             paths.push(found.edges.clone());
         }
@@ -555,6 +557,42 @@ fn line_status(
         .collect()
 }
 
+/// The memory facts of the execution with `inputs` (see `MemoryFact`), from a concrete run of at
+/// most `steps` edges, which tells what each allocation number stands for.
+pub(super) fn memory_facts(
+    prog: &Program,
+    cfa: &Cfa,
+    property: Property,
+    inputs: &[symex::InputValue],
+    steps: u64,
+) -> Vec<MemoryFact> {
+    if !inputs.iter().any(|i| i.pointer_choice || matches!(i.kind, InputKind::Uninit { .. })) {
+        return Vec::new();
+    }
+    let run = symex::replay(prog, cfa, property, inputs, steps);
+    let mut facts = Vec::new();
+    let mut read = std::collections::BTreeSet::new();
+    for (i, inp) in inputs.iter().enumerate() {
+        if let InputKind::Uninit { alloc, offset } = inp.kind {
+            facts.push(MemoryFact::At { input: i, alloc, offset, pointer: inp.pointer_choice });
+            read.insert(alloc);
+        }
+        if inp.pointer_choice && inp.value & 1 == 1 {
+            let fresh = AllocOrigin::Lazy { input: Some(i) };
+            if let Some(a) = run.allocs.iter().position(|o| *o == fresh) {
+                facts.push(MemoryFact::Fresh { input: i, alloc: a as u32 });
+            }
+        }
+    }
+    for alloc in read {
+        if let Some(&AllocOrigin::Var { var, instance }) = run.allocs.get(alloc as usize) {
+            let name = prog.var(var).name.clone();
+            facts.push(MemoryFact::Var { alloc, var: var.idx() as u32, name, instance });
+        }
+    }
+    facts
+}
+
 /// An executor input as the report shows it.
 pub(super) fn input_value(prog: &Program, v: &symex::InputValue) -> InputValue {
     let function = match &v.kind {
@@ -644,6 +682,7 @@ fn stage_evidence(
                 terminating: false,
                 violates_property: true,
                 inputs: inputs.iter().map(|v| input_value(prog, v)).collect(),
+                memory: memory_facts(prog, cfa, config.property, inputs, edges.len() as u64 + 1),
             });
         }
         let error_label = config.property.labels_violate();

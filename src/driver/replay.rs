@@ -157,10 +157,30 @@ pub fn replay(config: &ReplayConfig) -> Result<ReplayOutcome> {
     let program_name = file_name(&config.program);
     let text = String::from_utf8_lossy(&program_bytes);
     let error_label = claims.as_ref().is_some_and(|c| c.error_label);
-    write(&build.join(&program_name), harness::replay_copy(&prog, &text, error_label).as_bytes())?;
+    // The locals whose uninitialized bytes some test read: the copy fills them after their declaration.
+    let fill: std::collections::BTreeSet<u32> = claims
+        .iter()
+        .flat_map(|c| &c.tests)
+        .flat_map(|t| &t.memory)
+        .filter_map(|f| match f {
+            crate::coverage::result::MemoryFact::Var { var, .. } => Some(*var),
+            _ => None,
+        })
+        .collect();
+    let copy = harness::replay_copy(&prog, &text, error_label, &fill);
     write(&build.join("vcov_replay_harness.c"), harness.source.as_bytes())?;
-    let binary = build_program(config, &harness, arch, &build, &program_name)?;
-    let statements = multi_line_statements(prog)?;
+    // Without `always_inline` where gcc accepts it (a function left without an external definition
+    // may not link): gcov counts the bodies of functions gcc inlines unreliably.
+    write(&build.join(&program_name), harness::without_always_inline(&copy).as_bytes())?;
+    let binary = match build_program(config, &harness, arch, &build, &program_name) {
+        Ok(binary) => binary,
+        Err(_) => {
+            write(&build.join(&program_name), copy.as_bytes())?;
+            build_program(config, &harness, arch, &build, &program_name)?
+        }
+    };
+    let hints = line_hints(prog)?;
+    let lazy_offset = crate::symex::memory::Layout::for_model(arch.data_model()).lazy_offset();
 
     let mut verdicts = Vec::new();
     let mut stdout = String::new();
@@ -176,8 +196,10 @@ pub fn replay(config: &ReplayConfig) -> Result<ReplayOutcome> {
             Some(inputs) => TestCase { covers_error: case.covers_error, inputs: inputs.clone() },
             None => case.clone(),
         };
-        let (status, counts) = run_test(config, &binary, &build, &run_dir, &program_name, &fed)?;
-        let v = replay::verdict(file, claim, &status, counts.as_ref(), &statements);
+        let memory = claim.map_or(&[][..], |c| c.memory.as_slice());
+        let memory = harness::memory_file(&fed, memory, lazy_offset);
+        let (status, counts) = run_test(config, &binary, &build, &run_dir, &program_name, &fed, &memory)?;
+        let v = replay::verdict(file, claim, &status, counts.as_ref(), &hints);
         stdout.push_str(&v.render(config.verbose));
         verdicts.push(v);
     }
@@ -195,18 +217,28 @@ pub fn replay(config: &ReplayConfig) -> Result<ReplayOutcome> {
     Ok(ReplayOutcome { verdicts, stdout, diagnostics })
 }
 
-/// The first and last lines of the program's statements (CFA edges counted for coverage) that span
-/// more than one line, for [`replay::check_lines`].
-fn multi_line_statements(mut prog: crate::cfront::ir::Program) -> Result<Vec<(u32, u32)>> {
+/// What the CFA tells about lines for [`replay::check_lines`]: the statements (edges counted for
+/// coverage) that span more than one line, and each label's line with the first lines of the
+/// statements after it.
+fn line_hints(mut prog: crate::cfront::ir::Program) -> Result<replay::LineHints> {
+    use crate::cfa::{BlankKind, EdgeKind, LineRule};
     let (cfa, _) = crate::cfa::build(&mut prog, &crate::cfa::CfaConfig::default())?;
-    let mut spans: Vec<(u32, u32)> = cfa
-        .edges()
-        .filter_map(|(e, _)| cfa.counted_lines(e, crate::cfa::LineRule::Spanned))
-        .filter(|&(a, b)| a < b)
-        .collect();
-    spans.sort_unstable();
-    spans.dedup();
-    Ok(spans)
+    let mut hints = replay::LineHints::default();
+    for (e, edge) in cfa.edges() {
+        let Some((a, b)) = cfa.counted_lines(e, LineRule::Spanned) else { continue };
+        if a < b {
+            hints.statements.push((a, b));
+        }
+        if matches!(edge.kind, EdgeKind::Blank(BlankKind::Label(_))) {
+            let next = hints.labels.entry(a).or_default();
+            next.extend(
+                cfa.out_edges(edge.dst).iter().filter_map(|&n| cfa.counted_lines(n, LineRule::Spanned)).map(|l| l.0),
+            );
+        }
+    }
+    hints.statements.sort_unstable();
+    hints.statements.dedup();
+    Ok(hints)
 }
 
 /// `vcov verify --confirm`: runs the counterexample `inputs` (of a violation vcov found in `prog`,
@@ -245,11 +277,11 @@ pub fn confirm_violation(
     let program_name = file_name(program);
     write(
         &build.join(&program_name),
-        harness::replay_copy(prog, &String::from_utf8_lossy(&program_bytes), false).as_bytes(),
+        harness::replay_copy(prog, &String::from_utf8_lossy(&program_bytes), false, &Default::default()).as_bytes(),
     )?;
     write(&build.join("vcov_replay_harness.c"), harness.source.as_bytes())?;
     let binary = build_program(&config, &harness, arch, &build, &program_name)?;
-    let (status, _) = run_test(&config, &binary, &build, &run_dir, &program_name, &case)?;
+    let (status, _) = run_test(&config, &binary, &build, &run_dir, &program_name, &case, "")?;
     Ok(replay::violation_confirmed(&status))
 }
 
@@ -358,10 +390,13 @@ fn run_test(
     run_dir: &Path,
     program_name: &str,
     case: &TestCase,
+    memory: &str,
 ) -> Result<(RunStatus, Option<std::collections::BTreeMap<u32, u64>>)> {
     let inputs = run_dir.join("inputs.txt");
     let status_file = run_dir.join("status.txt");
+    let memory_path = run_dir.join("memory.txt");
     write(&inputs, harness::inputs_file(case).as_bytes())?;
+    write(&memory_path, memory.as_bytes())?;
     for stale in [build.join("program.gcda"), status_file.clone()] {
         match std::fs::remove_file(&stale) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
@@ -378,6 +413,7 @@ fn run_test(
         .current_dir(run_dir)
         .env(INPUTS_ENV, &inputs)
         .env(STATUS_ENV, &status_file)
+        .env(harness::MEMORY_ENV, &memory_path)
         .env_remove("GCOV_PREFIX")
         .env_remove("GCOV_PREFIX_STRIP")
         .stdin(Stdio::null())

@@ -17,6 +17,12 @@
 //!   uninitialized memory (`<uninitialized memory>`), which the Test-Comp format has no place for.
 //!   `vcov replay` feeds these when present. `uninitialized_memory: true` marks an execution whose
 //!   path depends on such bytes: no Test-Comp harness can set them.
+//! - Optional: `memory`, what the replay harness needs to rebuild the memory the execution read
+//!   (allocations numbered from 0 along the execution): `{"input": I, "alloc": A, "offset": O,
+//!   "pointer": B}` (input I, counted from 1, is the byte, or pointer, at offset O of allocation A,
+//!   read before anything was written there), `{"input": I, "fresh": A}` (pointer input I chose fresh
+//!   memory, allocation A), `{"alloc": A, "var": V, "variable": NAME, "instance": K}` (allocation A
+//!   is the K-th storage of the program's variable number V).
 //!
 //! Keys are written in alphabetical order. Written with `serde_json::Value` rather than derives: `report` stays the only module with serde
 //! derives, and the schema is small.
@@ -27,6 +33,7 @@ use serde_json::{json, Map, Value};
 
 use super::testcomp::TestInput;
 use super::ReadError;
+use crate::coverage::result::MemoryFact;
 
 /// The name of the claims file in a suite directory.
 pub const CLAIMS_FILE: &str = "vcov-claims.json";
@@ -65,6 +72,9 @@ pub struct TestClaim {
     pub inputs: Option<Vec<TestInput>>,
     /// Whether the execution read bytes of uninitialized memory (values no Test-Comp harness sets).
     pub uninitialized_memory: Option<bool>,
+    /// Where the execution's inputs of uninitialized memory lie (`memory` in the file; empty when
+    /// absent).
+    pub memory: Vec<MemoryFact>,
 }
 
 /// The claims file.
@@ -105,6 +115,9 @@ pub fn claims_json(claims: &Claims) -> String {
             if let Some(b) = t.uninitialized_memory {
                 m.insert("uninitialized_memory".into(), json!(b));
             }
+            if !t.memory.is_empty() {
+                m.insert("memory".into(), Value::Array(t.memory.iter().map(memory_fact_json).collect()));
+            }
             Value::Object(m)
         })
         .collect();
@@ -115,6 +128,36 @@ pub fn claims_json(claims: &Claims) -> String {
     let mut res = serde_json::to_string(&doc).expect("JSON values serialize");
     res.push('\n');
     res
+}
+
+/// One memory fact: `{"input": 4, "alloc": 7, "offset": 0, "pointer": true}` (input 4, counted
+/// from 1, was read at offset 0 of allocation 7), `{"input": 3, "fresh": 9}` (pointer input 3 chose
+/// fresh memory, allocation 9), `{"alloc": 7, "var": 12, "variable": "x", "instance": 1}`.
+fn memory_fact_json(f: &MemoryFact) -> Value {
+    match f {
+        MemoryFact::At { input, alloc, offset, pointer } => {
+            json!({"input": input + 1, "alloc": alloc, "offset": offset, "pointer": pointer})
+        }
+        MemoryFact::Fresh { input, alloc } => json!({"input": input + 1, "fresh": alloc}),
+        MemoryFact::Var { alloc, var, name, instance } => {
+            json!({"alloc": alloc, "var": var, "variable": name, "instance": instance})
+        }
+    }
+}
+
+fn read_memory_fact(v: &Value) -> Option<MemoryFact> {
+    let num = |key: &str| v.get(key).and_then(Value::as_u64);
+    let small = |key: &str| num(key).and_then(|n| u32::try_from(n).ok());
+    let input = || num("input").and_then(|n| usize::try_from(n).ok()).filter(|&n| n > 0).map(|n| n - 1);
+    if let Some(fresh) = small("fresh") {
+        return Some(MemoryFact::Fresh { input: input()?, alloc: fresh });
+    }
+    if let Some(var) = small("var") {
+        let name = v.get("variable").and_then(Value::as_str).unwrap_or_default().to_string();
+        return Some(MemoryFact::Var { alloc: small("alloc")?, var, name, instance: small("instance")? });
+    }
+    let pointer = v.get("pointer").and_then(Value::as_bool).unwrap_or(false);
+    Some(MemoryFact::At { input: input()?, alloc: small("alloc")?, offset: num("offset")?, pointer })
 }
 
 /// Reads a claims file.
@@ -166,10 +209,27 @@ pub fn read_claims(text: &str) -> Result<Claims, ReadError> {
                 Some(inputs)
             }
         };
+        let memory = match t.get("memory") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(v) => {
+                let list = v.as_array().ok_or_else(|| bad(&format!("{file}: `memory` must be an array")))?;
+                let mut facts = Vec::new();
+                for (k, f) in list.iter().enumerate() {
+                    facts.push(read_memory_fact(f).ok_or_else(|| {
+                        bad(&format!(
+                            "{file}: memory fact {}: expected input/alloc/offset, input/fresh or alloc/var/instance",
+                            k + 1
+                        ))
+                    })?);
+                }
+                facts
+            }
+        };
         let mut lines = lines;
         lines.sort_unstable();
         lines.dedup();
         res.push(TestClaim {
+            memory,
             id: t.get("id").and_then(Value::as_u64).map_or(n, |v| v as usize),
             origin: t.get("origin").and_then(Value::as_str).map(str::to_string),
             terminating: flag("terminating")?,
@@ -217,6 +277,11 @@ mod tests {
                         },
                     ]),
                     uninitialized_memory: Some(true),
+                    memory: vec![
+                        MemoryFact::At { input: 1, alloc: 3, offset: 8, pointer: false },
+                        MemoryFact::Fresh { input: 0, alloc: 4 },
+                        MemoryFact::Var { alloc: 3, var: 12, name: "buf".into(), instance: 2 },
+                    ],
                 },
                 TestClaim {
                     file: "test2.xml".into(),
@@ -227,6 +292,7 @@ mod tests {
                     violates_property: None,
                     inputs: None,
                     uninitialized_memory: None,
+                    memory: vec![],
                 },
             ],
         };

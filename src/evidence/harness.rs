@@ -9,7 +9,8 @@
 //!   the result of such a call as an input, used or not. A `void` function consumes nothing. Pointer
 //!   results: input 0 is the null pointer, anything else fresh zeroed memory (the executor models an
 //!   unknown pointer as null or fresh memory). Floating-point and record results take the bytes of
-//!   the input, as the executor does.
+//!   the input, as the executor does. When the claims say which fresh memory the input chose
+//!   (`memory`), the block is that memory, filled as below.
 //! - *violation*: `reach_error`, `__VERIFIER_error`, `__assert_fail`, `__assert_rtn`, `__assert`,
 //!   `__assert_perror_fail` record a violation and exit.
 //! - *assume*: `__VERIFIER_assume(c)` exits quietly when `c` is false.
@@ -30,24 +31,38 @@
 //! of `main` and to write the coverage data before `abort`. The harness does its own IO with raw
 //! system calls (through `syscall`), so stubs named like C library functions cannot disturb it.
 //!
-//! Protocol: the harness reads the inputs from the file named by `VCOV_REPLAY_INPUTS`, one per line
-//! as `FUNCTION HEX` (the function the value was written for, `-` when unknown; the value as 32 hex
-//! digits of its 128-bit two's complement), and at the end writes the file named by
-//! `VCOV_REPLAY_STATUS` (`read_status` reads it).
+//! Memory the execution read before writing it (the executor's uninitialized bytes and fresh memory
+//! behind unknown pointers, `coverage::result::MemoryFact`) is rebuilt from the file named by
+//! `VCOV_REPLAY_MEMORY` (`memory_file`): fresh memory is a block of a static arena, pointed to where
+//! the executor points into it (the middle, so `container_of` stays inside), holding the bytes the
+//! execution read at the offsets it read them and, for pointers it read, null or further fresh
+//! blocks; the locals whose bytes were read are filled right after their declaration (the copy of
+//! the program calls `vcov_local`, see `replay_copy`), extern variables the harness defines before
+//! `main`. Bytes of `malloc`'d blocks are not rebuilt (the C library's `malloc` serves the program):
+//! an execution that depends on them does not replay.
 //!
-//! Invariant: the harness source depends only on the program's declarations, not on a test case.
+//! Protocol: the harness reads the inputs from the file named by `VCOV_REPLAY_INPUTS`, one per line
+//! as `FUNCTION HEX` (the function the value was written for, `-` when unknown, `uninitialized-memory`
+//! for bytes the memory file places; the value as 32 hex digits of its 128-bit two's complement),
+//! and at the end writes the file named by `VCOV_REPLAY_STATUS` (`read_status` reads it).
+//!
+//! Invariant: the harness source depends only on the program's declarations, not on a test case;
+//! a test's memory comes from its files.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use super::testcomp::TestCase;
-use crate::cfront::ir::{Program, Stmt, StmtKind};
+use crate::cfront::ir::{LocalDecl, LocalEntry, Program, Stmt, StmtKind, VarKind};
 use crate::cfront::types::{FloatKind, RecordId, RecordKind, TypeId, TypeKind, Types};
+use crate::coverage::result::MemoryFact;
 
 /// The environment variable naming the inputs file.
 pub const INPUTS_ENV: &str = "VCOV_REPLAY_INPUTS";
 /// The environment variable naming the status file the harness writes.
 pub const STATUS_ENV: &str = "VCOV_REPLAY_STATUS";
+/// The environment variable naming the memory file (`memory_file`).
+pub const MEMORY_ENV: &str = "VCOV_REPLAY_MEMORY";
 
 /// C library functions taken from libc rather than fed from the test (the executor models them).
 pub const LIBC_KEPT: &[&str] = &[
@@ -206,6 +221,7 @@ pub fn harness(prog: &Program) -> Harness {
 
     let mut variables = Vec::new();
     let mut var_defs = String::new();
+    let mut global_fills = String::new();
     let mut seen = BTreeSet::new();
     for v in &prog.vars {
         if !v.is_extern
@@ -225,6 +241,8 @@ pub fn harness(prog: &Program) -> Harness {
         let size = prog.types.size_of(v.ty).filter(|&s| s > 0).unwrap_or(4096);
         let align = prog.types.align_of(v.ty).max(1);
         let _ = writeln!(var_defs, "unsigned char {}[{size}] __attribute__((weak, aligned({align})));", v.name);
+        let idx = prog.vars.iter().position(|w| std::ptr::eq(w, v)).unwrap_or(usize::MAX);
+        let _ = writeln!(global_fills, "  vcov_local({0}, sizeof {0}, {idx});", v.name);
         variables.push(v.name.clone());
     }
 
@@ -250,12 +268,19 @@ pub fn harness(prog: &Program) -> Harness {
         let _ = write!(source, "{}, ", c_string(n));
     }
     source.push_str("0};\n\n");
+    let _ = writeln!(source, "#define VCOV_N_VARS {}", prog.vars.len().max(1));
     source.push_str(RUNTIME_INPUTS);
     source.push_str("\n/* Types of the program the stubs need. */\n");
     source.push_str(&r.forward);
     source.push_str(&r.definitions);
     source.push_str("\n/* Extern variables the program declares without definition. */\n");
     source.push_str(&var_defs);
+    source.push_str(
+        "\n/* Their bytes the execution read before writing them (the executor's uninitialized memory). */\n\
+         __attribute__((constructor)) static void vcov_fill_globals(void) {\n",
+    );
+    source.push_str(&global_fills);
+    source.push_str("}\n");
     source.push_str("\n/* Functions the program declares without body. */\n");
     source.push_str(&stubs);
     source.push_str(
@@ -287,16 +312,82 @@ pub fn inputs_file(case: &TestCase) -> String {
     res
 }
 
+/// The memory file for one test (see the protocol in the module header), from the claims' memory
+/// facts; `lazy_offset` is where the executor points into fresh memory (`symex`'s layout).
+pub fn memory_file(case: &TestCase, facts: &[MemoryFact], lazy_offset: u64) -> String {
+    let mut res = format!("l {lazy_offset}\n");
+    let fresh = |input: usize| {
+        facts.iter().find_map(|f| match f {
+            MemoryFact::Fresh { input: i, alloc } if *i == input => Some(*alloc as i64),
+            _ => None,
+        })
+    };
+    let at: BTreeSet<usize> = facts
+        .iter()
+        .filter_map(|f| match f {
+            MemoryFact::At { input, .. } => Some(*input),
+            _ => None,
+        })
+        .collect();
+    for f in facts {
+        match f {
+            MemoryFact::At { input, alloc, offset, pointer: false } => {
+                let byte = case.inputs.get(*input).map_or(0, |i| i.value as u8);
+                let _ = writeln!(res, "b {alloc} {offset} {byte}");
+            }
+            MemoryFact::At { input, alloc, offset, pointer: true } => {
+                let _ = writeln!(res, "p {alloc} {offset} {}", fresh(*input).unwrap_or(-1));
+            }
+            MemoryFact::Fresh { input, alloc } if !at.contains(input) => {
+                let _ = writeln!(res, "c {} {alloc}", input + 1);
+            }
+            MemoryFact::Fresh { .. } => {}
+            MemoryFact::Var { alloc, var, instance, .. } => {
+                let _ = writeln!(res, "v {var} {instance} {alloc}");
+            }
+        }
+    }
+    res
+}
+
 /// The copy of the program `vcov replay` compiles: preprocessor lines blanked (`blank_directives`),
 /// inline `asm` statements neutralized (vcov's executor gives them no effect), and, when labels named
 /// `ERROR` are violations (`error_label`), a call recording the violation put before the statement
 /// each such label marks; otherwise a call recording the violation put first in the body of a
 /// violation function the program defines itself (`reach_error`, `__VERIFIER_error`: calling one is
-/// the violation, whatever its body does). Every edit stays on the lines it replaces, so gcov's line
-/// numbers are the original file's.
-pub fn replay_copy(prog: &Program, text: &str, error_label: bool) -> String {
+/// the violation, whatever its body does); after each declaration of a local without initializer
+/// among `fill` (variable indices: those whose bytes some test read before writing them), a call
+/// that gives its bytes the values the execution read (`vcov_local`; not in the first clause of a
+/// `for`). Only those: the call puts code on the declaration's line, which gcov then counts. Every
+/// edit stays on the lines it replaces, so gcov's line numbers are the original file's.
+pub fn replay_copy(prog: &Program, text: &str, error_label: bool, fill: &BTreeSet<u32>) -> String {
     let mut out = blank_directives(text).into_bytes();
-    let mut inserts: Vec<(usize, &str)> = Vec::new();
+    let mut inserts: Vec<(usize, String)> = Vec::new();
+    let mut for_inits = BTreeSet::new();
+    for f in &prog.funcs {
+        if let Some(body) = &f.body {
+            visit_stmts(body, &mut |st| match &st.kind {
+                StmtKind::For { init: Some(init), .. } => {
+                    for_inits.insert((init.span.lo, init.span.hi));
+                }
+                StmtKind::Decl(entries) if !for_inits.contains(&(st.span.lo, st.span.hi)) => {
+                    let mut calls = String::new();
+                    for e in entries {
+                        let LocalEntry::Var(LocalDecl { var, init: None }) = e else { continue };
+                        let v = prog.var(*var);
+                        if matches!(v.kind, VarKind::Local(_)) && !v.is_extern && fill.contains(&(var.idx() as u32)) {
+                            let _ = write!(calls, " vcov_local(&{0}, sizeof {0}, {1});", v.name, var.idx());
+                        }
+                    }
+                    if let (false, Some(at)) = (calls.is_empty(), after_semicolon(&out, st.span.hi as usize)) {
+                        inserts
+                            .push((at, format!(" {{ extern void vcov_local(void *, unsigned long, long);{calls} }}")));
+                    }
+                }
+                _ => {}
+            });
+        }
+    }
     for f in &prog.funcs {
         if let (Some(body), false) = (&f.body, error_label) {
             let call = match f.name.as_str() {
@@ -305,14 +396,14 @@ pub fn replay_copy(prog: &Program, text: &str, error_label: bool) -> String {
                 _ => None,
             };
             if let Some(call) = call.filter(|_| out.get(body.span.lo as usize) == Some(&b'{')) {
-                inserts.push((body.span.lo as usize + 1, call));
+                inserts.push((body.span.lo as usize + 1, call.to_string()));
             }
         }
         if let Some(body) = &f.body {
             visit_stmts(body, &mut |st| match &st.kind {
                 StmtKind::Asm => neutralize(&mut out, st.span.lo as usize, st.span.hi as usize),
                 StmtKind::Label { name, body } if error_label && name.eq_ignore_ascii_case("ERROR") => {
-                    inserts.push((body.span.lo as usize, ERROR_LABEL_CALL));
+                    inserts.push((body.span.lo as usize, ERROR_LABEL_CALL.to_string()));
                 }
                 _ => {}
             });
@@ -325,6 +416,40 @@ pub fn replay_copy(prog: &Program, text: &str, error_label: bool) -> String {
         }
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+/// `text` with every `always_inline` and `__always_inline__` attribute blanked (the attribute list
+/// stays, possibly empty, which gcc accepts): at `-O0` gcc still inlines such functions, and gcov
+/// then counts the lines of their bodies unreliably (a line the run executed can show count 0).
+/// Blanking keeps every byte offset and line.
+pub fn without_always_inline(text: &str) -> String {
+    let mut out = text.as_bytes().to_vec();
+    for word in ["__always_inline__", "always_inline"] {
+        let mut from = 0;
+        while let Some(k) = text[from..].find(word) {
+            let at = from + k;
+            let end = at + word.len();
+            let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+            let bytes = text.as_bytes();
+            if (at == 0 || !ident(bytes[at - 1])) && (end == bytes.len() || !ident(bytes[end])) {
+                out[at..end].fill(b' ');
+            }
+            from = end;
+        }
+    }
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// One past the `;` that ends a declaration whose span ends at `hi` (at `hi`, or after blanks).
+fn after_semicolon(out: &[u8], hi: usize) -> Option<usize> {
+    if hi > 0 && out.get(hi - 1) == Some(&b';') {
+        return Some(hi);
+    }
+    let mut at = hi;
+    while at < out.len() && out[at].is_ascii_whitespace() && out[at] != b'\n' {
+        at += 1;
+    }
+    (out.get(at) == Some(&b';')).then_some(at + 1)
 }
 
 /// What the copy runs where a label `ERROR` marks a statement: a block, so that it is one statement
@@ -794,10 +919,14 @@ static int vcov_entry(char name[256], unsigned char value[16]) {
   return 1;
 }
 
+static unsigned long long vcov_memory_lines;
+
 static void vcov_count_left(void) {
   char name[256];
   unsigned char value[16];
   while (vcov_entry(name, value)) {
+    if (vcov_streq(name, "uninitialized-memory"))
+      continue;
     if (vcov_streq(name, "-") || vcov_is_fed(name))
       vcov_left++;
     else
@@ -816,12 +945,17 @@ static void vcov_take(const char *fn, unsigned char value[16]) {
       if (!vcov_exhausted[0]) vcov_append(vcov_exhausted, sizeof vcov_exhausted, fn);
       return;
     }
+    if (vcov_streq(name, "uninitialized-memory")) {
+      /* Bytes of uninitialized memory: the memory file places them. */
+      vcov_memory_lines++;
+      continue;
+    }
     if (vcov_streq(name, "-") || vcov_is_fed(name)) break;
     vcov_skipped++;
   }
   vcov_used++;
   if (!vcov_streq(name, "-") && !vcov_streq(name, fn) && !vcov_mismatch[0]) {
-    vcov_append_num(vcov_mismatch, sizeof vcov_mismatch, vcov_used + vcov_skipped);
+    vcov_append_num(vcov_mismatch, sizeof vcov_mismatch, vcov_used + vcov_skipped + vcov_memory_lines);
     vcov_append(vcov_mismatch, sizeof vcov_mismatch, " ");
     vcov_append(vcov_mismatch, sizeof vcov_mismatch, name);
     vcov_append(vcov_mismatch, sizeof vcov_mismatch, " ");
@@ -843,6 +977,8 @@ static unsigned long long vcov_int(const char *fn) {
 static unsigned char vcov_arena[1 << 22] __attribute__((aligned(16)));
 static unsigned long vcov_arena_next;
 
+static void *vcov_fresh_at_input(void);
+
 static void *vcov_ptr(const char *fn) {
   unsigned char v[16];
   int i, nonzero = 0;
@@ -850,6 +986,8 @@ static void *vcov_ptr(const char *fn) {
   vcov_take(fn, v);
   for (i = 0; i < 16; i++) nonzero |= v[i];
   if (!nonzero) return 0;
+  p = (unsigned char *)vcov_fresh_at_input();
+  if (p) return p;
   if (vcov_arena_next + 4096 > sizeof vcov_arena) vcov_arena_next = 0;
   p = vcov_arena + vcov_arena_next;
   vcov_arena_next += 4096;
@@ -863,11 +1001,219 @@ static void vcov_bytes(void *dst, unsigned long size, const char *fn) {
   vcov_take(fn, v);
   for (i = 0; i < size; i++) ((unsigned char *)dst)[i] = i < 16 ? v[i] : 0;
 }
+
+/* The memory the execution read before writing it, from the file named by VCOV_REPLAY_MEMORY:
+   `l OFFSET` (where the executor points into fresh memory), `b ALLOC OFFSET BYTE`, `p ALLOC OFFSET
+   CHILD` (a pointer: to fresh memory CHILD, or null when CHILD is -1), `c POS CHILD` (the input on
+   line POS of the inputs file chose fresh memory CHILD), `v VAR INSTANCE ALLOC` (allocation ALLOC
+   is the INSTANCE-th storage of variable VAR). */
+struct vcov_fact {
+  char kind;
+  long long a, b, c;
+};
+#define VCOV_MAX_FACTS 65536
+static struct vcov_fact vcov_facts[VCOV_MAX_FACTS];
+static long vcov_n_facts = -1;
+static long long vcov_lazy_offset;
+static long vcov_mfd = -2;
+static char vcov_mbuf[4096];
+static long vcov_mlen, vcov_mpos;
+
+static int vcov_mgetc(void) {
+  if (vcov_mfd == -2) {
+    const char *path = vcov_env("VCOV_REPLAY_MEMORY");
+    vcov_mfd = path ? syscall(VCOV_SYS_OPEN, path, 0) : -1;
+  }
+  if (vcov_mfd < 0) return -1;
+  if (vcov_mpos == vcov_mlen) {
+    vcov_mlen = syscall(VCOV_SYS_READ, vcov_mfd, vcov_mbuf, sizeof vcov_mbuf);
+    vcov_mpos = 0;
+    if (vcov_mlen <= 0) {
+      vcov_mlen = 0;
+      return -1;
+    }
+  }
+  return (unsigned char)vcov_mbuf[vcov_mpos++];
+}
+
+static void vcov_load_facts(void) {
+  int c;
+  if (vcov_n_facts >= 0) return;
+  vcov_n_facts = 0;
+  c = vcov_mgetc();
+  while (c >= 0) {
+    struct vcov_fact f;
+    int k = 0;
+    while (c == '\n' || c == '\r' || c == ' ') c = vcov_mgetc();
+    if (c < 0) break;
+    f.kind = (char)c;
+    f.a = f.b = f.c = 0;
+    c = vcov_mgetc();
+    while (c >= 0 && c != '\n') {
+      long long v = 0;
+      int neg = 0, digits = 0;
+      while (c == ' ' || c == '\r') c = vcov_mgetc();
+      if (c == '-') {
+        neg = 1;
+        c = vcov_mgetc();
+      }
+      while (c >= '0' && c <= '9') {
+        v = v * 10 + (c - '0');
+        digits++;
+        c = vcov_mgetc();
+      }
+      if (!digits) {
+        while (c >= 0 && c != '\n' && c != ' ') c = vcov_mgetc();
+        continue;
+      }
+      if (k == 0) f.a = neg ? -v : v;
+      else if (k == 1) f.b = neg ? -v : v;
+      else if (k == 2) f.c = neg ? -v : v;
+      k++;
+    }
+    if (f.kind == 'l') vcov_lazy_offset = f.a;
+    else if (vcov_n_facts < VCOV_MAX_FACTS) vcov_facts[vcov_n_facts++] = f;
+  }
+}
+
+/* Fresh memory: blocks of a static arena (never reused), one per allocation of the execution. */
+static unsigned char vcov_fresh_arena[1 << 25] __attribute__((aligned(16)));
+static unsigned long vcov_fresh_next;
+#define VCOV_MAX_FRESH 8192
+static long long vcov_fresh_alloc[VCOV_MAX_FRESH];
+static unsigned char *vcov_fresh_ptr[VCOV_MAX_FRESH];
+static long vcov_n_fresh;
+
+static unsigned char *vcov_fresh(long long alloc);
+
+/* Writes the bytes of allocation `alloc` recorded at offsets [lo, hi) into `block` (offset lo at
+   block[0]); pointers to fresh memory are made on the way. */
+static void vcov_fill(unsigned char *block, long long lo, long long hi, long long alloc) {
+  long i;
+  for (i = 0; i < vcov_n_facts; i++) {
+    struct vcov_fact *f = &vcov_facts[i];
+    if (f->a != alloc) continue;
+    if (f->kind == 'b' && f->b >= lo && f->b < hi) {
+      block[f->b - lo] = (unsigned char)f->c;
+    } else if (f->kind == 'p' && f->b >= lo && f->b + (long long)sizeof(void *) <= hi) {
+      void *q = f->c < 0 ? 0 : (void *)vcov_fresh(f->c);
+      unsigned char *from = (unsigned char *)&q;
+      unsigned long k;
+      for (k = 0; k < sizeof q; k++) block[f->b - lo + (long long)k] = from[k];
+    }
+  }
+}
+
+/* The pointer to fresh memory `alloc` (at the executor's lazy offset), made on first use. */
+static unsigned char *vcov_fresh(long long alloc) {
+  long long lo = vcov_lazy_offset, hi = vcov_lazy_offset + 4096;
+  unsigned long size;
+  unsigned char *block;
+  long i;
+  for (i = 0; i < vcov_n_fresh; i++)
+    if (vcov_fresh_alloc[i] == alloc) return vcov_fresh_ptr[i];
+  for (i = 0; i < vcov_n_facts; i++) {
+    struct vcov_fact *f = &vcov_facts[i];
+    if ((f->kind == 'b' || f->kind == 'p') && f->a == alloc) {
+      long long end = f->b + (f->kind == 'p' ? (long long)sizeof(void *) : 1);
+      if (f->b < lo) lo = f->b;
+      if (end > hi) hi = end;
+    }
+  }
+  lo -= lo % 16;
+  size = (unsigned long)(hi - lo + 15) / 16 * 16;
+  if (vcov_n_fresh >= VCOV_MAX_FRESH || size > sizeof vcov_fresh_arena - vcov_fresh_next) {
+    vcov_end("unsupported: the fresh memory of the execution exceeds the harness's arena");
+    __wrap_abort();
+  }
+  block = vcov_fresh_arena + vcov_fresh_next;
+  vcov_fresh_next += size;
+  vcov_fresh_alloc[vcov_n_fresh] = alloc;
+  vcov_fresh_ptr[vcov_n_fresh] = block + (vcov_lazy_offset - lo);
+  vcov_n_fresh++;
+  vcov_fill(block, lo, hi, alloc);
+  return block + (vcov_lazy_offset - lo);
+}
+
+/* The fresh memory the input just taken chose, if the memory file says (0 otherwise). */
+static void *vcov_fresh_at_input(void) {
+  long long pos = (long long)(vcov_used + vcov_skipped + vcov_memory_lines);
+  long i;
+  vcov_load_facts();
+  for (i = 0; i < vcov_n_facts; i++)
+    if (vcov_facts[i].kind == 'c' && vcov_facts[i].a == pos) return vcov_fresh(vcov_facts[i].b);
+  return 0;
+}
+
+/* Called after each declaration of a local without initializer (and for extern variables the
+   harness defines): gives the bytes the execution read before writing them their values. */
+static unsigned vcov_instances[VCOV_N_VARS];
+
+void vcov_local(void *addr, unsigned long size, long var) {
+  unsigned k;
+  long i;
+  if (var < 0 || var >= VCOV_N_VARS) return;
+  k = ++vcov_instances[var];
+  vcov_load_facts();
+  for (i = 0; i < vcov_n_facts; i++) {
+    struct vcov_fact *f = &vcov_facts[i];
+    if (f->kind == 'v' && f->a == var && f->b == (long long)k) {
+      vcov_fill((unsigned char *)addr, 0, (long long)size, f->c);
+      return;
+    }
+  }
+}
 "#;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn memory_file_lists_bytes_pointers_calls_and_variables() {
+        let input = |v: i128| TestInput { variable: None, c_type: None, value: v };
+        let case = TestCase { covers_error: false, inputs: vec![input(1), input(1), input(200), input(0)] };
+        let facts = vec![
+            MemoryFact::Fresh { input: 0, alloc: 5 },
+            MemoryFact::At { input: 1, alloc: 2, offset: 0, pointer: true },
+            MemoryFact::Fresh { input: 1, alloc: 6 },
+            MemoryFact::At { input: 2, alloc: 6, offset: 524290, pointer: false },
+            MemoryFact::At { input: 3, alloc: 2, offset: 4, pointer: true },
+            MemoryFact::Var { alloc: 2, var: 17, name: "w".into(), instance: 1 },
+        ];
+        assert_eq!(
+            memory_file(&case, &facts, 524288),
+            "l 524288\nc 1 5\np 2 0 6\nb 6 524290 200\np 2 4 -1\nv 17 1 2\n"
+        );
+    }
+
+    #[test]
+    fn replay_copy_fills_the_locals_named() {
+        let src = "int main(void) {\n  int a, b; int c = 1;\n  for (int i; 0;) {}\n  return a + b + c;\n}\n";
+        let (prog, _) = crate::cfront::parse_program(SourceFile::new("p.c", src.to_string()), DataModel::Lp64).unwrap();
+        let idx = |name: &str| prog.vars.iter().position(|v| v.name == name).unwrap() as u32;
+        let copy = replay_copy(&prog, src, false, &[idx("b"), idx("i")].into());
+        assert_eq!(copy.lines().count(), src.lines().count());
+        let line2 = copy.lines().nth(1).unwrap();
+        let b = idx("b");
+        assert_eq!(
+            line2,
+            format!("  int a, b; {{ extern void vcov_local(void *, unsigned long, long); vcov_local(&b, sizeof b, {b}); }} int c = 1;")
+        );
+        assert!(!copy.lines().nth(2).unwrap().contains("vcov_local"), "not in a for clause: {copy}");
+    }
+
+    #[test]
+    fn always_inline_is_blanked_in_place() {
+        let src = "static __inline __attribute__((__always_inline__, unused)) int f(void) { return 1; }\n\
+                   char *s = \"x\"; int always_inlined;";
+        let out = without_always_inline(src);
+        assert_eq!(out.len(), src.len());
+        let blank = " ".repeat("__always_inline__".len());
+        assert!(out.starts_with(&format!("static __inline __attribute__(({blank}, unused)) int f")), "{out}");
+        assert!(out.ends_with("int always_inlined;"), "{out}");
+    }
+
     use crate::base::SourceFile;
     use crate::cfront::types::DataModel;
     use crate::evidence::testcomp::TestInput;

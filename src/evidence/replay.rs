@@ -159,7 +159,8 @@ pub struct LineCheck {
     /// Executed (count > 0).
     pub confirmed: Vec<u32>,
     /// Not executed in gcov's view, but inside a statement of several lines that gcov shows
-    /// executed, and claimed only as part of it (see [`check_lines`]).
+    /// executed, and claimed only as part of it, or a label whose statement gcov shows executed
+    /// (see [`check_lines`]).
     pub in_statement: Vec<u32>,
     /// Without code in gcov's view: cannot be checked.
     pub no_code: Vec<u32>,
@@ -167,19 +168,32 @@ pub struct LineCheck {
     pub not_executed: Vec<u32>,
 }
 
+/// What the program's CFA tells about lines whose gcov counts differ from what vcov counts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LineHints {
+    /// The first and last lines of the statements (CFA edges) that span several lines.
+    pub statements: Vec<(u32, u32)>,
+    /// The line of each label, with the first lines of the statements that follow it.
+    pub labels: BTreeMap<u32, Vec<u32>>,
+}
+
 /// Sorts `claimed` by the counts gcov gives.
 ///
-/// `statements` are the first and last lines of the program's statements (CFA edges) that span
-/// several lines. Under the spanned line rule a statement covers every line it spans, while gcc
-/// attributes the code of a multi-line expression to the lines of its parts: a `return c ? a : b;`
-/// over four lines covers all four, though gcov shows the line of the branch not taken unexecuted.
-/// Such a line counts as confirmed when it lies in a statement whose lines are all claimed and of
-/// which gcov shows some line executed; the statement is then confirmed as a whole.
-pub fn check_lines(claimed: &[u32], counts: &BTreeMap<u32, u64>, statements: &[(u32, u32)]) -> LineCheck {
+/// Under the spanned line rule a statement covers every line it spans, while gcc attributes the
+/// code of a multi-line expression to the lines of its parts: a `return c ? a : b;` over four lines
+/// covers all four, though gcov shows the line of the branch not taken unexecuted. Such a line
+/// counts as confirmed when it lies in a statement (`hints.statements`) whose lines are all claimed
+/// and of which gcov shows some line executed; the statement is then confirmed as a whole. The same
+/// for a label: vcov counts its line when the run passes it, gcc gives it code only where a jump
+/// lands (`if (c) {..} else {} L: s;` counts for the empty `else` alone); its line counts as
+/// confirmed when gcov shows a statement after it executed and the test claims that statement.
+pub fn check_lines(claimed: &[u32], counts: &BTreeMap<u32, u64>, hints: &LineHints) -> LineCheck {
     let is_claimed = |l: u32| claimed.binary_search(&l).is_ok();
     let executed = |l: u32| counts.get(&l).is_some_and(|&c| c > 0);
-    let statement_ran =
-        |l: u32| statements.iter().any(|&(a, b)| a <= l && l <= b && (a..=b).all(is_claimed) && (a..=b).any(executed));
+    let statement_ran = |l: u32| {
+        hints.statements.iter().any(|&(a, b)| a <= l && l <= b && (a..=b).all(is_claimed) && (a..=b).any(executed))
+            || hints.labels.get(&l).is_some_and(|next| next.iter().any(|&n| is_claimed(n) && executed(n)))
+    };
     let mut res = LineCheck::default();
     for &l in claimed {
         match counts.get(&l) {
@@ -257,13 +271,13 @@ impl TestVerdict {
 
 /// Judges one run: `claim` is vcov's claim (if the claims file has one), `status` how the run ended,
 /// `counts` gcov's line counts (`None` when the run wrote no coverage data), `statements` the
-/// program's multi-line statements (see [`check_lines`]).
+/// what the CFA tells about lines (see [`check_lines`]).
 pub fn verdict(
     file: &str,
     claim: Option<&TestClaim>,
     status: &RunStatus,
     counts: Option<&BTreeMap<u32, u64>>,
-    statements: &[(u32, u32)],
+    hints: &LineHints,
 ) -> TestVerdict {
     let end = status.end.clone().unwrap_or(RunEnd::Unknown(None));
     let mut refutations = Vec::new();
@@ -273,7 +287,7 @@ pub fn verdict(
             let mut lines = c.lines.clone();
             lines.sort_unstable();
             lines.dedup();
-            let check = check_lines(&lines, counts, statements);
+            let check = check_lines(&lines, counts, hints);
             if !check.not_executed.is_empty() {
                 refutations.push(format!("claimed but not executed: {}", join(&check.not_executed)));
             }
@@ -347,6 +361,7 @@ mod tests {
             violates_property: violates,
             inputs: None,
             uninitialized_memory: None,
+            memory: vec![],
         }
     }
 
@@ -388,7 +403,7 @@ mod tests {
             Some(&claim(&[2, 3, 4], Some(true), Some(false))),
             &returned(),
             Some(&counts(&[(2, 1), (4, 5)])),
-            &[],
+            &LineHints::default(),
         );
         assert!(v.confirmed());
         assert_eq!(v.render(false), "test1.xml: ok, 2 lines confirmed, 1 without code\n");
@@ -402,7 +417,7 @@ mod tests {
             Some(&claim(&[2, 7, 8], None, None)),
             &returned(),
             Some(&counts(&[(2, 1), (7, 0), (8, 0)])),
-            &[],
+            &LineHints::default(),
         );
         assert!(!v.confirmed());
         assert_eq!(v.render(false), "test1.xml: MISMATCH, claimed but not executed: 7, 8\n");
@@ -412,7 +427,9 @@ mod tests {
     fn a_statement_over_several_lines_is_confirmed_as_a_whole() {
         // `return c ? a : b;` on lines 4-7, the branch on line 7 not taken: gcov shows it unexecuted.
         let gcov = counts(&[(5, 3), (6, 3), (7, 0), (9, 0)]);
-        let v = verdict("t.xml", Some(&claim(&[4, 5, 6, 7], None, None)), &returned(), Some(&gcov), &[(4, 7)]);
+        let hints = |statements: Vec<(u32, u32)>| LineHints { statements, ..LineHints::default() };
+        let v =
+            verdict("t.xml", Some(&claim(&[4, 5, 6, 7], None, None)), &returned(), Some(&gcov), &hints(vec![(4, 7)]));
         assert!(v.confirmed(), "{v:?}");
         assert_eq!(v.render(false), "t.xml: ok, 2 lines confirmed, 1 in multi-line statements run, 1 without code\n");
         assert_eq!(
@@ -420,29 +437,57 @@ mod tests {
             "t.xml: ok, 2 lines confirmed (5, 6), 1 in multi-line statements run (7), 1 without code (4)\n"
         );
         // Not when the statement is claimed only in part (another edge claims line 7) ...
-        let v = verdict("t.xml", Some(&claim(&[5, 7], None, None)), &returned(), Some(&gcov), &[(4, 7)]);
+        let v = verdict("t.xml", Some(&claim(&[5, 7], None, None)), &returned(), Some(&gcov), &hints(vec![(4, 7)]));
         assert_eq!(v.refutations, vec!["claimed but not executed: 7".to_string()]);
         // ... nor when gcov shows no line of the statement executed.
-        let v = verdict("t.xml", Some(&claim(&[8, 9], None, None)), &returned(), Some(&gcov), &[(8, 9)]);
+        let v = verdict("t.xml", Some(&claim(&[8, 9], None, None)), &returned(), Some(&gcov), &hints(vec![(8, 9)]));
         assert_eq!(v.refutations, vec!["claimed but not executed: 9".to_string()]);
+    }
+
+    #[test]
+    fn a_label_is_confirmed_by_the_statement_after_it() {
+        // `} else { }` on line 3, `L:` on line 4 (gcc's code there is the empty else's jump), line 5 ran.
+        let gcov = counts(&[(2, 1), (4, 0), (5, 1), (7, 0)]);
+        let hints = LineHints { labels: [(4, vec![5]), (6, vec![7])].into(), ..LineHints::default() };
+        let v = verdict("t.xml", Some(&claim(&[2, 4, 5], None, None)), &returned(), Some(&gcov), &hints);
+        assert!(v.confirmed(), "{v:?}");
+        assert_eq!(v.lines.unwrap().in_statement, vec![4]);
+        // The statement after the label did not run (or is not claimed): the label is not confirmed.
+        let v = verdict("t.xml", Some(&claim(&[6, 7], None, None)), &returned(), Some(&gcov), &hints);
+        assert_eq!(v.refutations, vec!["claimed but not executed: 7".to_string()]);
+        let gcov = counts(&[(6, 0), (7, 1)]);
+        let v = verdict("t.xml", Some(&claim(&[6], None, None)), &returned(), Some(&gcov), &hints);
+        assert_eq!(v.refutations, vec!["claimed but not executed: 6".to_string()]);
     }
 
     #[test]
     fn how_the_run_ended_is_checked_against_the_claim() {
         let exit = RunStatus { end: Some(RunEnd::Exit(1)), ..Default::default() };
-        let v = verdict("t.xml", Some(&claim(&[], Some(true), None)), &exit, Some(&counts(&[])), &[]);
+        let v = verdict("t.xml", Some(&claim(&[], Some(true), None)), &exit, Some(&counts(&[])), &LineHints::default());
         assert_eq!(v.render(false), "t.xml: MISMATCH, claimed to return from main, but the program called exit(1)\n");
-        let v = verdict("t.xml", Some(&claim(&[], Some(false), Some(true))), &returned(), Some(&counts(&[])), &[]);
+        let v = verdict(
+            "t.xml",
+            Some(&claim(&[], Some(false), Some(true))),
+            &returned(),
+            Some(&counts(&[])),
+            &LineHints::default(),
+        );
         assert_eq!(v.refutations, vec!["claimed to violate the property, but main returned 0".to_string()]);
         let violation = RunStatus { end: Some(RunEnd::Violation("reach_error".into())), ..Default::default() };
-        let v = verdict("t.xml", Some(&claim(&[], Some(false), Some(true))), &violation, Some(&counts(&[])), &[]);
+        let v = verdict(
+            "t.xml",
+            Some(&claim(&[], Some(false), Some(true))),
+            &violation,
+            Some(&counts(&[])),
+            &LineHints::default(),
+        );
         assert!(v.confirmed() && v.notes.is_empty(), "{v:?}");
         let v = verdict(
             "t.xml",
             Some(&claim(&[1], None, None)),
             &RunStatus { end: Some(RunEnd::Signal(11)), ..Default::default() },
             None,
-            &[],
+            &LineHints::default(),
         );
         assert_eq!(
             v.render(false),
@@ -461,7 +506,7 @@ mod tests {
             skipped: 1,
             ..Default::default()
         };
-        let v = verdict("t.xml", None, &s, Some(&counts(&[(1, 1), (2, 0)])), &[]);
+        let v = verdict("t.xml", None, &s, Some(&counts(&[(1, 1), (2, 0)])), &LineHints::default());
         assert!(v.confirmed());
         assert_eq!(
             v.render(false),

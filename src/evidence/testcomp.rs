@@ -147,6 +147,7 @@ pub fn test_suite_files(
                     .collect(),
             ),
             uninitialized_memory: Some(e.inputs.iter().any(|i| i.function == UNINITIALIZED)),
+            memory: e.memory.clone(),
         });
     }
     let claims = claims::Claims { program: meta.program_file.clone(), error_label, tests };

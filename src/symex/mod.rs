@@ -56,7 +56,7 @@ pub use explore::{
     CutReason, Exhaustive, ExploreConfig, Explorer, Guide, InputValue, PathEdges, PathEnd, PathOutcome, Pulled, Stats,
     Step, Strategy, Succ, Summary,
 };
-pub use replay::{replay, Replay, ReplayEnd};
+pub use replay::{replay, AllocOrigin, Replay, ReplayEnd};
 pub use shift::counters;
 pub use solver::{Mode, SolverStats};
 pub use state::{Approx, InputKind};

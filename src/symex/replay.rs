@@ -52,6 +52,31 @@ pub struct Replay {
     pub end: ReplayEnd,
     /// The edges it took.
     pub edges: Vec<EdgeId>,
+    /// What each allocation number of the run stands for (indexed by it): how the replay harness
+    /// finds the objects whose bytes the inputs name.
+    pub allocs: Vec<AllocOrigin>,
+}
+
+/// What an allocation number stands for in a concrete run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AllocOrigin {
+    /// The storage of a variable, allocated for the `instance`-th time along the run (from 1: a
+    /// local declared in a loop gets a new instance on every pass over its declaration).
+    Var {
+        /// The variable.
+        var: VarId,
+        /// How many times it was allocated, this one included.
+        instance: u32,
+    },
+    /// A block of `malloc`, `calloc` or `alloca`.
+    Heap,
+    /// Fresh memory behind an unknown pointer, pointed to at `Layout::lazy_offset`: the pointer
+    /// input at index `input` of the run's inputs chose it (`None`: no input was given, so the
+    /// pointer was null and the object is never used).
+    Lazy {
+        /// The index of the pointer input in the inputs.
+        input: Option<usize>,
+    },
 }
 
 /// A concrete value: an integer of some width (masked), or raw bytes of an aggregate.
@@ -110,8 +135,10 @@ struct Interp<'a> {
     n_allocs: u32,
     frames: Vec<CFrame>,
     globals: HashMap<VarId, ObjId>,
-    calls: VecDeque<&'a InputValue>,
-    uninit: HashMap<(u32, u64), &'a InputValue>,
+    calls: VecDeque<(usize, &'a InputValue)>,
+    uninit: HashMap<(u32, u64), (usize, &'a InputValue)>,
+    allocs: Vec<AllocOrigin>,
+    instances: HashMap<VarId, u32>,
     edge: EdgeId,
 }
 
@@ -121,11 +148,11 @@ pub fn replay(prog: &Program, cfa: &Cfa, property: Property, inputs: &[InputValu
     let layout = w.layout;
     let mut calls = VecDeque::new();
     let mut uninit = HashMap::new();
-    for inp in inputs {
+    for (i, inp) in inputs.iter().enumerate() {
         match inp.kind {
-            InputKind::Call { .. } => calls.push_back(inp),
+            InputKind::Call { .. } => calls.push_back((i, inp)),
             InputKind::Uninit { alloc, offset } => {
-                uninit.insert((alloc, offset), inp);
+                uninit.insert((alloc, offset), (i, inp));
             }
         }
     }
@@ -140,6 +167,8 @@ pub fn replay(prog: &Program, cfa: &Cfa, property: Property, inputs: &[InputValu
         globals: HashMap::new(),
         calls,
         uninit,
+        allocs: Vec::new(),
+        instances: HashMap::new(),
         edge: EdgeId(0),
         w,
     };
@@ -147,7 +176,7 @@ pub fn replay(prog: &Program, cfa: &Cfa, property: Property, inputs: &[InputValu
     let end = match it.run(max_steps, &mut edges) {
         Ok(end) | Err(Stop::End(end)) => end,
     };
-    Replay { end, edges }
+    Replay { end, edges, allocs: it.allocs }
 }
 
 fn mask(v: u128, bits: u32) -> u128 {
@@ -359,12 +388,11 @@ impl<'a> Interp<'a> {
 
     // ----- objects -----
 
-    fn alloc(&mut self, size: u64, kind: Kind, fill: Option<u8>) -> R<ObjId> {
+    fn alloc(&mut self, size: u64, kind: Kind, fill: Option<u8>, origin: AllocOrigin) -> R<ObjId> {
         if size > self.layout.max_size() {
             return unsupported(format!("an object of {size} bytes"));
         }
-        let alloc = self.n_allocs;
-        self.n_allocs += 1;
+        let alloc = self.next_alloc(origin);
         let mut id = self.first_free;
         while id < self.objs.len() && self.objs[id].is_some() {
             id += 1;
@@ -378,6 +406,21 @@ impl<'a> Interp<'a> {
         self.objs[id] = Some(Obj { size, kind, alloc, default: fill, bytes: BTreeMap::new() });
         self.first_free = id + 1;
         Ok(id as ObjId)
+    }
+
+    /// The next allocation number, which stands for `origin`.
+    fn next_alloc(&mut self, origin: AllocOrigin) -> u32 {
+        let alloc = self.n_allocs;
+        self.n_allocs += 1;
+        self.allocs.push(origin);
+        alloc
+    }
+
+    /// The origin of the next allocation of variable `v`.
+    fn var_origin(&mut self, v: VarId) -> AllocOrigin {
+        let n = self.instances.entry(v).or_insert(0);
+        *n += 1;
+        AllocOrigin::Var { var: v, instance: *n }
     }
 
     fn free_id(&mut self, id: ObjId) {
@@ -405,13 +448,13 @@ impl<'a> Interp<'a> {
         } else {
             self.frames.last().expect("frame").locals.get(&v).copied()
         };
+        let origin = self.var_origin(v);
         if let Some(id) = existing {
-            let alloc = self.n_allocs;
-            self.n_allocs += 1;
+            let alloc = self.next_alloc(origin);
             self.objs[id as usize] = Some(Obj { size, kind: Kind::Var, alloc, default: fill, bytes: BTreeMap::new() });
             return Ok(id);
         }
-        let id = self.alloc(size, Kind::Var, fill)?;
+        let id = self.alloc(size, Kind::Var, fill, origin)?;
         if global {
             self.globals.insert(v, id);
         } else {
@@ -464,7 +507,7 @@ impl<'a> Interp<'a> {
             let b = match o.bytes.get(&k).copied().or(o.default) {
                 Some(b) => b,
                 None => {
-                    let v = self.uninit.get(&(o.alloc, k)).map_or(0, |i| i.value as u8);
+                    let v = self.uninit.get(&(o.alloc, k)).map_or(0, |(_, i)| i.value as u8);
                     o.bytes.insert(k, v);
                     v
                 }
@@ -581,7 +624,7 @@ impl<'a> Interp<'a> {
                 if size > self.layout.max_size() as u128 {
                     return unsupported(format!("an allocation of {size} bytes"));
                 }
-                let id = self.alloc(size as u64, Kind::Heap, fill)?;
+                let id = self.alloc(size as u64, Kind::Heap, fill, AllocOrigin::Heap)?;
                 let addr = self.layout.address(id, 0);
                 self.store_ptr(lhs, addr)?;
                 Ok(None)
@@ -655,7 +698,7 @@ impl<'a> Interp<'a> {
     /// The next call input, which must belong to the edge being executed.
     fn next_call_input(&mut self) -> R<&'a InputValue> {
         match self.calls.pop_front() {
-            Some(inp) if matches!(inp.kind, InputKind::Call { edge, .. } if edge == self.edge) => Ok(inp),
+            Some((_, inp)) if matches!(inp.kind, InputKind::Call { edge, .. } if edge == self.edge) => Ok(inp),
             _ => Err(Stop::End(ReplayEnd::Diverged)),
         }
     }
@@ -669,7 +712,8 @@ impl<'a> Interp<'a> {
         let v = match self.types().kind(ret) {
             TypeKind::Void => return Ok(()),
             TypeKind::Pointer(_) => {
-                let id = self.alloc(self.layout.max_size(), Kind::Lazy, None)?;
+                let at = self.calls.front().map(|&(i, _)| i);
+                let id = self.alloc(self.layout.max_size(), Kind::Lazy, None, AllocOrigin::Lazy { input: at })?;
                 let inp = self.next_call_input()?;
                 let addr = self.layout.address(id, self.layout.lazy_offset());
                 Val::Int(if inp.value & 1 == 1 { addr } else { 0 }, self.layout.ptr_bits)
@@ -1001,8 +1045,9 @@ impl<'a> Interp<'a> {
             return Ok(None);
         }
         let key = (o.alloc, off);
-        let lazy = self.alloc(self.layout.max_size(), Kind::Lazy, None)?;
-        let choice = self.uninit.get(&key).is_some_and(|i| i.value & 1 == 1);
+        let input = self.uninit.get(&key).map(|&(i, _)| i);
+        let lazy = self.alloc(self.layout.max_size(), Kind::Lazy, None, AllocOrigin::Lazy { input })?;
+        let choice = self.uninit.get(&key).is_some_and(|(_, i)| i.value & 1 == 1);
         let v = if choice { self.layout.address(lazy, self.layout.lazy_offset()) } else { 0 };
         let bytes: Vec<u8> = (0..size).map(|k| (v >> (8 * k)) as u8).collect();
         let o = self.objs[id as usize].as_mut().expect("live");

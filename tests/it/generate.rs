@@ -300,39 +300,71 @@ fn the_abstraction_never_claims_a_line_a_long_execution_covers() {
     assert_eq!(j["line_status"]["8"], "over_only");
 }
 
+/// `vcov coverage ARGS` on `program` with everything explored, 64-bit, evidence into `out`.
+fn coverage_args(program: &str, confirm: bool, out: &std::path::Path) -> Vec<String> {
+    let mut a = vec![program.to_string(), "--aa".into(), "assumption-automata/true.spc".into(), "--64".into()];
+    a.extend(["--evidence".into(), out.display().to_string()]);
+    if confirm {
+        a.push("--confirm".into());
+    }
+    a
+}
+
 #[test]
 fn confirm_counts_only_executions_gcc_replays() {
-    // The branch on an uninitialized local: vcov's model reads its bytes as inputs and covers
-    // `g = 2;`, but the compiled program gets whatever the stack holds, so gcc cannot replay it.
+    // The branch on a `malloc`'d block never written: vcov's model reads its bytes as inputs and
+    // covers `g = 2;`, but the replay harness cannot give the C library's block those bytes, so gcc
+    // does not replay that execution.
     let dir = tempfile::tempdir().unwrap();
     let evidence = dir.path().join("ev");
-    let program = "fixtures/c/coverage/uninitialized_branch.c";
-    let args = |confirm: bool, out: &std::path::Path| {
-        let mut a = vec![program.to_string(), "--aa".into(), "assumption-automata/true.spc".into(), "--64".into()];
-        a.extend(["--evidence".into(), out.display().to_string()]);
-        if confirm {
-            a.push("--confirm".into());
-        }
-        a
-    };
-    let plain = run_json(&args(false, &dir.path().join("plain")).iter().map(String::as_str).collect::<Vec<_>>());
+    let program = "fixtures/c/coverage/uninitialized_heap.c";
+    let plain = coverage_args(program, false, &dir.path().join("plain"));
+    let plain = run_json(&plain.iter().map(String::as_str).collect::<Vec<_>>());
     assert_eq!(plain["confirmation"]["method"], "interpreter");
-    assert_eq!(plain["line_status"]["10"], "covered");
+    assert_eq!(plain["line_status"]["11"], "covered");
     let claims = json(&dir.path().join("plain/vcov-claims.json"));
     assert!(
         claims["tests"].as_array().unwrap().iter().any(|t| t["uninitialized_memory"] == true),
         "the dependence on uninitialized bytes is marked: {claims}"
     );
 
-    let j = run_json(&args(true, &evidence).iter().map(String::as_str).collect::<Vec<_>>());
+    let j = run_json(&coverage_args(program, true, &evidence).iter().map(String::as_str).collect::<Vec<_>>());
     assert_eq!(j["confirmation"]["method"], "gcc");
     assert!(j["confirmation"]["rejected"].as_u64().unwrap() >= 1, "{j}");
-    assert_eq!(j["line_status"]["10"], "unknown", "no longer claimed covered: {j}");
+    assert_eq!(j["line_status"]["11"], "unknown", "no longer claimed covered: {j}");
     assert_eq!(j["exact"], false);
-    assert_eq!(j["line_status"]["7"], "covered");
+    assert_eq!(j["line_status"]["9"], "covered");
     // What is written is what gcc confirmed.
     let run = vcov(["replay", program, evidence.to_str().unwrap(), "--64"]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     let n = j["under_approximation"]["executions"].as_u64().unwrap();
     assert_eq!(run.stdout.matches(": ok").count() as u64, n, "{}", run.stdout);
+}
+
+#[test]
+fn an_uninitialized_local_is_replayed_with_the_bytes_vcov_read() {
+    // `int x;` never written, `if (x == 12345)`: the replay copy fills `x` after its declaration
+    // with the bytes the execution read (vcov-claims.json's `memory`), so gcc confirms both branches.
+    let dir = tempfile::tempdir().unwrap();
+    let program = "fixtures/c/coverage/uninitialized_branch.c";
+    let evidence = dir.path().join("ev");
+    let j = run_json(&coverage_args(program, true, &evidence).iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(j["confirmation"]["method"], "gcc");
+    assert_eq!(j["confirmation"]["rejected"], 0, "{j}");
+    assert_eq!(j["line_status"]["10"], "covered", "{j}");
+    assert_eq!(j["exact"], true);
+    let claims = json(&evidence.join("vcov-claims.json"));
+    let memory =
+        claims["tests"].as_array().unwrap().iter().flat_map(|t| t["memory"].as_array().cloned().unwrap_or_default());
+    assert!(memory.clone().any(|f| f["variable"] == "x" && f["instance"] == 1), "{claims}");
+    let run = vcov(["replay", program, evidence.to_str().unwrap(), "--64"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    if crate::replay::gcc32() {
+        let evidence = dir.path().join("ev32");
+        let mut a = coverage_args(program, true, &evidence);
+        a[3] = "--32".into();
+        let j = run_json(&a.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(j["confirmation"]["rejected"], 0, "{j}");
+        assert_eq!(j["line_status"]["10"], "covered", "{j}");
+    }
 }

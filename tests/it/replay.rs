@@ -120,6 +120,7 @@ fn suite_written_by_vcov_is_confirmed() {
             terminating: true,
             violates_property: false,
             inputs: vec![InputValue { function: "__VERIFIER_nondet_int".into(), c_type: "int".into(), value: x }],
+            memory: vec![],
         });
     }
     let dir = tempfile::tempdir().unwrap();
@@ -354,6 +355,7 @@ fn replay_confirms_vcovs_claim_for_a_hoisted_condition() {
             input("__VERIFIER_nondet_long", "long", -1),
             input("__VERIFIER_nondet_pointer", "void *", 1),
         ],
+        memory: vec![],
     };
     let dir = tempfile::tempdir().unwrap();
     let meta = vcov::driver::suite_metadata(&program, "", Architecture::Bits64).unwrap();
@@ -392,4 +394,50 @@ fn a_multi_line_statement_is_confirmed_as_a_whole() {
         "{}",
         run.stdout
     );
+}
+
+/// The driver fixture (environment model calling callbacks through a table, kernel functions
+/// without body returning pointers, container_of, an uninitialized local pointer, inline assembly):
+/// everything explored, exact, and every test vcov writes replays under gcc, 64- and 32-bit.
+#[test]
+fn the_driver_fixture_replays_completely() {
+    let program = fixture("c/driver/program.c");
+    let true_aa = root().join("assumption-automata/true.spc");
+    let mut models = vec!["--64"];
+    if gcc32() {
+        models.push("--32");
+    }
+    for model in models {
+        let dir = tempfile::tempdir().unwrap();
+        let suite = dir.path().join("suite");
+        let json = dir.path().join("r.json");
+        let run = vcov([
+            "coverage".as_ref(),
+            program.as_os_str(),
+            "--aa".as_ref(),
+            true_aa.as_os_str(),
+            model.as_ref(),
+            "--no-progress".as_ref(),
+            "--evidence".as_ref(),
+            suite.as_os_str(),
+            "--json".as_ref(),
+            json.as_os_str(),
+        ]);
+        assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+        let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        assert_eq!(report["exact"], true, "{model}: {report}");
+        let n = report["under_approximation"]["executions"].as_u64().unwrap();
+        assert!(n >= 5, "{model}: {report}");
+        let run = replay(&program, &suite, &[]);
+        assert_eq!(run.code, 0, "{model}: {}{}", run.stdout, run.stderr);
+        assert!(
+            run.stdout.ends_with(&format!(
+                "replay: {n} tests, {n} confirmed, 0 not confirmed ({}bit, gcc -m{})\n",
+                &model[2..],
+                &model[2..]
+            )),
+            "{}",
+            run.stdout
+        );
+    }
 }
