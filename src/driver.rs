@@ -9,6 +9,7 @@ pub mod evidence;
 pub mod output;
 mod progress;
 pub mod replay;
+pub mod signals;
 
 use std::path::Path;
 

@@ -88,13 +88,23 @@ pub fn run(args: VerifyArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
         time_limit: args.timelimit.map(Duration::from_secs_f64),
         no_state_caching: args.no_state_caching,
         memory_limit_mb: args.memory_limit,
+        stop: None,
     };
+    // SIGINT or SIGTERM stops the search: the answer is UNKNOWN, and the exit code says which signal.
+    let signals = driver::signals::StopSignals::install()?;
+    let config = VerifyConfig { stop: Some(signals.flag()), ..config };
     // An internal error (a bug of vcov) must not turn into a verdict: report it as UNKNOWN.
     let Ok(result) = std::panic::catch_unwind(|| verify::run(&config)) else {
         writeln!(out, "Verification result: UNKNOWN (internal error)")?;
         return Ok(super::ExitStatus::Success);
     };
     let mut report = result?;
+    // A signal that came after the answer changes nothing.
+    let signal = signals.received().filter(|_| matches!(report.verdict, Verdict::Unknown(_)));
+    drop(signals);
+    if let Some(sig) = signal {
+        report.verdict = Verdict::Unknown(format!("stopped by {}", driver::signals::name(sig)));
+    }
     super::print_diagnostics(err, &report.diagnostics);
     // Every counterexample was replayed by the internal interpreter; `--confirm` adds gcc.
     let mut confirmed_by = None;
@@ -135,5 +145,9 @@ pub fn run(args: VerifyArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
     if args.stats {
         write!(out, "{}", verify::stats_text(&report.stats))?;
     }
-    Ok(super::ExitStatus::Success)
+    Ok(match signal {
+        Some(signal_hook::consts::SIGINT) => super::ExitStatus::Interrupted,
+        Some(_) => super::ExitStatus::Terminated,
+        None => super::ExitStatus::Success,
+    })
 }

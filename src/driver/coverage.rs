@@ -3,8 +3,6 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
@@ -453,27 +451,12 @@ fn generate(
     analysis: &Analysis,
     start: Instant,
 ) -> Result<(SearchOutcome, Option<i32>)> {
-    let stop = Arc::new(AtomicBool::new(false));
-    let mut handlers = Vec::new();
-    let mut received = Vec::new();
-    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        let got = Arc::new(AtomicBool::new(false));
-        // A second signal ends the process at once (nothing has been written yet).
-        handlers.push(
-            signal_hook::flag::register_conditional_shutdown(sig, 128 + sig, Arc::clone(&got))
-                .context("cannot install a signal handler")?,
-        );
-        for flag in [&stop, &got] {
-            handlers
-                .push(signal_hook::flag::register(sig, Arc::clone(flag)).context("cannot install a signal handler")?);
-        }
-        received.push((sig, got));
-    }
+    let signals = super::signals::StopSignals::install()?;
     let explore = ExploreConfig {
         property: config.property,
         budget: Budget {
             deadline: config.time_limit.map(|l| start + l),
-            stop: Some(Arc::clone(&stop)),
+            stop: Some(signals.flag()),
             memory: Some(config.memory_limit_mb.unwrap_or(symex::DEFAULT_MEMORY_MB) << 20),
         },
         ..ExploreConfig::default()
@@ -489,11 +472,7 @@ fn generate(
     let progress = ProgressLine::start(config.progress, analysis.reach.over_lines.len());
     let outcome = search::search(analysis, prog, &search_config, progress.counters());
     progress.finish(&outcome);
-    for h in handlers {
-        signal_hook::low_level::unregister(h);
-    }
-    let signal = received.iter().find(|(_, got)| got.load(Ordering::Relaxed)).map(|(sig, _)| *sig);
-    Ok((outcome, signal))
+    Ok((outcome, signals.received()))
 }
 
 /// How the search ended, for the status of lines it did not cover.

@@ -52,6 +52,8 @@ pub struct VerifyConfig {
     pub no_state_caching: bool,
     /// Give up (UNKNOWN) when the process uses more memory than this. [default: 6144 MiB]
     pub memory_limit_mb: Option<u64>,
+    /// Stop (UNKNOWN) once this flag is set, by a SIGINT or SIGTERM handler. [default: none]
+    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 /// The answer.
@@ -154,7 +156,7 @@ pub fn run(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
 
     let budget = Budget {
         deadline: config.time_limit.map(|l| start + l),
-        stop: None,
+        stop: config.stop.clone(),
         memory: Some(config.memory_limit_mb.unwrap_or(crate::symex::DEFAULT_MEMORY_MB) << 20),
     };
     let explore_config = ExploreConfig {
