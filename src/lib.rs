@@ -12,6 +12,7 @@ pub mod cli;
 pub mod coverage;
 pub mod driver;
 pub mod evidence;
+pub mod libmodels;
 pub mod product;
 pub mod report;
 pub mod sat;

@@ -15,9 +15,14 @@
 //!   `__assert_perror_fail` record a violation and exit.
 //! - *assume*: `__VERIFIER_assume(c)` exits quietly when `c` is false.
 //! - *noop*: `__VERIFIER_atomic_begin`, `__VERIFIER_atomic_end`.
-//! - *libc*: the functions vcov's executor models exactly are taken from the C library: `malloc`,
-//!   `calloc`, `realloc`, `free`, `memset`, `memcpy`, `memmove`, `abort`, `exit`, `_exit`, `_Exit`
-//!   (plus `syscall`, which the harness itself uses). Inputs a test case holds for them are skipped.
+//! - *libc*: the functions vcov's executor models exactly (`libmodels`) and the C library has under
+//!   that name are taken from it: `malloc`, `calloc`, `free`, `memset`, `memcpy`, `memmove`, `abort`,
+//!   `exit`, `_exit`, `_Exit` (plus `syscall`, which the harness itself uses). Inputs a test case
+//!   holds for them are skipped.
+//! - *model*: other modelled functions are implemented by the harness as the model says (`alloca`
+//!   and `valloc` allocate, the kernel's `__memcpy` copies, `expect` returns its argument, `trap`
+//!   aborts). Every other function, `realloc` and the string functions included, is fed: the
+//!   executor gives its result as an input too.
 //! - *builtin*: `__builtin_*`, `__sync_*`, `__atomic_*` are gcc's.
 //!
 //! Stubs are named `vcov_stub_NAME`, and the program's object file has its references renamed to
@@ -56,6 +61,7 @@ use super::testcomp::TestCase;
 use crate::cfront::ir::{LocalDecl, LocalEntry, Program, Stmt, StmtKind, VarKind};
 use crate::cfront::types::{FloatKind, RecordId, RecordKind, TypeId, TypeKind, Types};
 use crate::coverage::result::MemoryFact;
+use crate::libmodels::LibFn;
 
 /// The environment variable naming the inputs file.
 pub const INPUTS_ENV: &str = "VCOV_REPLAY_INPUTS";
@@ -64,10 +70,10 @@ pub const STATUS_ENV: &str = "VCOV_REPLAY_STATUS";
 /// The environment variable naming the memory file (`memory_file`).
 pub const MEMORY_ENV: &str = "VCOV_REPLAY_MEMORY";
 
-/// C library functions taken from libc rather than fed from the test (the executor models them).
-pub const LIBC_KEPT: &[&str] = &[
-    "malloc", "calloc", "realloc", "free", "memset", "memcpy", "memmove", "abort", "exit", "_exit", "_Exit", "syscall",
-];
+/// C library functions taken from libc rather than fed from the test: those the C library has under
+/// the name `libmodels` models (plus `syscall`, which the harness itself uses).
+pub const LIBC_KEPT: &[&str] =
+    &["malloc", "calloc", "free", "memset", "memcpy", "memmove", "abort", "exit", "_exit", "_Exit", "syscall"];
 
 /// Global variables the C library defines; extern declarations of them are not defined again.
 const LIBC_VARS: &[&str] = &[
@@ -104,6 +110,9 @@ pub enum StubKind {
     Libc,
     /// A gcc builtin.
     Builtin,
+    /// Implemented by the harness as `libmodels` says (`alloca`, `valloc`, the kernel's `__memcpy`,
+    /// `expect`, `trap`): a function the C library does not have under that name.
+    Model(LibFn),
 }
 
 /// A generated harness.
@@ -137,20 +146,46 @@ impl Harness {
     }
 }
 
-/// How a function without body is handled.
+/// How a function without body is handled: as its model in `libmodels` says, which the executor
+/// and the interpreter apply too.
 pub fn classify(name: &str) -> StubKind {
-    match name {
-        _ if name.starts_with("__builtin_") || name.starts_with("__sync_") || name.starts_with("__atomic_") => {
-            StubKind::Builtin
-        }
-        "reach_error" | "__VERIFIER_error" | "__assert_fail" | "__assert_rtn" | "__assert" | "__assert_perror_fail" => {
-            StubKind::Violation
-        }
-        "__VERIFIER_assume" => StubKind::Assume,
-        "__VERIFIER_atomic_begin" | "__VERIFIER_atomic_end" => StubKind::Noop,
-        _ if LIBC_KEPT.contains(&name) => StubKind::Libc,
-        _ => StubKind::Fed,
+    if name.starts_with("__builtin_") || name.starts_with("__sync_") || name.starts_with("__atomic_") {
+        return StubKind::Builtin;
     }
+    if name == "syscall" {
+        return StubKind::Libc;
+    }
+    match LibFn::of(name) {
+        LibFn::ReachError | LibFn::AssertFail => StubKind::Violation,
+        LibFn::Assume => StubKind::Assume,
+        LibFn::Noop => StubKind::Noop,
+        _ if LIBC_KEPT.contains(&name) => StubKind::Libc,
+        m @ (LibFn::Halt
+        | LibFn::Malloc
+        | LibFn::Calloc
+        | LibFn::Free
+        | LibFn::Memset
+        | LibFn::Memcpy
+        | LibFn::Expect) => StubKind::Model(m),
+        LibFn::Nondet | LibFn::Output | LibFn::Unmodelled | LibFn::Unknown => StubKind::Fed,
+    }
+}
+
+/// The body of a `StubKind::Model` stub with parameters `p0..p{n_params-1}` returning `ret`
+/// (`None` for `void`); `None` when the declaration does not fit the model (the executor then treats
+/// the call as an unknown function, and so does the harness: it feeds it).
+fn model_body(model: LibFn, n_params: usize, ret: Option<&str>) -> Option<String> {
+    let give = |v: &str| ret.map_or(format!("  (void)({v});\n"), |t| format!("  return ({t})({v});\n"));
+    Some(match model {
+        LibFn::Halt => "  __wrap_abort();\n".to_string(),
+        LibFn::Malloc if n_params >= 1 => give("__builtin_malloc(p0)"),
+        LibFn::Calloc if n_params >= 2 => give("__builtin_calloc(p0, p1)"),
+        LibFn::Free if n_params >= 1 => "  __builtin_free(p0);\n".to_string(),
+        LibFn::Memset if n_params >= 3 => give("__builtin_memset(p0, p1, p2)"),
+        LibFn::Memcpy if n_params >= 3 => give("__builtin_memmove(p0, p1, p2)"),
+        LibFn::Expect if n_params >= 1 => give("p0"),
+        _ => return None,
+    })
 }
 
 /// The harness for `prog`.
@@ -173,9 +208,21 @@ pub fn harness(prog: &Program) -> Harness {
         {
             continue;
         }
-        let kind = classify(&f.name);
-        functions.insert(f.name.clone(), kind);
+        let mut kind = classify(&f.name);
         let TypeKind::Func(ft) = prog.types.kind(f.ty).clone() else { continue };
+        let void = matches!(prog.types.kind(ft.ret), TypeKind::Void);
+        let model = match kind {
+            StubKind::Model(m) => {
+                let ret = (!void).then(|| r.decl(ft.ret, "", true).trim_end().to_string());
+                let body = model_body(m, ft.params.len(), ret.as_deref());
+                if body.is_none() {
+                    kind = StubKind::Fed;
+                }
+                body
+            }
+            _ => None,
+        };
+        functions.insert(f.name.clone(), kind);
         if matches!(kind, StubKind::Libc | StubKind::Builtin) {
             continue;
         }
@@ -202,6 +249,7 @@ pub fn harness(prog: &Program) -> Harness {
         let ret = ft.ret;
         let name = c_string(&f.name);
         let body = match kind {
+            StubKind::Model(_) => model.unwrap_or_default(),
             StubKind::Violation => {
                 format!("  vcov_end(\"violation {}\");\n  __real_exit(0);\n", &name[1..name.len() - 1])
             }
@@ -1168,6 +1216,51 @@ void vcov_local(void *addr, unsigned long size, long var) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every model of the table is what the harness does: a violation ends the run as one, the C
+    /// library serves a modelled function only under the name it has there (with the behaviour the
+    /// model describes), the harness implements the others, and every function whose result the
+    /// executor treats as an input is fed from the test.
+    #[test]
+    fn the_harness_follows_the_model_table() {
+        for &(name, model) in crate::libmodels::TABLE {
+            let kind = classify(name);
+            let expected = match model {
+                LibFn::ReachError | LibFn::AssertFail => StubKind::Violation,
+                LibFn::Assume => StubKind::Assume,
+                LibFn::Noop => StubKind::Noop,
+                LibFn::Nondet | LibFn::Output | LibFn::Unmodelled | LibFn::Unknown => StubKind::Fed,
+                _ if LIBC_KEPT.contains(&name) => StubKind::Libc,
+                m => StubKind::Model(m),
+            };
+            assert_eq!(kind, expected, "{name} ({model:?})");
+            // The builtin of the same name is gcc's, with the same meaning.
+            assert_eq!(classify(&format!("__builtin_{name}")), StubKind::Builtin);
+        }
+        for name in LIBC_KEPT.iter().filter(|n| **n != "syscall") {
+            let m = LibFn::of(name);
+            assert!(
+                matches!(m, LibFn::Halt | LibFn::Malloc | LibFn::Calloc | LibFn::Free | LibFn::Memset | LibFn::Memcpy),
+                "{name} is taken from libc, so the executor must model it exactly, not as {m:?}"
+            );
+        }
+        // Functions the harness implements get a body, for any declaration that fits the model.
+        let h = check(
+            "void *alloca(unsigned long);\nvoid *__memcpy(void *, const void *, unsigned long);\n\
+             long expect(long, long);\nvoid trap(void);\nvoid *realloc(void *, unsigned long);\n\
+             int main(void) { char *p = alloca(4); __memcpy(p, \"abc\", 4); if (expect(p[0], 0)) trap(); \
+             p = realloc(p, 8); return 0; }",
+            DataModel::Lp64,
+            &[
+                "void *vcov_stub_alloca(unsigned long p0) {\n  return (void *)(__builtin_malloc(p0));\n}",
+                "return (void *)(__builtin_memmove(p0, p1, p2));",
+                "long vcov_stub_expect(long p0, long p1) {\n  return (long)(p0);\n}",
+                "void vcov_stub_trap(void) {\n  __wrap_abort();\n}",
+                "return (void *)vcov_ptr(\"realloc\");",
+            ],
+        );
+        assert_eq!(h.names(StubKind::Fed), vec!["realloc"]);
+    }
 
     #[test]
     fn memory_file_lists_bytes_pointers_calls_and_variables() {

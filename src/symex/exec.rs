@@ -31,6 +31,7 @@
 //! memory of its own (a `Lazy` object), chosen by a one-bit input. This cannot express aliasing
 //! with other objects, so such paths give neither TRUE nor FALSE on their own.
 
+use crate::libmodels::LibFn;
 use std::collections::{BTreeMap, HashSet};
 use std::rc::Rc;
 
@@ -60,26 +61,6 @@ impl Property {
     pub fn labels_violate(self) -> bool {
         matches!(self, Property::ErrorLabel | Property::Any)
     }
-}
-
-/// The model the executor applies to a call of a function without body.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum LibFn {
-    Nondet,
-    ReachError,
-    AssertFail,
-    Halt,
-    Assume,
-    Malloc,
-    Calloc,
-    Free,
-    Memset,
-    Memcpy,
-    Expect,
-    Noop,
-    Output,
-    Unmodelled,
-    Unknown,
 }
 
 /// Facts about the program that every state shares.
@@ -190,37 +171,10 @@ impl MemCtx for Ctx<'_> {
     }
 }
 
-impl LibFn {
-    fn classify(name: &str) -> LibFn {
-        let base = name.strip_prefix("__builtin_").unwrap_or(name);
-        match base {
-            "reach_error" | "__VERIFIER_error" => LibFn::ReachError,
-            "__assert_fail" | "__assert_rtn" | "__assert" | "__assert_perror_fail" => LibFn::AssertFail,
-            "abort" | "exit" | "_exit" | "_Exit" | "trap" | "unreachable" => LibFn::Halt,
-            "__VERIFIER_assume" => LibFn::Assume,
-            "malloc" | "alloca" | "valloc" => LibFn::Malloc,
-            "calloc" => LibFn::Calloc,
-            "free" => LibFn::Free,
-            "memset" => LibFn::Memset,
-            "memcpy" | "memmove" | "__memcpy" => LibFn::Memcpy,
-            "expect" => LibFn::Expect,
-            "__VERIFIER_atomic_begin" | "__VERIFIER_atomic_end" => LibFn::Noop,
-            "printf" | "puts" | "putchar" | "fprintf" | "printk" | "fputs" | "fputc" | "putc" | "perror"
-            | "vprintf" | "vfprintf" => LibFn::Output,
-            "strcmp" | "strncmp" | "strlen" | "strnlen" | "strcpy" | "strncpy" | "strcat" | "strncat" | "strchr"
-            | "strrchr" | "strstr" | "strdup" | "memcmp" | "memchr" | "atoi" | "atol" | "strtol" | "strtoul"
-            | "sprintf" | "snprintf" | "sscanf" | "scanf" | "realloc" | "qsort" | "bsearch" | "abs" | "labs"
-            | "toupper" | "tolower" | "isdigit" | "isalpha" | "isspace" | "rand" | "time" => LibFn::Unmodelled,
-            _ if name.starts_with("__VERIFIER_nondet_") || name.starts_with("nondet_") => LibFn::Nondet,
-            _ => LibFn::Unknown,
-        }
-    }
-}
-
 impl<'a> World<'a> {
     /// The shared facts of `prog` and `cfa` for checking `property`.
     pub fn new(prog: &'a Program, cfa: &'a Cfa, property: Property) -> World<'a> {
-        let lib = prog.funcs.iter().map(|f| LibFn::classify(&f.name)).collect();
+        let lib = prog.funcs.iter().map(|f| LibFn::of(&f.name)).collect();
         World { prog, cfa, layout: Layout::for_model(prog.data_model()), property, havoc: HashSet::new(), lib }
     }
 

@@ -15,7 +15,7 @@
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
-use super::exec::{LibFn, Property, World};
+use super::exec::{Property, World};
 use super::explore::InputValue;
 use super::memory::{Layout, ObjId};
 use super::semantics::UbKind;
@@ -23,6 +23,7 @@ use super::state::InputKind;
 use crate::cfa::{Cfa, EdgeId, EdgeKind, GlobalKind, NodeKind};
 use crate::cfront::ir::{BinOp, Expr, ExprKind, FuncId, Init, InitStep, Program, StrId, UnOp, VarId, VarKind};
 use crate::cfront::types::{bitfield_bytes, IntRank, TypeId, TypeKind, Types};
+use crate::libmodels::LibFn;
 
 /// How a concrete run ended.
 #[derive(Clone, PartialEq, Eq, Debug)]
