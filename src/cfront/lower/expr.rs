@@ -423,7 +423,13 @@ impl Lowerer<'_> {
             }
             B::Assign => {
                 let l = self.expr(lhs)?;
+                if !is_lvalue(&l) {
+                    return self.err(span, "lvalue required as left operand of assignment");
+                }
                 let r = self.expr(rhs)?;
+                if matches!(self.types.kind(r.ty), TypeKind::Void) {
+                    return self.err(span, "void value not ignored as it ought to be");
+                }
                 let r = self.rvalue(r);
                 let ty = l.ty;
                 let r = self.convert(r, ty);
@@ -441,7 +447,13 @@ impl Lowerer<'_> {
             | B::AssignBitwiseOr => {
                 let o = bin(op).expect("compound operator");
                 let l = self.expr(lhs)?;
+                if !is_lvalue(&l) {
+                    return self.err(span, "lvalue required as left operand of assignment");
+                }
                 let r = self.expr(rhs)?;
+                if matches!(self.types.kind(r.ty), TypeKind::Void) {
+                    return self.err(span, "void value not ignored as it ought to be");
+                }
                 let r = self.rvalue(r);
                 let ty = l.ty;
                 let (r, comp) = if self.is_pointer(ty) {
@@ -744,4 +756,15 @@ fn decode_string_piece(piece: &str) -> Vec<u8> {
         }
     }
     out
+}
+
+/// Whether `e` designates an object (C11 6.3.2.1): a variable, `*p`, `a[i]`, a member of an lvalue
+/// or through a pointer, or a string literal; casts, calls, constants and assignments do not.
+fn is_lvalue(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Var(_) | ExprKind::Deref(_) | ExprKind::Index(..) | ExprKind::Str(_) => true,
+        ExprKind::Member { base, arrow, .. } => *arrow || is_lvalue(base),
+        ExprKind::Unsupported(_) => true,
+        _ => false,
+    }
 }

@@ -31,6 +31,9 @@ impl Lowerer<'_> {
                         return Ok((Init::Expr(le), Some(n)));
                     }
                 }
+                if matches!(self.types.kind(le.ty), TypeKind::Void) {
+                    return self.err(le.span, "void value not ignored as it ought to be");
+                }
                 let v = self.rvalue(le);
                 let v = self.convert(v, ty);
                 Ok((Init::Expr(v), None))
