@@ -191,6 +191,8 @@ pub(crate) fn measure(
     warn_unmatched(&mut diags, config, &matching);
 
     let mut executions = Vec::new();
+    // Executions the replay harness could not reproduce (indices into `executions`).
+    let mut unreproducible: Vec<usize> = Vec::new();
     let mut paths: Vec<Vec<EdgeId>> = Vec::new();
     // The covered edges of each execution.
     let mut exec_edges: Vec<Vec<EdgeId>> = Vec::new();
@@ -231,11 +233,29 @@ pub(crate) fn measure(
                 terminating: true,
                 violates_property: false,
                 inputs: found.inputs.iter().map(|v| input_value(prog, v)).collect(),
-                memory: memory_facts(prog, cfa, config.property, &found.inputs, found.edges.len() as u64 + 1),
+                memory: memory_facts(prog, cfa, config.property, &found.inputs, found.edges.len() as u64 + 1)
+                    .unwrap_or_else(|| {
+                        unreproducible.push(i);
+                        Vec::new()
+                    }),
             });
             paths.push(found.edges.clone());
         }
         search_outcome = Some(outcome);
+    }
+    // An execution the replay harness cannot reproduce is not claimed (see `memory_facts`).
+    let n_unreproducible = unreproducible.len();
+    if n_unreproducible > 0 {
+        let keep: Vec<bool> = (0..executions.len()).map(|i| !unreproducible.contains(&i)).collect();
+        let mut k = keep.iter();
+        executions.retain(|_| *k.next().expect("one flag per execution"));
+        let mut k = keep.iter();
+        paths.retain(|_| *k.next().expect("one flag per execution"));
+        let mut k = keep.iter();
+        exec_edges.retain(|_| *k.next().expect("one flag per execution"));
+        for (i, e) in executions.iter_mut().enumerate() {
+            e.id = i + 1;
+        }
     }
     let confirmation = match config.confirm {
         true if !executions.is_empty() => {
@@ -289,6 +309,18 @@ pub(crate) fn measure(
         Some(o) => o.incomplete_because.clone(),
         None => Some("the executions come from files; no search was made".to_string()),
     };
+    if n_unreproducible > 0 {
+        exact = false;
+        if search_state == SearchState::Complete {
+            search_state = SearchState::Incomplete;
+        }
+        inexact_reason.get_or_insert_with(|| {
+            format!(
+                "{n_unreproducible} execution(s) read bytes of malloc'd memory never written, which vcov replay \
+                 cannot reproduce; they do not count"
+            )
+        });
+    }
     if rejected > 0 {
         // Lines only the rejected executions covered were never searched for again: undecided.
         exact = false;
@@ -537,16 +569,18 @@ fn line_status(
 }
 
 /// The memory facts of the execution with `inputs` (see `MemoryFact`), from a concrete run of at
-/// most `steps` edges, which tells what each allocation number stands for.
+/// most `steps` edges, which tells what each allocation number stands for; `None` when the execution
+/// read bytes of a `malloc`'d block never written, which the replay harness cannot reproduce (the C
+/// library's `malloc` serves the program there).
 pub(super) fn memory_facts(
     prog: &Program,
     cfa: &Cfa,
     property: Property,
     inputs: &[symex::InputValue],
     steps: u64,
-) -> Vec<MemoryFact> {
+) -> Option<Vec<MemoryFact>> {
     if !inputs.iter().any(|i| i.pointer_choice || matches!(i.kind, InputKind::Uninit { .. })) {
-        return Vec::new();
+        return Some(Vec::new());
     }
     let run = symex::replay(prog, cfa, property, inputs, steps);
     let mut facts = Vec::new();
@@ -564,12 +598,16 @@ pub(super) fn memory_facts(
         }
     }
     for alloc in read {
-        if let Some(&AllocOrigin::Var { var, instance }) = run.allocs.get(alloc as usize) {
-            let name = prog.var(var).name.clone();
-            facts.push(MemoryFact::Var { alloc, var: var.idx() as u32, name, instance });
+        match run.allocs.get(alloc as usize) {
+            Some(&AllocOrigin::Var { var, instance }) => {
+                let name = prog.var(var).name.clone();
+                facts.push(MemoryFact::Var { alloc, var: var.idx() as u32, name, instance });
+            }
+            Some(AllocOrigin::Heap) => return None,
+            _ => {}
         }
     }
-    facts
+    Some(facts)
 }
 
 /// An executor input as the report shows it.
@@ -661,7 +699,7 @@ fn stage_evidence(
                 terminating: false,
                 violates_property: true,
                 inputs: inputs.iter().map(|v| input_value(prog, v)).collect(),
-                memory: memory_facts(prog, cfa, config.property, inputs, edges.len() as u64 + 1),
+                memory: memory_facts(prog, cfa, config.property, inputs, edges.len() as u64 + 1).unwrap_or_default(),
             });
         }
         let error_label = config.property.labels_violate();

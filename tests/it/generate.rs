@@ -312,16 +312,15 @@ fn coverage_args(program: &str, confirm: bool, out: &std::path::Path) -> Vec<Str
 
 #[test]
 fn confirm_counts_only_executions_gcc_replays() {
-    // The branch on a `malloc`'d block never written: vcov's model reads its bytes as inputs and
-    // covers `g = 2;`, but the replay harness cannot give the C library's block those bytes, so gcc
-    // does not replay that execution.
+    // The branch on `argc`: vcov's model reads its bytes as inputs and covers `g = 2;`, but the
+    // compiled program gets the real argument count, so gcc does not replay that execution.
     let dir = tempfile::tempdir().unwrap();
     let evidence = dir.path().join("ev");
-    let program = "fixtures/c/coverage/uninitialized_heap.c";
+    let program = "fixtures/c/coverage/main_arguments.c";
     let plain = coverage_args(program, false, &dir.path().join("plain"));
     let plain = run_json(&plain.iter().map(String::as_str).collect::<Vec<_>>());
     assert_eq!(plain["confirmation"]["method"], "interpreter");
-    assert_eq!(plain["line_status"]["11"], "covered");
+    assert_eq!(plain["line_status"]["7"], "covered");
     let claims = json(&dir.path().join("plain/vcov-claims.json"));
     assert!(
         claims["tests"].as_array().unwrap().iter().any(|t| t["uninitialized_memory"] == true),
@@ -331,14 +330,32 @@ fn confirm_counts_only_executions_gcc_replays() {
     let j = run_json(&coverage_args(program, true, &evidence).iter().map(String::as_str).collect::<Vec<_>>());
     assert_eq!(j["confirmation"]["method"], "gcc");
     assert!(j["confirmation"]["rejected"].as_u64().unwrap() >= 1, "{j}");
-    assert_eq!(j["line_status"]["11"], "unknown", "no longer claimed covered: {j}");
+    assert_eq!(j["line_status"]["7"], "unknown", "no longer claimed covered: {j}");
     assert_eq!(j["exact"], false);
-    assert_eq!(j["line_status"]["9"], "covered");
+    assert_eq!(j["line_status"]["8"], "covered");
     // What is written is what gcc confirmed.
     let run = vcov(["replay", program, evidence.to_str().unwrap(), "--64"]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     let n = j["under_approximation"]["executions"].as_u64().unwrap();
     assert_eq!(run.stdout.matches(": ok").count() as u64, n, "{}", run.stdout);
+}
+
+#[test]
+fn executions_that_read_unwritten_malloc_memory_are_not_claimed() {
+    // `*p` of a block `malloc` returned, never written: vcov replay cannot give the C library's block
+    // the bytes vcov's execution read, so no execution that read them counts, even without --confirm.
+    let dir = tempfile::tempdir().unwrap();
+    let program = "fixtures/c/coverage/uninitialized_heap.c";
+    let j =
+        run_json(&coverage_args(program, false, &dir.path().join("ev")).iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(j["line_status"]["11"], "unknown", "{j}");
+    assert_eq!(j["exact"], false);
+    let text = vcov(["coverage", program, "--aa", "assumption-automata/true.spc", "--64", "--no-progress"]);
+    assert!(
+        text.stdout.contains("read bytes of malloc'd memory never written, which vcov replay cannot reproduce"),
+        "{}",
+        text.stdout
+    );
 }
 
 #[test]
