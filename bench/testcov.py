@@ -47,6 +47,10 @@ def check_suite(args, name, program, automaton, bits, work):
     row = {"suite": name, "bits": bits}
     d = os.path.join(work, re.sub(r"[^A-Za-z0-9_.-]", "_", name))
     os.makedirs(d)
+    # TestCov writes beside the program it is given (PROGRAM.i): give it a copy, never the corpus.
+    copy = os.path.join(d, os.path.basename(program))
+    shutil.copy(program, copy)
+    program = copy
     ev = os.path.join(d, "suite")
     rc, _, err = run([args.vcov, "coverage", program, "--aa", automaton, "--evidence", ev, "--%d" % bits,
                       "--timelimit", str(args.limit), "--no-progress"], args.limit * 3 + 60)
