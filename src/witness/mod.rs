@@ -141,7 +141,7 @@ const KEYS: [(&str, &str, &str, &str, Option<&str>); 19] = [
     ("assumption.scope", "string", "edge", "assumption.scope", None),
     ("assumption.resultfunction", "string", "edge", "assumption.resultfunction", None),
     ("enterFunction", "string", "edge", "enterFunction", None),
-    ("returnFrom", "string", "edge", "returnFromFunction", None),
+    ("returnFromFunction", "string", "edge", "returnFrom", None),
 ];
 
 /// The data of the witness transition for edge `e` (whose call produced `result`, if any); empty
@@ -166,7 +166,7 @@ fn edge_data(prog: &Program, cfa: &Cfa, e: EdgeId, result: Option<&InputValue>) 
         }
         EdgeKind::Return(cs) => {
             lines(&mut data);
-            data.push(("returnFromFunction", prog.func(cfa.call_site(*cs).callee).name.clone()));
+            data.push(("returnFrom", prog.func(cfa.call_site(*cs).callee).name.clone()));
         }
         EdgeKind::ExternCall { callee, .. } => {
             let ExprKind::Func(f) = callee.strip_implicit().kind else { return data };

@@ -125,7 +125,11 @@ fn task_file_and_witness() {
     // The nondeterministic values that lead to the error: a == 9, b == 20.
     assert!(text.contains("\\result == 9;") && text.contains("\\result == 20;"), "{text}");
     assert!(text.contains("<data key=\"enterFunction\">check</data>"));
-    assert!(text.contains("<data key=\"returnFromFunction\">check</data>"));
+    // The exchange format declares returnFromFunction with the id `returnFrom`.
+    assert!(
+        text.contains("<key attr.name=\"returnFromFunction\" attr.type=\"string\" for=\"edge\" id=\"returnFrom\"/>")
+    );
+    assert!(text.contains("<data key=\"returnFrom\">check</data>"), "{text}");
     assert!(text.contains("<data key=\"control\">condition-true</data>"));
     // Written atomically: no temporary file is left next to it.
     let names: Vec<_> = std::fs::read_dir(dir.path()).expect("dir").map(|e| e.expect("entry").file_name()).collect();
