@@ -54,6 +54,17 @@ pub enum LineRuleArg {
     FirstLine,
 }
 
+/// An environment assumption (`--assume`).
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AssumeArg {
+    /// Unknown pointers are null or point to fresh memory of their own (they never alias).
+    FreshPointers,
+    /// Functions without body do not write through the pointers they receive.
+    NoExternWrites,
+    /// Library functions vcov does not model only return an arbitrary value.
+    UnmodelledLibrary,
+}
+
 /// How executions are generated.
 #[derive(ValueEnum, Debug, Clone, Copy, Default)]
 pub enum GenerateArg {
@@ -136,6 +147,11 @@ pub struct CoverageOpts {
     /// Stop generating when the process uses more than this much memory, in MiB [default: 6144].
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..))]
     pub memory_limit: Option<u64>,
+    /// Environment assumptions to accept (comma-separated): a search whose only approximations are
+    /// these ends exact relative to them, and the report names them. Undefined behaviour always ends
+    /// an execution (it is reported, not covered).
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "ASSUMPTION")]
+    pub assume: Vec<AssumeArg>,
     /// Targeted mode: after the search has executed this many edges without ending, try to prove
     /// the lines it has not covered not coverable, with counters abstracted away (0: at once).
     #[arg(long, value_name = "EDGES", default_value_t = crate::coverage::search::DEFAULT_PROOF_AFTER)]

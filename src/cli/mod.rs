@@ -13,8 +13,8 @@ use crate::cfront::types::DataModel;
 use crate::coverage::search::Generate;
 use crate::driver::{self, CoverageConfig, Dest, Format};
 use crate::evidence::Architecture;
-use crate::symex::Property;
-use args::{Cli, Command, FormatArg, GenerateArg, LineRuleArg, ModelArgs};
+use crate::symex::{Approx, Property};
+use args::{AssumeArg, Cli, Command, FormatArg, GenerateArg, LineRuleArg, ModelArgs};
 
 /// The process exit status.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -152,6 +152,7 @@ fn coverage_config(
         confirm: a.confirm,
         reproducible: a.reproducible,
         proof_after: a.proof_after,
+        assume: assumptions(&a.assume),
         property,
         property_text,
         continue_after_bug: a.continue_after_bug,
@@ -221,6 +222,17 @@ fn coverage_property(spec: Option<&str>, prop: Option<&std::path::Path>) -> Resu
         return Ok((Property::UnreachCall, "CHECK( init(main()), LTL(G ! call(reach_error())) )".to_string()));
     }
     Ok((Property::Any, crate::driver::DEFAULT_PROPERTY_TEXT.to_string()))
+}
+
+/// The approximations `--assume` accepts as part of the environment model.
+fn assumptions(accepted: &[AssumeArg]) -> Approx {
+    accepted.iter().fold(Approx::NONE, |all, a| {
+        all.union(match a {
+            AssumeArg::FreshPointers => Approx::LAZY_MEMORY,
+            AssumeArg::NoExternWrites => Approx::EXTERN_WRITE,
+            AssumeArg::UnmodelledLibrary => Approx::UNMODELLED,
+        })
+    })
 }
 
 fn data_model(m: ModelArgs) -> DataModel {

@@ -45,6 +45,18 @@ impl LineStatus {
     }
 }
 
+/// A place where undefined behaviour can happen on a path the search explored. The execution ends
+/// there (it is not a terminating execution); for people auditing the program it is a finding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UndefinedAt {
+    /// What can happen (`invalid memory access`, `division by zero`, ...).
+    pub kind: &'static str,
+    /// The line where it can happen.
+    pub line: u32,
+    /// The lines of the path that leads there, in order (immediate repetitions removed).
+    pub trace: Vec<u32>,
+}
+
 /// One branching point (a node with two or more assume edges) and which of its arms are taken.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BranchInfo {
@@ -195,6 +207,16 @@ pub struct CoverageResult {
     pub abstracted: Vec<String>,
     /// How many lines the proof pass proved not coverable.
     pub proven_by_abstraction: usize,
+    /// The environment assumptions the result relies on (accepted by the user with `--assume` and
+    /// made by the search or the proof): their names and what they state.
+    pub assumed: Vec<(&'static str, &'static str)>,
+    /// For every line proven not coverable, the argument: `exhaustive search` or `counter
+    /// abstraction`, followed by `, assuming ...` when it relies on accepted assumptions.
+    pub not_coverable_by: BTreeMap<u32, String>,
+    /// Paths the search ended at possible undefined behaviour.
+    pub undefined_paths: u64,
+    /// Where undefined behaviour can happen (see `UndefinedAt`), by line.
+    pub undefined: Vec<UndefinedAt>,
     /// The row name for tables (`--instance`, default the program's file name).
     pub instance: String,
     /// The status of every line to cover.

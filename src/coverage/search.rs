@@ -17,12 +17,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use fixedbitset::FixedBitSet;
 use petgraph::graph::DiGraph;
 
+use super::result::UndefinedAt;
 use super::{Analysis, Execution, ExecutionCoverage};
 use crate::automaton::StateId;
 use crate::cfa::{Cfa, EdgeId, EdgeKind, NodeId};
 use crate::cfront::ir::{Program, VarId};
 use crate::product::{solve_dag, stack_after, step, takeable_edges, ProductNode, StackId, Stacks, Step as AutStep};
-use crate::symex::{self, Approx, ExploreConfig, Explorer, Guide, PathEnd, Pulled, ReplayEnd, Step, Succ};
+use crate::symex::{self, Approx, CutReason, ExploreConfig, Explorer, Guide, PathEnd, Pulled, ReplayEnd, Step, Succ};
 
 /// How executions are generated.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -51,6 +52,9 @@ pub struct SearchConfig {
     /// Free the executor's memory at the end (a process about to exit may skip it, which can take
     /// seconds after a long search). [default: true]
     pub free_memory: bool,
+    /// Environment assumptions the user accepts (`Approx::ASSUMPTIONS`): a search that made only
+    /// these approximations still ends exact, relative to them. [default: none]
+    pub assume: Approx,
     /// The executor's configuration (strategy, solver mode, property, budget).
     pub explore: ExploreConfig,
 }
@@ -160,7 +164,20 @@ pub struct SearchOutcome {
     pub proven: Vec<u32>,
     /// The variables the proof pass abstracted away, if it proved anything.
     pub abstracted: Vec<VarId>,
+    /// The accepted assumptions (`SearchConfig::assume`) the search relied on: approximations it
+    /// made that are part of the model.
+    pub assumed: Approx,
+    /// The accepted assumptions the proof pass relied on.
+    pub proof_assumed: Approx,
+    /// Paths that ended at possible undefined behaviour (they are not terminating executions).
+    pub undefined_paths: u64,
+    /// Where undefined behaviour can happen, one per line and kind (at most `MAX_UNDEFINED`), in
+    /// the order found, each with the path that leads there.
+    pub undefined: Vec<UndefinedAt>,
 }
+
+/// Distinct places of possible undefined behaviour a search reports.
+pub const MAX_UNDEFINED: usize = 100;
 
 /// Edges a targeted search executes before it tries to prove the lines it has not covered not
 /// coverable with an abstraction (`symex::counters`); most searches that end by themselves end sooner.
@@ -186,10 +203,11 @@ pub fn search(analysis: &Analysis, prog: &Program, config: &SearchConfig, progre
     while !limited {
         if proof_due && explorer.edges_executed() >= config.proof_after {
             proof_due = false;
-            if let Some((lines, vars)) = prove_not_coverable(analysis, prog, config, explorer.guide()) {
+            if let Some((lines, vars, assumed)) = prove_not_coverable(analysis, prog, config, explorer.guide()) {
                 explorer.guide_mut().mark_proven(&lines);
                 out.proven = lines;
                 out.abstracted = vars;
+                out.proof_assumed = assumed;
                 progress.note(&out, over.saturating_sub(explorer.guide().n_uncovered()));
                 if explorer.guide().n_uncovered() == 0 {
                     break;
@@ -204,6 +222,20 @@ pub fn search(analysis: &Analysis, prog: &Program, config: &SearchConfig, progre
         progress.paths.fetch_add(1, Ordering::Relaxed);
         match outcome.end {
             PathEnd::Exit | PathEnd::Violation => {}
+            PathEnd::Cut(CutReason::Undefined(kind)) => {
+                // Undefined behaviour ends the execution: not a terminating one, but a finding.
+                out.undefined_paths += 1;
+                let line = outcome.path.last().and_then(|e| cfa.edge(e).lines).map_or(0, |(l, _)| l);
+                let seen = out.undefined.iter().any(|u| u.line == line && u.kind == kind.describe());
+                if !seen && out.undefined.len() < MAX_UNDEFINED {
+                    out.undefined.push(UndefinedAt {
+                        kind: kind.describe(),
+                        line,
+                        trace: trace_lines(cfa, &outcome.path.edges()),
+                    });
+                }
+                continue;
+            }
             PathEnd::Cut(_) => {
                 if first_cut_line.is_none() {
                     first_cut_line = outcome.path.last().and_then(|e| cfa.edge(e).lines).map(|(l, _)| l);
@@ -264,12 +296,14 @@ pub fn search(analysis: &Analysis, prog: &Program, config: &SearchConfig, progre
         None if limited => Some(StoppedBy::MaxExecutions),
         None => None,
     };
-    if summary.cuts > 0 {
-        let first = summary.first_cut.map(|c| c.to_string()).unwrap_or_default();
+    let unaccepted = summary.approx.without(config.assume);
+    out.assumed = summary.approx.without(unaccepted);
+    if summary.lossy_cuts() > 0 {
+        let first = summary.first_other_cut.as_ref().map(|c| c.to_string()).unwrap_or_default();
         let at = first_cut_line.map(|l| format!(" at line {l}")).unwrap_or_default();
-        out.incomplete_because = Some(format!("{} path(s) cut; first{at}: {first}", summary.cuts));
-    } else if !summary.approx.is_empty() {
-        out.incomplete_because = Some(summary.approx.describe().join("; "));
+        out.incomplete_because = Some(format!("{} path(s) cut; first{at}: {first}", summary.lossy_cuts()));
+    } else if !unaccepted.is_empty() {
+        out.incomplete_because = Some(unaccepted.describe().join("; "));
     } else if let Some(r) = rejected {
         out.incomplete_because = Some(r);
     } else if config.generate != Generate::Targeted && out.stats.is_some_and(|s| s.cache.hits > 0) {
@@ -304,14 +338,16 @@ pub fn search(analysis: &Analysis, prog: &Program, config: &SearchConfig, progre
 
 /// The proof pass: explores the program with its counters (`symex::counters`) abstracted away, as a
 /// targeted search for the lines `concrete` has not covered. If it ends without a cut, a limit or an
-/// approximation other than the abstraction, the lines no terminating path of the abstraction
-/// covered are not coverable; returns them with the abstracted variables.
+/// approximation other than the abstraction and the accepted assumptions, the lines no terminating
+/// path of the abstraction covered are not coverable; returns them with the abstracted variables and
+/// the assumptions the proof relied on. (Paths ending at undefined behaviour are not terminating
+/// executions: they do not stand in the proof's way.)
 fn prove_not_coverable(
     analysis: &Analysis,
     prog: &Program,
     config: &SearchConfig,
     concrete: &CoverageGuide,
-) -> Option<(Vec<u32>, Vec<VarId>)> {
+) -> Option<(Vec<u32>, Vec<VarId>, Approx)> {
     let havoc = symex::counters(prog, analysis.cfa);
     if havoc.is_empty() {
         return None;
@@ -334,14 +370,30 @@ fn prove_not_coverable(
         }
     }
     let summary = explorer.summary();
-    let sound =
-        summary.exhausted && summary.cuts == 0 && summary.stop.is_none() && Approx::ABSTRACT.contains(summary.approx);
+    let sound = summary.exhausted
+        && summary.lossy_cuts() == 0
+        && summary.stop.is_none()
+        && Approx::ABSTRACT.union(config.assume).contains(summary.approx);
     if !sound {
         return None;
     }
     let g = explorer.guide();
     let lines: Vec<u32> = g.uncovered.ones().map(|l| l as u32).collect();
-    (!lines.is_empty()).then_some((lines, havoc))
+    let assumed = summary.approx.without(Approx::ABSTRACT);
+    (!lines.is_empty()).then_some((lines, havoc, assumed))
+}
+
+/// The lines of `edges`, in order, without immediate repetitions: the trace of a path for reports.
+fn trace_lines(cfa: &Cfa, edges: &[EdgeId]) -> Vec<u32> {
+    let mut lines: Vec<u32> = Vec::new();
+    for &e in edges {
+        if let Some((first, _)) = cfa.edge(e).lines {
+            if lines.last() != Some(&first) {
+                lines.push(first);
+            }
+        }
+    }
+    lines
 }
 
 /// Where a path is with respect to the automaton.

@@ -61,6 +61,8 @@ pub struct CoverageConfig {
     /// Edges the targeted search executes before it tries the abstraction proof.
     /// [default: `search::DEFAULT_PROOF_AFTER`]
     pub proof_after: u64,
+    /// Environment assumptions the user accepts (`symex::Approx::ASSUMPTIONS`). [default: none]
+    pub assume: symex::Approx,
     /// Which executions violate the property. [default: calls of `reach_error`,
     /// `__VERIFIER_error`, `__assert_fail`, and labels named `ERROR`]
     pub property: Property,
@@ -361,6 +363,14 @@ pub(crate) fn measure(
             .map(|o| o.abstracted.iter().map(|&v| prog.var(v).name.clone()).collect())
             .unwrap_or_default(),
         proven_by_abstraction: proven.len(),
+        assumed: search_outcome
+            .as_ref()
+            .map(|o| o.assumed.union(if proven.is_empty() { symex::Approx::NONE } else { o.proof_assumed }))
+            .unwrap_or_default()
+            .assumptions(),
+        not_coverable_by: not_coverable_by(&line_status, search_outcome.as_ref()),
+        undefined_paths: search_outcome.as_ref().map_or(0, |o| o.undefined_paths),
+        undefined: search_outcome.as_ref().map(|o| o.undefined.clone()).unwrap_or_default(),
         line_status,
         generate: match (&config.executions_from, config.generate) {
             (Some(_), _) => "files",
@@ -498,6 +508,7 @@ fn generate(
         max_executions: config.max_executions,
         continue_after_bug: config.continue_after_bug,
         proof_after: config.proof_after,
+        assume: config.assume,
         free_memory: false,
         explore,
     };
@@ -565,6 +576,27 @@ fn line_status(
             };
             (l, status)
         })
+        .collect()
+}
+
+/// The argument of every line proven not coverable: the proof pass's abstraction, or the exhaustive
+/// search; each followed by the accepted assumptions it relies on.
+fn not_coverable_by(status: &BTreeMap<u32, LineStatus>, outcome: Option<&SearchOutcome>) -> BTreeMap<u32, String> {
+    let Some(o) = outcome else { return BTreeMap::new() };
+    let argued = |what: &str, assumed: symex::Approx| {
+        let names = assumed.assumption_names();
+        if names.is_empty() {
+            what.to_string()
+        } else {
+            format!("{what}, assuming {}", names.join(", "))
+        }
+    };
+    let proof = argued("counter abstraction", o.proof_assumed);
+    let search = argued("exhaustive search", o.assumed);
+    status
+        .iter()
+        .filter(|(_, s)| **s == LineStatus::NotCoverable)
+        .map(|(&l, _)| (l, if o.proven.binary_search(&l).is_ok() { proof.clone() } else { search.clone() }))
         .collect()
 }
 

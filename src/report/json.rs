@@ -29,7 +29,11 @@ struct Report<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     abstraction: Option<Abstraction<'a>>,
     generate: &'a str,
+    /// The accepted environment assumptions (`--assume`) the result relies on.
+    assumptions: Vec<Assumption>,
     line_status: BTreeMap<u32, &'static str>,
+    not_coverable_by: &'a BTreeMap<u32, String>,
+    undefined_behaviour: Undefined<'a>,
     covered_by: BTreeMap<u32, usize>,
     branch_coverage: Counts,
     function_coverage: Counts,
@@ -53,6 +57,26 @@ struct ConfirmationJson {
 struct Abstraction<'a> {
     variables: &'a [String],
     lines_proven: usize,
+}
+
+#[derive(Serialize)]
+struct Assumption {
+    name: &'static str,
+    statement: &'static str,
+}
+
+/// Where the search found that undefined behaviour can happen (the executions end there).
+#[derive(Serialize)]
+struct Undefined<'a> {
+    paths: u64,
+    places: Vec<UndefinedPlace<'a>>,
+}
+
+#[derive(Serialize)]
+struct UndefinedPlace<'a> {
+    line: u32,
+    kind: &'static str,
+    trace: &'a [u32],
 }
 
 #[derive(Serialize)]
@@ -142,6 +166,20 @@ pub fn coverage_json(res: &CoverageResult) -> String {
             }
         },
         generate: res.generate,
+        assumptions: res.assumed.iter().map(|&(name, statement)| Assumption { name, statement }).collect(),
+        not_coverable_by: &res.not_coverable_by,
+        undefined_behaviour: Undefined {
+            paths: res.undefined_paths,
+            places: {
+                let mut places: Vec<UndefinedPlace> = res
+                    .undefined
+                    .iter()
+                    .map(|u| UndefinedPlace { line: u.line, kind: u.kind, trace: &u.trace })
+                    .collect();
+                places.sort_by_key(|p| (p.line, p.kind));
+                places
+            },
+        },
         line_status: res.line_status.iter().map(|(l, s)| (*l, s.name())).collect(),
         covered_by: res
             .line_status

@@ -35,8 +35,13 @@ pub fn coverage_summary(res: &CoverageResult) -> String {
         res.times.cpu
     );
     let mut notes = Vec::new();
-    if res.exact {
+    if res.exact && res.assumed.is_empty() {
         notes.push("exact: every other line is proven not coverable".to_string());
+    } else if res.exact {
+        notes.push(format!(
+            "exact assuming {}: every other line is proven not coverable",
+            res.assumed.iter().map(|a| a.0).collect::<Vec<_>>().join(", ")
+        ));
     }
     if let Some(by) = res.stopped_by {
         notes.push(format!(
@@ -59,6 +64,15 @@ pub fn coverage_summary(res: &CoverageResult) -> String {
     }
     if res.bug_found {
         notes.push("an execution violates the property".to_string());
+    }
+    if let Some(first) = res.undefined.iter().min_by_key(|u| u.line) {
+        notes.push(format!(
+            "{} path(s) end at possible undefined behaviour, at {} place(s) (first at line {}: {})",
+            res.undefined_paths,
+            res.undefined.len(),
+            first.line,
+            first.kind
+        ));
     }
     if !notes.is_empty() {
         let _ = writeln!(out, "  {}", notes.join("; "));

@@ -286,8 +286,20 @@ pub struct Summary {
     pub pruned: u64,
     /// The first cut's reason, for messages.
     pub first_cut: Option<CutReason>,
+    /// Of the cuts, those where undefined behaviour can happen (`CutReason::Undefined`): the path
+    /// ends there, as the C program's execution does not go on in a defined way.
+    pub undefined: u64,
+    /// The first cut for another reason (an unwinding bound, an unsupported construct).
+    pub first_other_cut: Option<CutReason>,
     /// Approximations made on any path.
     pub approx: Approx,
+}
+
+impl Summary {
+    /// Cuts that lose behaviours of the program: all but those at undefined behaviour.
+    pub fn lossy_cuts(&self) -> u64 {
+        self.cuts - self.undefined
+    }
 }
 
 /// A path in the work list.
@@ -326,6 +338,8 @@ pub struct Explorer<'a, G: Guide> {
     next_id: u64,
     approx: Approx,
     first_cut: Option<CutReason>,
+    undefined_cuts: u64,
+    first_other_cut: Option<CutReason>,
     started: bool,
 }
 
@@ -472,6 +486,8 @@ impl<'a, G: Guide> Explorer<'a, G> {
             next_id: 0,
             approx: Approx::NONE,
             first_cut: None,
+            undefined_cuts: 0,
+            first_other_cut: None,
             started: false,
         }
     }
@@ -516,6 +532,8 @@ impl<'a, G: Guide> Explorer<'a, G> {
             cuts: self.stats.cuts,
             pruned: self.stats.pruned + self.stats.dropped,
             first_cut: self.first_cut.clone(),
+            undefined: self.undefined_cuts,
+            first_other_cut: self.first_other_cut.clone(),
             approx: self.approx,
         }
     }
@@ -536,6 +554,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
                 self.stats.cuts += 1;
                 let reason = CutReason::Unsupported(u.0);
                 self.first_cut.get_or_insert(reason.clone());
+                self.first_other_cut.get_or_insert(reason.clone());
                 self.pending.push_back(PathOutcome {
                     end: PathEnd::Cut(reason),
                     path: PathEdges(List::new()),
@@ -1053,6 +1072,11 @@ impl<'a, G: Guide> Explorer<'a, G> {
             PathEnd::Cut(reason) => {
                 self.stats.cuts += 1;
                 self.first_cut.get_or_insert_with(|| reason.clone());
+                if matches!(reason, CutReason::Undefined(_)) {
+                    self.undefined_cuts += 1;
+                } else {
+                    self.first_other_cut.get_or_insert_with(|| reason.clone());
+                }
             }
             PathEnd::Pruned => self.stats.pruned += 1,
             PathEnd::Dropped => self.stats.dropped += 1,

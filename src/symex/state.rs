@@ -285,6 +285,11 @@ impl Approx {
         self.0 & other.0 == other.0
     }
 
+    /// The approximations of `self` that are not in `other`.
+    pub fn without(self, other: Approx) -> Approx {
+        Approx(self.0 & !other.0)
+    }
+
     /// Whether no approximation was made.
     pub fn is_empty(self) -> bool {
         self.0 == 0
@@ -294,6 +299,37 @@ impl Approx {
     /// behaviour of unknown code).
     pub fn violation_is_real(self) -> bool {
         self.0 & (Approx::LAZY_MEMORY.0 | Approx::UNMODELLED.0 | Approx::ABSTRACT.0) == 0
+    }
+
+    /// The environment assumptions a user can accept (`--assume`): name, the approximation it makes
+    /// part of the model, and what it states. Without them the model over-approximates: body-less
+    /// functions may write anything through their pointers, unknown pointers may alias.
+    pub const ASSUMPTIONS: [(&'static str, Approx, &'static str); 3] = [
+        (
+            "fresh-pointers",
+            Approx::LAZY_MEMORY,
+            "unknown pointers are null or point to fresh memory of their own (they never alias other objects)",
+        ),
+        (
+            "no-extern-writes",
+            Approx::EXTERN_WRITE,
+            "functions without body do not write through the pointers they receive",
+        ),
+        (
+            "unmodelled-library",
+            Approx::UNMODELLED,
+            "library functions vcov does not model have no effect besides returning an arbitrary value",
+        ),
+    ];
+
+    /// The `--assume` names of the assumptions among `self`, in `ASSUMPTIONS` order.
+    pub fn assumption_names(self) -> Vec<&'static str> {
+        self.assumptions().into_iter().map(|(n, _)| n).collect()
+    }
+
+    /// The assumptions among `self` (name and statement), in `ASSUMPTIONS` order.
+    pub fn assumptions(self) -> Vec<(&'static str, &'static str)> {
+        Approx::ASSUMPTIONS.iter().filter(|(_, a, _)| self.contains(*a)).map(|&(n, _, s)| (n, s)).collect()
     }
 
     /// The names of the approximations, for messages.

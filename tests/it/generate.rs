@@ -181,14 +181,53 @@ fn sigint_stops_the_search_and_the_report_is_written() {
 }
 
 #[test]
-fn a_path_cut_at_possible_undefined_behaviour_keeps_the_result_inexact_and_says_where() {
-    // `*p = 1;` is undefined when x == 0: that path is cut, and `g = 2;` lies only beyond it.
+fn undefined_behaviour_ends_the_execution_and_is_reported_where_it_happens() {
+    // `*p = 1;` is undefined when x == 0: that execution ends there (it is not a terminating
+    // execution, as gcc's build of the program ends with a fault), so `g = 2;`, which lies only
+    // beyond it, is not coverable; the search is still exhaustive, and the report names the place
+    // and the path that leads to it.
     let j = run_json(&["fixtures/c/coverage/maybe_null.c", "--aa", "assumption-automata/true.spc"]);
-    assert_eq!(j["exact"], false);
-    let why = j["inexact_reason"].as_str().unwrap();
-    assert!(why.contains("line 7") && why.contains("undefined behaviour"), "{why}");
-    assert_eq!(j["line_status"]["9"], "unknown");
+    assert_eq!(j["exact"], true, "{j}");
+    assert_eq!(j["line_status"]["9"], "not_coverable");
+    assert_eq!(j["not_coverable_by"]["9"], "exhaustive search");
     assert_eq!(j["line_status"]["10"], "covered");
+    assert_eq!(j["assumptions"], serde_json::json!([]));
+    let ub = &j["undefined_behaviour"];
+    assert_eq!(ub["paths"], 1, "{ub}");
+    assert_eq!(ub["places"].as_array().unwrap().len(), 1, "{ub}");
+    assert_eq!(ub["places"][0]["line"], 7);
+    assert_eq!(ub["places"][0]["kind"], "invalid memory access");
+    assert_eq!(nums(&ub["places"][0]["trace"]), vec![1, 2, 3, 4, 5, 6, 7]);
+}
+
+#[test]
+fn approximations_block_exactness_unless_the_user_assumes_them() {
+    // `get` has no body and receives a pointer: without assumptions the search cannot exclude that
+    // it writes `flag`; with `--assume no-extern-writes` the result is exact relative to that.
+    let plain = run_json(&["fixtures/c/coverage/extern_write.c", "--aa", "assumption-automata/true.spc"]);
+    assert_eq!(plain["exact"], false, "{plain}");
+    assert!(plain["inexact_reason"].as_str().unwrap().contains("may write through them"), "{plain}");
+    assert_eq!(plain["line_status"]["9"], "unknown", "{plain}");
+    let assumed = run_json(&[
+        "fixtures/c/coverage/extern_write.c",
+        "--aa",
+        "assumption-automata/true.spc",
+        "--assume",
+        "no-extern-writes",
+    ]);
+    assert_eq!(assumed["exact"], true, "{assumed}");
+    assert_eq!(assumed["line_status"]["9"], "not_coverable", "{assumed}");
+    assert_eq!(assumed["not_coverable_by"]["9"], "exhaustive search, assuming no-extern-writes");
+    assert_eq!(assumed["assumptions"][0]["name"], "no-extern-writes");
+    // An assumption the search did not need is not named.
+    let both = run_json(&[
+        "fixtures/c/coverage/extern_write.c",
+        "--aa",
+        "assumption-automata/true.spc",
+        "--assume",
+        "no-extern-writes,fresh-pointers",
+    ]);
+    assert_eq!(both["assumptions"].as_array().unwrap().len(), 1, "{both}");
 }
 
 #[test]
