@@ -10,6 +10,7 @@ pub mod output;
 mod progress;
 pub mod replay;
 pub mod signals;
+mod verify;
 
 use std::path::Path;
 
@@ -28,6 +29,7 @@ pub use coverage::{coverage, CoverageConfig, CoverageOutcome, Format, DEFAULT_PR
 pub use evidence::{suite_metadata, write_test_suite};
 pub use output::{write_atomically, Dest};
 pub use replay::{replay, ReplayConfig, ReplayOutcome};
+pub use verify::{read_property, verify, VerifyConfig};
 
 /// Reads and parses a C program.
 pub fn load_program(path: &Path, dm: DataModel) -> Result<(Program, Vec<Diagnostic>)> {

@@ -11,6 +11,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(rest) else { return };
     if kind == b'P' {
         let _ = vcov::verify::task::parse_property(text);
+        let _ = vcov::verify::check_property(text);
     } else {
         let _ = vcov::verify::task::parse_task(Path::new("dir/task.yml"), text);
     }

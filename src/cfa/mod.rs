@@ -17,6 +17,7 @@ mod effects;
 mod graph;
 mod javaset;
 mod link;
+mod live;
 pub mod print;
 
 use crate::base::Diagnostic;
@@ -24,6 +25,7 @@ use crate::cfront::ir::{Expr, FuncId, Init, Program, VarId};
 use crate::id_type;
 
 pub use dump::{kind_name, to_dot, to_text};
+pub use live::{expr_vars, init_vars, LiveLocals};
 
 id_type! {
     /// A CFA location.

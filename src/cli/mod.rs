@@ -208,18 +208,10 @@ fn coverage_property(spec: Option<&str>, prop: Option<&std::path::Path>) -> Resu
         return Ok((Property::ErrorLabel, crate::verify::ERROR_LABEL_SPEC.to_string()));
     }
     if let Some(p) = prop {
-        let text =
-            std::fs::read_to_string(p).with_context(|| format!("{}: cannot read the property file", p.display()))?;
-        let supported = crate::verify::task::parse_property(&text).is_some_and(|(init, calls)| {
-            init == "main" && calls.iter().all(|f| f == "reach_error" || f == "__VERIFIER_error")
-        });
-        if !supported {
-            anyhow::bail!("{}: unsupported property (vcov checks `G ! call(reach_error())` from main)", p.display());
-        }
-        return Ok((Property::UnreachCall, text.trim().to_string()));
+        return Ok((Property::UnreachCall, driver::read_property(p)?));
     }
     if spec == Some("unreach-call") {
-        return Ok((Property::UnreachCall, "CHECK( init(main()), LTL(G ! call(reach_error())) )".to_string()));
+        return Ok((Property::UnreachCall, crate::verify::UNREACH_CALL_SPEC.to_string()));
     }
     Ok((Property::Any, crate::driver::DEFAULT_PROPERTY_TEXT.to_string()))
 }

@@ -8,9 +8,10 @@ use anyhow::Context;
 
 use crate::cfront::types::DataModel;
 use crate::driver;
+use crate::driver::VerifyConfig;
 use crate::evidence::Architecture;
 use crate::symex::{Mode, Strategy};
-use crate::verify::{self, Verdict, VerifyConfig};
+use crate::verify::Verdict;
 use clap::Args;
 
 /// Flags of `vcov verify`.
@@ -94,7 +95,7 @@ pub fn run(args: VerifyArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
     let signals = driver::signals::StopSignals::install()?;
     let config = VerifyConfig { stop: Some(signals.flag()), ..config };
     // An internal error (a bug of vcov) must not turn into a verdict: report it as UNKNOWN.
-    let Ok(result) = std::panic::catch_unwind(|| verify::run(&config)) else {
+    let Ok(result) = std::panic::catch_unwind(|| driver::verify(&config)) else {
         writeln!(out, "Verification result: UNKNOWN (internal error)")?;
         return Ok(super::ExitStatus::Success);
     };
@@ -143,7 +144,7 @@ pub fn run(args: VerifyArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
         writeln!(out, "Witness written to {}", path.display())?;
     }
     if args.stats {
-        write!(out, "{}", verify::stats_text(&report.stats))?;
+        write!(out, "{}", report.stats)?;
     }
     Ok(match signal {
         Some(signal_hook::consts::SIGINT) => super::ExitStatus::Interrupted,

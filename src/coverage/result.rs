@@ -1,9 +1,11 @@
 //! The plain result of a coverage run, handed to the report writers.
 
 use std::collections::BTreeMap;
+use std::fmt;
 use std::path::PathBuf;
 
 use crate::product::MatchStats;
+use crate::symex::{Approx, CutReason, Rejected, StopReason};
 
 /// A function of the program, for function coverage.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,6 +57,135 @@ pub struct UndefinedAt {
     pub line: u32,
     /// The lines of the path that leads there, in order (immediate repetitions removed).
     pub trace: Vec<u32>,
+}
+
+/// How the search ended, for the status of lines it did not cover.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum SearchState {
+    /// Executions came from files.
+    NotSearched,
+    /// Every candidate was explored: uncovered lines are not coverable.
+    Complete,
+    /// A limit stopped it.
+    Limited,
+    /// Paths were cut or executions rejected.
+    Incomplete,
+}
+
+/// The status of every line to cover: `covered` (by the first execution that covers it) for the
+/// under-approximation, `unexplored` outside the over-approximation, `not_coverable` for lines
+/// `proven` not coverable or left uncovered by a complete search, and otherwise `unknown` after an
+/// incomplete search or `over_only` when no search decided it (files, a limit).
+///
+/// `lines`, `over`, `under` and `proven` are ascending; every line of `under` is a line of some
+/// execution.
+pub fn line_status(
+    lines: &[u32],
+    over: &[u32],
+    under: &[u32],
+    proven: &[u32],
+    executions: &[ExecutionRecord],
+    state: SearchState,
+) -> BTreeMap<u32, LineStatus> {
+    let mut first_cover: BTreeMap<u32, usize> = BTreeMap::new();
+    for e in executions {
+        for &l in &e.lines {
+            first_cover.entry(l).or_insert(e.id);
+        }
+    }
+    lines
+        .iter()
+        .map(|&l| {
+            let status = if under.binary_search(&l).is_ok() {
+                LineStatus::Covered(first_cover[&l])
+            } else if over.binary_search(&l).is_err() {
+                LineStatus::Unexplored
+            } else if proven.binary_search(&l).is_ok() {
+                LineStatus::NotCoverable
+            } else {
+                match state {
+                    SearchState::Complete => LineStatus::NotCoverable,
+                    SearchState::Incomplete => LineStatus::Unknown,
+                    SearchState::NotSearched | SearchState::Limited => LineStatus::OverOnly,
+                }
+            };
+            (l, status)
+        })
+        .collect()
+}
+
+/// Why a coverage result is not exact: the first obstacle the search met, or what happened to its
+/// executions afterwards.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InexactReason {
+    /// Paths were cut other than at undefined behaviour (an unwinding bound, an unsupported
+    /// construct): `count`, the first one's reason and line.
+    Cut {
+        /// How many.
+        count: u64,
+        /// The first one's reason.
+        first: Option<CutReason>,
+        /// The first one's line.
+        line: Option<u32>,
+    },
+    /// Paths made approximations the user did not accept (`--assume`).
+    Approximated(Approx),
+    /// An execution or a violation was not confirmed by the concrete interpreter.
+    Rejected(Rejected),
+    /// `blind` or `guided` pruned this many paths as covered by explored states.
+    PrunedAsCovered(u64),
+    /// A limit, a signal or the solver stopped the search.
+    Stopped(StopReason),
+    /// `--max-executions` stopped it at this many executions.
+    MaxExecutions(usize),
+    /// It stopped at the first bug.
+    StoppedAtBug,
+    /// It ended before exhausting the program (a guided search that ran out of candidates).
+    EndedEarly,
+    /// The executions came from files (`--executions-from`).
+    FromFiles,
+    /// This many executions read bytes of `malloc`'d memory never written, which the replay harness
+    /// cannot reproduce.
+    Unreproducible(usize),
+    /// This many executions did not replay under gcc (`--confirm`).
+    RejectedByGcc(usize),
+}
+
+impl fmt::Display for InexactReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InexactReason::Cut { count, first, line } => {
+                write!(f, "{count} path(s) cut; first")?;
+                if let Some(l) = line {
+                    write!(f, " at line {l}")?;
+                }
+                f.write_str(": ")?;
+                first.as_ref().map_or(Ok(()), |c| write!(f, "{c}"))
+            }
+            InexactReason::Approximated(a) => f.write_str(&a.describe().join("; ")),
+            InexactReason::Rejected(r) => write!(f, "{r}"),
+            InexactReason::PrunedAsCovered(hits) => write!(
+                f,
+                "{hits} path(s) were pruned as covered by explored states, so not every execution was \
+                 enumerated (--generate targeted proves lines not coverable)"
+            ),
+            InexactReason::Stopped(stop) => write!(f, "the search was stopped before it ended ({})", stop.describe()),
+            InexactReason::MaxExecutions(n) => write!(f, "the search stopped at {n} execution(s) (--max-executions)"),
+            InexactReason::StoppedAtBug => {
+                f.write_str("the search stopped at the first bug (--continue-after-bug goes on)")
+            }
+            InexactReason::EndedEarly => f.write_str("the search ended before exhausting the program"),
+            InexactReason::FromFiles => f.write_str("the executions come from files; no search was made"),
+            InexactReason::Unreproducible(n) => write!(
+                f,
+                "{n} execution(s) read bytes of malloc'd memory never written, which vcov replay cannot \
+                 reproduce; they do not count"
+            ),
+            InexactReason::RejectedByGcc(n) => {
+                write!(f, "{n} execution(s) did not replay under gcc (--confirm) and do not count")
+            }
+        }
+    }
 }
 
 /// One branching point (a node with two or more assume edges) and which of its arms are taken.
@@ -202,7 +333,7 @@ pub struct CoverageResult {
     pub confirmation: Confirmation,
     /// Why the result is not exact, when it is not: the search's first obstacle (cut paths,
     /// approximations, limits), or that the executions came from files.
-    pub inexact_reason: Option<String>,
+    pub inexact_reason: Option<InexactReason>,
     /// The variables the proof pass abstracted away, when it proved lines not coverable.
     pub abstracted: Vec<String>,
     /// How many lines the proof pass proved not coverable.
@@ -240,5 +371,84 @@ impl CoverageResult {
         } else {
             100.0 * n as f64 / self.lines_to_cover.len() as f64
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn execution(id: usize, lines: &[u32]) -> ExecutionRecord {
+        ExecutionRecord {
+            id,
+            origin: "generated".into(),
+            lines: lines.to_vec(),
+            terminating: true,
+            violates_property: false,
+            inputs: Vec::new(),
+            memory: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn each_line_gets_the_status_the_search_allows() {
+        // Lines 1-6 to cover; 1-5 over-approximated; 1 and 2 covered (2 first by execution 2);
+        // 3 proven not coverable; 4 and 5 left; 6 never explored.
+        let lines = [1, 2, 3, 4, 5, 6];
+        let over = [1, 2, 3, 4, 5];
+        let under = [1, 2];
+        let execs = [execution(1, &[1]), execution(2, &[1, 2])];
+        let status = |state| line_status(&lines, &over, &under, &[3], &execs, state);
+        for state in [SearchState::NotSearched, SearchState::Complete, SearchState::Limited, SearchState::Incomplete] {
+            let s = status(state);
+            assert_eq!(s[&1], LineStatus::Covered(1));
+            assert_eq!(s[&2], LineStatus::Covered(2));
+            assert_eq!(s[&3], LineStatus::NotCoverable, "{state:?}");
+            assert_eq!(s[&6], LineStatus::Unexplored);
+        }
+        assert_eq!(status(SearchState::Complete)[&4], LineStatus::NotCoverable);
+        assert_eq!(status(SearchState::Incomplete)[&4], LineStatus::Unknown);
+        assert_eq!(status(SearchState::Limited)[&5], LineStatus::OverOnly);
+        assert_eq!(status(SearchState::NotSearched)[&5], LineStatus::OverOnly);
+    }
+
+    #[test]
+    fn inexact_reasons_read_as_the_reports_say_them() {
+        use crate::symex::semantics::UbKind;
+        let cut = InexactReason::Cut { count: 2, first: Some(CutReason::Unwind(crate::cfa::NodeId(4))), line: Some(7) };
+        assert!(cut.to_string().starts_with("2 path(s) cut; first at line 7: "), "{cut}");
+        let cut = InexactReason::Cut { count: 1, first: Some(CutReason::Undefined(UbKind::DivByZero)), line: None };
+        assert_eq!(cut.to_string(), "1 path(s) cut; first: possible undefined behaviour: division by zero");
+        assert_eq!(
+            InexactReason::Stopped(StopReason::Time).to_string(),
+            "the search was stopped before it ended (time limit)"
+        );
+        assert_eq!(
+            InexactReason::Approximated(Approx::LAZY_MEMORY).to_string(),
+            "an unknown pointer was taken to point to fresh memory"
+        );
+        assert_eq!(
+            InexactReason::MaxExecutions(3).to_string(),
+            "the search stopped at 3 execution(s) (--max-executions)"
+        );
+        assert_eq!(
+            InexactReason::RejectedByGcc(2).to_string(),
+            "2 execution(s) did not replay under gcc (--confirm) and do not count"
+        );
+    }
+
+    #[test]
+    fn names_are_the_reports_words() {
+        let names: Vec<&str> = [
+            LineStatus::Covered(1),
+            LineStatus::OverOnly,
+            LineStatus::NotCoverable,
+            LineStatus::Unexplored,
+            LineStatus::Unknown,
+        ]
+        .iter()
+        .map(|s| s.name())
+        .collect();
+        assert_eq!(names, ["covered", "over_only", "not_coverable", "unexplored", "unknown"]);
     }
 }

@@ -17,13 +17,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use fixedbitset::FixedBitSet;
 use petgraph::graph::DiGraph;
 
-use super::result::UndefinedAt;
+use super::result::{InexactReason, UndefinedAt};
 use super::{Analysis, Execution, ExecutionCoverage};
 use crate::automaton::StateId;
 use crate::cfa::{Cfa, EdgeId, EdgeKind, NodeId};
 use crate::cfront::ir::{Program, VarId};
 use crate::product::{solve_dag, stack_after, step, takeable_edges, ProductNode, StackId, Stacks, Step as AutStep};
-use crate::symex::{self, Approx, CutReason, ExploreConfig, Explorer, Guide, PathEnd, Pulled, ReplayEnd, Step, Succ};
+use crate::symex::{self, Approx, CutReason, ExploreConfig, Explorer, Guide, PathEnd, Pulled, Step, Succ};
 
 /// How executions are generated.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -156,7 +156,7 @@ pub struct SearchOutcome {
     pub stopped_by: Option<StoppedBy>,
     /// Why the search is not complete (cut paths, approximations, rejected executions, a limit);
     /// `None` exactly when `complete`.
-    pub incomplete_because: Option<String>,
+    pub incomplete_because: Option<InexactReason>,
     /// Executor statistics.
     pub stats: Option<symex::Stats>,
     /// Lines the proof pass showed not coverable (ascending), with the variables it abstracted
@@ -194,7 +194,7 @@ pub fn search(analysis: &Analysis, prog: &Program, config: &SearchConfig, progre
     let property = config.explore.property;
     let mut explorer: Explorer<'_, CoverageGuide> = symex::explore(prog, cfa, config.explore.clone(), guide);
     let mut out = SearchOutcome::default();
-    let mut rejected: Option<String> = None;
+    let mut rejected: Option<symex::Rejected> = None;
     let mut first_cut_line: Option<u32> = None;
     let limit = config.max_executions.unwrap_or(usize::MAX);
     let mut limited = limit == 0;
@@ -244,27 +244,18 @@ pub fn search(analysis: &Analysis, prog: &Program, config: &SearchConfig, progre
             }
             _ => continue,
         }
-        let Some(inputs) = outcome.inputs.clone() else {
-            rejected.get_or_insert_with(|| "an execution had no model".into());
-            continue;
-        };
-        let edges = outcome.path.edges();
-        let replayed = symex::replay(prog, cfa, property, &inputs, edges.len() as u64 + 1);
-        if outcome.end == PathEnd::Violation {
-            if replayed.end == ReplayEnd::Violation && replayed.edges == edges && outcome.approx.violation_is_real() {
-                out.bugs.push((edges, inputs));
-                if !config.continue_after_bug {
-                    break;
-                }
-            } else {
-                rejected.get_or_insert_with(|| "a violation did not replay".into());
+        let (edges, inputs) = match symex::confirm(prog, cfa, property, &outcome) {
+            Ok(c) => (c.edges, c.inputs),
+            Err(r) => {
+                rejected.get_or_insert(r);
+                continue;
             }
-            continue;
-        }
-        if replayed.end != ReplayEnd::Exit || replayed.edges != edges {
-            rejected.get_or_insert_with(|| {
-                format!("an execution did not replay (the concrete run ended with {:?})", replayed.end)
-            });
+        };
+        if outcome.end == PathEnd::Violation {
+            out.bugs.push((edges, inputs));
+            if !config.continue_after_bug {
+                break;
+            }
             continue;
         }
         // A real execution: it completes its `CompletionOnly` subtree, if it is in one.
@@ -299,35 +290,33 @@ pub fn search(analysis: &Analysis, prog: &Program, config: &SearchConfig, progre
     let unaccepted = summary.approx.without(config.assume);
     out.assumed = summary.approx.without(unaccepted);
     if summary.lossy_cuts() > 0 {
-        let first = summary.first_other_cut.as_ref().map(|c| c.to_string()).unwrap_or_default();
-        let at = first_cut_line.map(|l| format!(" at line {l}")).unwrap_or_default();
-        out.incomplete_because = Some(format!("{} path(s) cut; first{at}: {first}", summary.lossy_cuts()));
+        out.incomplete_because = Some(InexactReason::Cut {
+            count: summary.lossy_cuts(),
+            first: summary.first_other_cut.clone(),
+            line: first_cut_line,
+        });
     } else if !unaccepted.is_empty() {
-        out.incomplete_because = Some(unaccepted.describe().join("; "));
+        out.incomplete_because = Some(InexactReason::Approximated(unaccepted));
     } else if let Some(r) = rejected {
-        out.incomplete_because = Some(r);
+        out.incomplete_because = Some(InexactReason::Rejected(r));
     } else if config.generate != Generate::Targeted && out.stats.is_some_and(|s| s.cache.hits > 0) {
         // A path pruned as covered has the futures of an explored state, but not its prefix: the
         // lines its executions would cover are not all known. Only the targeted search keeps the
         // prefix's uncovered lines in its tags.
-        let hits = out.stats.map_or(0, |s| s.cache.hits);
-        out.incomplete_because = Some(format!(
-            "{hits} path(s) were pruned as covered by explored states, so not every execution was \
-             enumerated (--generate targeted proves lines not coverable)"
-        ));
+        out.incomplete_because = Some(InexactReason::PrunedAsCovered(out.stats.map_or(0, |s| s.cache.hits)));
     }
     let bug_stop = !out.bugs.is_empty() && !config.continue_after_bug;
     out.complete = all_covered || (summary.exhausted && !out.limited && !bug_stop && out.incomplete_because.is_none());
     if out.complete {
         out.incomplete_because = None;
     } else if let Some(stop) = summary.stop {
-        out.incomplete_because = Some(format!("the search was stopped before it ended ({})", stop.describe()));
+        out.incomplete_because = Some(InexactReason::Stopped(stop));
     } else if limited {
-        out.incomplete_because = Some(format!("the search stopped at {limit} execution(s) (--max-executions)"));
+        out.incomplete_because = Some(InexactReason::MaxExecutions(limit));
     } else if bug_stop {
-        out.incomplete_because = Some("the search stopped at the first bug (--continue-after-bug goes on)".into());
+        out.incomplete_because = Some(InexactReason::StoppedAtBug);
     } else if out.incomplete_because.is_none() {
-        out.incomplete_because = Some("the search ended before exhausting the program".into());
+        out.incomplete_because = Some(InexactReason::EndedEarly);
     }
     if !config.free_memory {
         // The process ends soon: freeing millions of shared states would only delay the report.

@@ -15,7 +15,7 @@ use crate::base::{Diagnostic, Severity};
 use crate::cfa::{self, Cfa, EdgeId, LineRule};
 use crate::cfront::ir::Program;
 use crate::cfront::types::DataModel;
-use crate::coverage::result::Confirmation;
+use crate::coverage::result::{self, Confirmation, InexactReason, SearchState};
 use crate::coverage::result::{
     BranchInfo, CoverageResult, ExecutionRecord, FunctionInfo, InputValue, LineStatus, MemoryFact, Times,
 };
@@ -304,24 +304,19 @@ pub(crate) fn measure(
     let lines_to_cover = analysis.lines_to_cover();
     let over = analysis.reach.over_lines.clone();
     let (mut exact, interrupted, mut search_state) = match &search_outcome {
-        Some(o) => (o.complete, o.interrupted, SearchState::from(o)),
+        Some(o) => (o.complete, o.interrupted, search_state_of(o)),
         None => (false, false, SearchState::NotSearched),
     };
     let mut inexact_reason = match &search_outcome {
         Some(o) => o.incomplete_because.clone(),
-        None => Some("the executions come from files; no search was made".to_string()),
+        None => Some(InexactReason::FromFiles),
     };
     if n_unreproducible > 0 {
         exact = false;
         if search_state == SearchState::Complete {
             search_state = SearchState::Incomplete;
         }
-        inexact_reason.get_or_insert_with(|| {
-            format!(
-                "{n_unreproducible} execution(s) read bytes of malloc'd memory never written, which vcov replay \
-                 cannot reproduce; they do not count"
-            )
-        });
+        inexact_reason.get_or_insert(InexactReason::Unreproducible(n_unreproducible));
     }
     if rejected > 0 {
         // Lines only the rejected executions covered were never searched for again: undecided.
@@ -329,12 +324,10 @@ pub(crate) fn measure(
         if search_state == SearchState::Complete {
             search_state = SearchState::Incomplete;
         }
-        inexact_reason.get_or_insert_with(|| {
-            format!("{rejected} execution(s) did not replay under gcc (--confirm) and do not count")
-        });
+        inexact_reason.get_or_insert(InexactReason::RejectedByGcc(rejected));
     }
     let proven = search_outcome.as_ref().map(|o| o.proven.as_slice()).unwrap_or_default();
-    let line_status = line_status(&lines_to_cover, &over, &under, proven, &executions, search_state);
+    let line_status = result::line_status(&lines_to_cover, &over, &under, proven, &executions, search_state);
     let bug = search_outcome.as_ref().and_then(|o| o.bugs.first().cloned());
 
     let result = CoverageResult {
@@ -386,7 +379,7 @@ pub(crate) fn measure(
         },
     };
     let stats = match (&search_outcome, config.stats) {
-        (Some(o), true) => o.stats.as_ref().map(crate::verify::stats_text),
+        (Some(o), true) => o.stats.as_ref().map(|s| s.to_string()),
         _ => None,
     };
     Ok(Measured { result, paths, bug, signal, stats, diagnostics: diags })
@@ -518,65 +511,15 @@ fn generate(
     Ok((outcome, signals.received()))
 }
 
-/// How the search ended, for the status of lines it did not cover.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum SearchState {
-    /// Executions came from files.
-    NotSearched,
-    /// Every candidate was explored: uncovered lines are not coverable.
-    Complete,
-    /// A limit stopped it.
-    Limited,
-    /// Paths were cut or executions rejected.
-    Incomplete,
-}
-
-impl SearchState {
-    fn from(o: &SearchOutcome) -> Self {
-        if o.complete {
-            SearchState::Complete
-        } else if o.limited {
-            SearchState::Limited
-        } else {
-            SearchState::Incomplete
-        }
+/// How `o` ended, for the status of the lines it did not cover.
+fn search_state_of(o: &SearchOutcome) -> SearchState {
+    if o.complete {
+        SearchState::Complete
+    } else if o.limited {
+        SearchState::Limited
+    } else {
+        SearchState::Incomplete
     }
-}
-
-/// The status of every line to cover.
-fn line_status(
-    lines: &[u32],
-    over: &[u32],
-    under: &[u32],
-    proven: &[u32],
-    executions: &[ExecutionRecord],
-    state: SearchState,
-) -> BTreeMap<u32, LineStatus> {
-    let mut first_cover: BTreeMap<u32, usize> = BTreeMap::new();
-    for e in executions {
-        for &l in &e.lines {
-            first_cover.entry(l).or_insert(e.id);
-        }
-    }
-    lines
-        .iter()
-        .map(|&l| {
-            let status = if under.binary_search(&l).is_ok() {
-                LineStatus::Covered(first_cover[&l])
-            } else if over.binary_search(&l).is_err() {
-                LineStatus::Unexplored
-            } else if proven.binary_search(&l).is_ok() {
-                LineStatus::NotCoverable
-            } else {
-                match state {
-                    SearchState::Complete => LineStatus::NotCoverable,
-                    SearchState::Incomplete => LineStatus::Unknown,
-                    SearchState::NotSearched | SearchState::Limited => LineStatus::OverOnly,
-                }
-            };
-            (l, status)
-        })
-        .collect()
 }
 
 /// The argument of every line proven not coverable: the proof pass's abstraction, or the exhaustive

@@ -22,7 +22,7 @@ struct Report<'a> {
     bug_found: bool,
     exact: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    inexact_reason: Option<&'a str>,
+    inexact_reason: Option<String>,
     interrupted: bool,
     stopped_by: Option<&'static str>,
     confirmation: ConfirmationJson,
@@ -154,7 +154,7 @@ pub fn coverage_json(res: &CoverageResult) -> String {
         under_approximation: Under { lines: &res.under_lines, executions: res.n_terminating() },
         bug_found: res.bug_found,
         exact: res.exact,
-        inexact_reason: res.inexact_reason.as_deref(),
+        inexact_reason: res.inexact_reason.as_ref().map(|r| r.to_string()),
         abstraction: (res.proven_by_abstraction > 0)
             .then(|| Abstraction { variables: &res.abstracted, lines_proven: res.proven_by_abstraction }),
         interrupted: res.interrupted,

@@ -56,20 +56,20 @@ use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 use std::time::Duration;
 
-use fixedbitset::FixedBitSet;
+use rustc_hash::FxBuildHasher;
 use sha2::{Digest, Sha256};
 
 use super::exec::World;
 use super::memory::{Byte, ObjId, ObjKind, Object};
 use super::shift::Shift;
 use super::state::{support, Conjunct, List, SymState};
-use crate::cfa::{Cfa, EdgeKind, NodeId};
-use crate::cfront::ir::{Expr, ExprKind, FuncId, Init, Program, VarId, VarKind};
+use crate::cfa::{Cfa, LiveLocals, NodeId};
+use crate::cfront::ir::{Program, VarId};
 use crate::sat::{Aig, AigLit, AigNode};
 
 /// Locals live at loop heads and call return sites.
 pub(crate) struct Liveness {
-    live: HashMap<NodeId, Rc<[VarId]>>,
+    live: LiveLocals,
     /// The counters keyed by their differences where that is sound (`shift`).
     shift: Option<Shift>,
 }
@@ -352,42 +352,15 @@ impl Cache {
     }
 }
 
-/// A fast hasher for the small integer keys of the key writer's maps (the multiply-rotate hash of
-/// `rustc-hash`; SipHash dominated the cost of state caching).
-#[derive(Default, Clone, Copy)]
-struct FxHasher(u64);
-
-type FxBuild = std::hash::BuildHasherDefault<FxHasher>;
-
-impl Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
-        }
-    }
-
-    fn write_u32(&mut self, i: u32) {
-        self.write_u64(i as u64);
-    }
-
-    fn write_u64(&mut self, i: u64) {
-        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
 /// Writes the canonical and the raw serialization of a state at once, into byte buffers that are
 /// hashed at the end.
 struct KeyWriter<'a> {
     aig: &'a Aig,
     can: Vec<u8>,
     raw: Vec<u8>,
-    ids: HashMap<u32, u32, FxBuild>,
+    ids: HashMap<u32, u32, FxBuildHasher>,
     next: u32,
-    inputs: HashSet<u32, FxBuild>,
+    inputs: HashSet<u32, FxBuildHasher>,
     stack: Vec<u32>,
 }
 
@@ -594,7 +567,7 @@ pub(crate) fn keys(aig: &Aig, w: &World, live: &Liveness, st: &SymState, tag: u6
             v
         };
         let mut chosen = vec![false; conj.len()];
-        let mut reach: HashSet<u32, FxBuild> = kw.inputs.clone();
+        let mut reach: HashSet<u32, FxBuildHasher> = kw.inputs.clone();
         loop {
             let mut changed = false;
             for (i, c) in conj.iter().enumerate() {
@@ -672,248 +645,14 @@ fn counter_value(o: &Object) -> Option<u128> {
 }
 
 impl Liveness {
-    /// Live locals at every loop head and call return site of `cfa`.
+    /// Live locals at every loop head and call return site of `cfa`, and the counters `shift` keys.
     pub fn compute(prog: &Program, cfa: &Cfa) -> Liveness {
-        let mut live = HashMap::new();
-        let mut nodes_of: HashMap<FuncId, Vec<NodeId>> = HashMap::new();
-        for i in 0..cfa.n_nodes() {
-            let n = NodeId::from_idx(i);
-            nodes_of.entry(cfa.node(n).func).or_default().push(n);
-        }
-        let mut wanted: HashSet<NodeId> = HashSet::new();
-        for cs in &cfa.call_sites {
-            if let Some(r) = cs.return_node {
-                wanted.insert(r);
-            }
-        }
-        for fc in &cfa.funcs {
-            let nodes = nodes_of.remove(&fc.func).unwrap_or_default();
-            for &n in &nodes {
-                if cfa.node(n).loop_head {
-                    wanted.insert(n);
-                }
-            }
-            if !nodes.iter().any(|n| wanted.contains(n)) {
-                continue;
-            }
-            analyse(prog, cfa, fc.func, fc.ret_var, fc.exit, &nodes, &wanted, &mut live);
-        }
-        Liveness { live, shift: Shift::analyse(prog, cfa) }
+        Liveness { live: LiveLocals::compute(prog, cfa), shift: Shift::analyse(prog, cfa) }
     }
 
     /// The live locals at `n` (sorted), if computed there.
     pub fn live_at(&self, n: NodeId) -> Option<&[VarId]> {
-        self.live.get(&n).map(|v| &v[..])
-    }
-}
-
-/// Backward live-variable analysis of one function over its own edges (calls as summary edges).
-#[allow(clippy::too_many_arguments)]
-fn analyse(
-    prog: &Program,
-    cfa: &Cfa,
-    f: FuncId,
-    ret_var: Option<VarId>,
-    exit: NodeId,
-    nodes: &[NodeId],
-    wanted: &HashSet<NodeId>,
-    out: &mut HashMap<NodeId, Rc<[VarId]>>,
-) {
-    let mut locals: Vec<VarId> = (0..prog.vars.len())
-        .map(VarId::from_idx)
-        .filter(|&v| matches!(prog.var(v).kind, VarKind::Local(g) | VarKind::Param(g, _) if g == f))
-        .collect();
-    if let Some(rv) = ret_var {
-        if !locals.contains(&rv) {
-            locals.push(rv);
-        }
-    }
-    locals.sort_unstable();
-    let index: HashMap<VarId, usize> = locals.iter().enumerate().map(|(i, &v)| (v, i)).collect();
-    let node_index: HashMap<NodeId, usize> = nodes.iter().enumerate().map(|(i, &n)| (n, i)).collect();
-    let nl = locals.len();
-    // Per edge: uses and definitions; escaping locals are always live.
-    let mut escaping = FixedBitSet::with_capacity(nl);
-    let mut effects: HashMap<crate::cfa::EdgeId, (FixedBitSet, FixedBitSet)> = HashMap::new();
-    for &n in nodes {
-        for &e in cfa.out_edges(n) {
-            let edge = cfa.edge(e);
-            let mut uses = Vec::new();
-            let mut defs = Vec::new();
-            let mut esc = Vec::new();
-            match &edge.kind {
-                EdgeKind::Call(_) | EdgeKind::Return(_) => continue,
-                EdgeKind::Decl { var, init } => {
-                    defs.push(*var);
-                    if let Some(i) = init {
-                        init_vars(i, &mut uses, &mut esc);
-                    }
-                }
-                EdgeKind::Global(crate::cfa::GlobalKind::Var { init: Some(i), .. }) => {
-                    init_vars(i, &mut uses, &mut esc)
-                }
-                EdgeKind::Assign { lhs, rhs } => {
-                    lhs_vars(lhs, &mut uses, &mut defs, &mut esc);
-                    expr_vars(rhs, &mut uses, &mut esc);
-                }
-                EdgeKind::Eval(x) | EdgeKind::Assume { cond: x, .. } | EdgeKind::ReturnStmt(Some(x)) => {
-                    expr_vars(x, &mut uses, &mut esc);
-                    if matches!(edge.kind, EdgeKind::ReturnStmt(_)) {
-                        defs.extend(ret_var);
-                    }
-                }
-                EdgeKind::ReturnStmt(None) => {}
-                EdgeKind::ExternCall { lhs, callee, args } => {
-                    if let Some(l) = lhs {
-                        lhs_vars(l, &mut uses, &mut defs, &mut esc);
-                    }
-                    expr_vars(callee, &mut uses, &mut esc);
-                    for a in args {
-                        expr_vars(a, &mut uses, &mut esc);
-                    }
-                }
-                EdgeKind::Summary(cs) => {
-                    let site = cfa.call_site(*cs);
-                    if let Some(l) = &site.lhs {
-                        lhs_vars(l, &mut uses, &mut defs, &mut esc);
-                    }
-                    for a in &site.args {
-                        expr_vars(a, &mut uses, &mut esc);
-                    }
-                }
-                EdgeKind::Blank(_) | EdgeKind::TypeDecl | EdgeKind::Global(_) => {}
-            }
-            let mut u = FixedBitSet::with_capacity(nl);
-            let mut d = FixedBitSet::with_capacity(nl);
-            for v in uses {
-                if let Some(&i) = index.get(&v) {
-                    u.insert(i);
-                }
-            }
-            for v in defs {
-                if let Some(&i) = index.get(&v) {
-                    d.insert(i);
-                }
-            }
-            for v in esc {
-                if let Some(&i) = index.get(&v) {
-                    escaping.insert(i);
-                }
-            }
-            effects.insert(e, (u, d));
-        }
-    }
-    let mut live_in: Vec<FixedBitSet> = vec![FixedBitSet::with_capacity(nl); nodes.len()];
-    let mut work: Vec<usize> = (0..nodes.len()).collect();
-    let mut queued = vec![true; nodes.len()];
-    while let Some(i) = work.pop() {
-        queued[i] = false;
-        let n = nodes[i];
-        let mut new = FixedBitSet::with_capacity(nl);
-        if n == exit {
-            if let Some(&ri) = ret_var.and_then(|rv| index.get(&rv)) {
-                new.insert(ri);
-            }
-        }
-        for &e in cfa.out_edges(n) {
-            let Some((u, d)) = effects.get(&e) else { continue };
-            let Some(&j) = node_index.get(&cfa.edge(e).dst) else { continue };
-            let mut through = live_in[j].clone();
-            through.difference_with(d);
-            through.union_with(u);
-            new.union_with(&through);
-        }
-        if new != live_in[i] {
-            live_in[i] = new;
-            for &e in cfa.in_edges(n) {
-                if !effects.contains_key(&e) {
-                    continue;
-                }
-                if let Some(&p) = node_index.get(&cfa.edge(e).src) {
-                    if !queued[p] {
-                        queued[p] = true;
-                        work.push(p);
-                    }
-                }
-            }
-        }
-    }
-    for (i, &n) in nodes.iter().enumerate() {
-        if wanted.contains(&n) {
-            let mut set = live_in[i].clone();
-            set.union_with(&escaping);
-            let vars: Vec<VarId> = set.ones().map(|k| locals[k]).collect();
-            out.insert(n, vars.into());
-        }
-    }
-}
-
-pub(super) fn init_vars(init: &Init, uses: &mut Vec<VarId>, esc: &mut Vec<VarId>) {
-    match init {
-        Init::Expr(e) => expr_vars(e, uses, esc),
-        Init::List(leaves) => leaves.iter().for_each(|l| expr_vars(&l.value, uses, esc)),
-    }
-}
-
-/// The variables an assignment to `lhs` defines (a whole variable) or uses (anything else in it).
-fn lhs_vars(lhs: &Expr, uses: &mut Vec<VarId>, defs: &mut Vec<VarId>, esc: &mut Vec<VarId>) {
-    match &lhs.strip_implicit().kind {
-        ExprKind::Var(v) => defs.push(*v),
-        _ => expr_vars(lhs, uses, esc),
-    }
-}
-
-/// The variables `e` reads (conservatively: every variable named), and those whose address it takes.
-pub(super) fn expr_vars(e: &Expr, uses: &mut Vec<VarId>, esc: &mut Vec<VarId>) {
-    match &e.kind {
-        ExprKind::Var(v) => uses.push(*v),
-        ExprKind::AddrOf(x) | ExprKind::Decay(x) => {
-            if let Some(v) = root_var(x) {
-                esc.push(v);
-            }
-            expr_vars(x, uses, esc);
-        }
-        ExprKind::Unary(_, x) | ExprKind::Cast(x, _) | ExprKind::Deref(x) | ExprKind::Member { base: x, .. } => {
-            expr_vars(x, uses, esc)
-        }
-        ExprKind::Binary(_, a, b)
-        | ExprKind::Index(a, b)
-        | ExprKind::Assign(a, b)
-        | ExprKind::Comma(a, b)
-        | ExprKind::CompoundAssign(_, a, b, _) => {
-            expr_vars(a, uses, esc);
-            expr_vars(b, uses, esc);
-        }
-        ExprKind::Cond(c, a, b) => {
-            expr_vars(c, uses, esc);
-            expr_vars(a, uses, esc);
-            expr_vars(b, uses, esc);
-        }
-        ExprKind::IncDec { target, .. } => expr_vars(target, uses, esc),
-        ExprKind::Call(f, args) => {
-            expr_vars(f, uses, esc);
-            args.iter().for_each(|a| expr_vars(a, uses, esc));
-        }
-        ExprKind::IntConst(_)
-        | ExprKind::FloatConst(_)
-        | ExprKind::Str(_)
-        | ExprKind::Func(_)
-        | ExprKind::SizeOf(_)
-        | ExprKind::Unsupported(_) => {}
-    }
-}
-
-/// The variable an lvalue lives in, if it is (part of) a variable.
-fn root_var(e: &Expr) -> Option<VarId> {
-    match &e.strip_implicit().kind {
-        ExprKind::Var(v) => Some(*v),
-        ExprKind::Member { base, arrow: false, .. } => root_var(base),
-        ExprKind::Index(base, _) => match &base.strip_implicit().kind {
-            ExprKind::Decay(inner) => root_var(inner),
-            _ => None,
-        },
-        ExprKind::Cast(x, _) => root_var(x),
-        _ => None,
+        self.live.live_at(n)
     }
 }
 

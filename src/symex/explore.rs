@@ -273,6 +273,75 @@ pub struct Stats {
     pub time: Duration,
 }
 
+impl fmt::Display for Stats {
+    /// The statistics of `--stats`, one counter per line, with the share of time spent in the solver,
+    /// the encoding and the state cache.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let stats = self;
+        let secs = |d: Duration| d.as_secs_f64();
+        let total = secs(stats.time).max(1e-9);
+        let solve = secs(stats.solver.solve_time);
+        let encode = secs(stats.solver.encode_time);
+        let cache = secs(stats.cache.time);
+        let rest = (total - solve - encode - cache).max(0.0);
+        let pct = |x: f64| 100.0 * x / total;
+        write!(
+            f,
+            "Statistics:\n\
+         \x20 paths explored:              {}\n\
+         \x20   exit / halt / violation:   {} / {} / {}\n\
+         \x20   cut / covered / pruned:    {} / {} / {}\n\
+         \x20 edges executed:              {}\n\
+         \x20 branch checks:               {}\n\
+         \x20 infeasible branches pruned:  {}\n\
+         \x20 checks without solver call: {} (independent of the path condition)\n\
+         \x20 undefined-behaviour checks:  {}\n\
+         \x20 solver calls:                {}\n\
+         \x20 checks settled by models:    {}\n\
+         \x20 solver instances:            {}\n\
+         \x20 clauses:                     {}\n\
+         \x20 state cache lookups:         {}\n\
+         \x20 state cache hits:            {} ({} by implication)\n\
+         \x20 state cache entries:         {} ({} fully explored)\n\
+         \x20 time total:                  {:.3} s\n\
+         \x20 time in solver:              {:.3} s ({:.1}%)\n\
+         \x20 time in encoding:            {:.3} s ({:.1}%)\n\
+         \x20 time in state cache:         {:.3} s ({:.1}%)\n\
+         \x20 time in the rest:            {:.3} s ({:.1}%)\n",
+            stats.paths,
+            stats.exits,
+            stats.halts,
+            stats.violations,
+            stats.cuts,
+            stats.cache.hits,
+            stats.pruned,
+            stats.edges,
+            stats.branch_checks,
+            stats.infeasible,
+            stats.independent,
+            stats.ub_checks,
+            stats.solver.calls,
+            stats.solver.model_hits,
+            stats.solver.fresh_solvers,
+            stats.solver.n_clauses,
+            stats.cache.lookups,
+            stats.cache.hits,
+            stats.cache.hits_by_implication,
+            stats.cache.entries,
+            stats.cache.completed,
+            total,
+            solve,
+            pct(solve),
+            encode,
+            pct(encode),
+            cache,
+            pct(cache),
+            rest,
+            pct(rest),
+        )
+    }
+}
+
 /// Whether an exploration proved anything, and what limited it.
 #[derive(Clone, Debug)]
 pub struct Summary {

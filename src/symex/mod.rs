@@ -45,6 +45,7 @@ pub mod semantics;
 mod shift;
 mod solver;
 pub mod state;
+mod verdict;
 
 use crate::cfa::Cfa;
 use crate::cfront::ir::Program;
@@ -60,6 +61,7 @@ pub use replay::{replay, AllocOrigin, Replay, ReplayEnd};
 pub use shift::counters;
 pub use solver::{Mode, SolverStats};
 pub use state::{Approx, InputKind};
+pub use verdict::{confirm, Confirmed, Inconclusive, Rejected, Rejection};
 
 /// Starts an exploration of `prog` (with CFA `cfa`) under `config`, guided by `guide`.
 pub fn explore<'a, G: Guide>(prog: &'a Program, cfa: &'a Cfa, config: ExploreConfig, guide: G) -> Explorer<'a, G> {

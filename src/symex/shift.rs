@@ -21,7 +21,7 @@ use std::collections::{BTreeSet, HashSet};
 
 use fixedbitset::FixedBitSet;
 
-use super::cache::{expr_vars, init_vars};
+use crate::cfa::{expr_vars, init_vars};
 use crate::cfa::{Cfa, EdgeKind, GlobalKind, NodeId};
 use crate::cfront::ir::{BinOp, Expr, ExprKind, Init, Program, UnOp, VarId};
 

@@ -538,6 +538,34 @@ fn replay_rejects_wrong_inputs() {
 }
 
 #[test]
+fn the_acceptance_rule_counts_only_paths_the_interpreter_takes_the_same_way() {
+    let src = with_prelude(
+        "int *get(void); int main() { int x = __VERIFIER_nondet_int(); if (x == 12345) reach_error(); \
+         int *p = get(); if (p && x == 7) reach_error(); return 0; }",
+    );
+    let (prog, cfa) = build(&src, DataModel::Ilp32);
+    let outcomes: Vec<_> = explore(&prog, &cfa, ExploreConfig::default(), Exhaustive).collect();
+    let exit = outcomes.iter().find(|o| o.end == PathEnd::Exit).expect("an exit");
+    let c = confirm(&prog, &cfa, Property::UnreachCall, exit).expect("a real execution is confirmed");
+    assert_eq!(c.edges, exit.path.edges());
+    // The first violation relies on nothing: confirmed.
+    let real = outcomes.iter().find(|o| o.end == PathEnd::Violation && o.approx.is_empty()).expect("violation");
+    assert!(confirm(&prog, &cfa, Property::UnreachCall, real).is_ok());
+    // The second needs `get` to return fresh memory: one possible behaviour of the model only.
+    let lazy = outcomes.iter().find(|o| o.end == PathEnd::Violation && !o.approx.is_empty()).expect("violation");
+    let r = confirm(&prog, &cfa, Property::UnreachCall, lazy).unwrap_err();
+    assert_eq!(r.why, Rejection::Approximated(lazy.approx));
+    // Wrong inputs take another path; no inputs, no confirmation.
+    let mut wrong = real.clone();
+    wrong.inputs.as_mut().unwrap()[0].value = 7;
+    let r = confirm(&prog, &cfa, Property::UnreachCall, &wrong).unwrap_err();
+    assert!(r.violation && matches!(r.why, Rejection::Diverged(_)), "{r}");
+    let mut none = exit.clone();
+    none.inputs = None;
+    assert_eq!(confirm(&prog, &cfa, Property::UnreachCall, &none).unwrap_err().why, Rejection::NoModel);
+}
+
+#[test]
 fn replay_of_uninitialised_memory() {
     let src = with_prelude("int main() { int x; int y = x + 1; if (y == 8) reach_error(); return 0; }");
     assert_eq!(verdict(&src), "false");

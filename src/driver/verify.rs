@@ -1,0 +1,131 @@
+//! `vcov verify`'s file side: reads the task definition, the property file and the program, runs
+//! `verify::decide`, and builds the violation witness.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime};
+
+use anyhow::{bail, Context};
+
+use crate::base::SourceFile;
+use crate::cfa::{self, CfaConfig};
+use crate::cfront::{self, types::DataModel};
+use crate::symex::{Budget, ExploreConfig, Mode, Property, Strategy};
+use crate::verify::{self, task, VerifyReport, ERROR_LABEL_SPEC, UNREACH_CALL_SPEC};
+use crate::witness::{self, WitnessInfo};
+
+/// Options of `vcov verify`.
+#[derive(Clone, Debug, Default)]
+pub struct VerifyConfig {
+    /// The program; taken from the task when absent. [default: none]
+    pub program: Option<PathBuf>,
+    /// An SV-COMP task definition (`.yml`). [default: none]
+    pub task: Option<PathBuf>,
+    /// A property file (`unreach-call.prp`); overrides the task's. [default: none]
+    pub prop: Option<PathBuf>,
+    /// Check CPAchecker's ErrorLabel specification (no label `ERROR` reachable) instead. [default: false]
+    pub error_label: bool,
+    /// The data model from the command line; the task's `data_model` wins. [default: ILP32]
+    pub data_model: Option<DataModel>,
+    /// Search order. [default: DFS]
+    pub strategy: Strategy,
+    /// Incremental mode. [default: full]
+    pub mode: Mode,
+    /// Unwinding bound. [default: none]
+    pub unwind: Option<u32>,
+    /// Time limit. [default: none]
+    pub time_limit: Option<Duration>,
+    /// Turn state caching off (for measurements). [default: false]
+    pub no_state_caching: bool,
+    /// Give up (UNKNOWN) when the process uses more memory than this. [default: 6144 MiB]
+    pub memory_limit_mb: Option<u64>,
+    /// Stop (UNKNOWN) once this flag is set, by a SIGINT or SIGTERM handler. [default: none]
+    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+}
+
+/// Runs `vcov verify` with `config`: reads the task, the property file and the program, builds the
+/// CFA, lets `verify::decide` explore it, and builds the violation witness of a FALSE answer.
+pub fn verify(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
+    let start = Instant::now();
+    let task = match &config.task {
+        Some(p) => {
+            let text = std::fs::read_to_string(p).with_context(|| format!("cannot read task file {}", p.display()))?;
+            Some(task::parse_task(p, &text)?)
+        }
+        None => None,
+    };
+    let program = match (&config.program, &task) {
+        (Some(p), _) => p.clone(),
+        (None, Some(t)) => t.input_file.clone(),
+        (None, None) => bail!("no program given (pass PROGRAM or --task)"),
+    };
+    let dm = task.as_ref().and_then(|t| t.data_model).or(config.data_model).unwrap_or_default();
+    let (property, spec_text) = if config.error_label {
+        (Property::ErrorLabel, ERROR_LABEL_SPEC.to_string())
+    } else {
+        let prop_file = config.prop.clone().or_else(|| task.as_ref().and_then(|t| t.property_file.clone()));
+        match prop_file {
+            Some(p) => (Property::UnreachCall, read_property(&p)?),
+            None if task.is_some() => {
+                let path = config.task.as_deref().unwrap_or(Path::new("")).display();
+                bail!("{path}: the task has no unreach-call property")
+            }
+            None => (Property::UnreachCall, UNREACH_CALL_SPEC.to_string()),
+        }
+    };
+    let bytes = std::fs::read(&program).with_context(|| match (&config.program, &config.task) {
+        (None, Some(t)) => format!("{}: cannot read program {}, its input file", t.display(), program.display()),
+        _ => format!("cannot read program {}", program.display()),
+    })?;
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let (mut prog, mut diagnostics) = cfront::parse_program(SourceFile::new(&program, text), dm)?;
+    let (cfa, cfa_diags) = cfa::build(&mut prog, &CfaConfig::default())?;
+    diagnostics.extend(cfa_diags);
+
+    let budget = Budget {
+        deadline: config.time_limit.map(|l| start + l),
+        stop: config.stop.clone(),
+        memory: Some(config.memory_limit_mb.unwrap_or(crate::symex::DEFAULT_MEMORY_MB) << 20),
+    };
+    let explore_config = ExploreConfig {
+        strategy: config.strategy,
+        mode: config.mode,
+        unwind: config.unwind,
+        state_caching: !config.no_state_caching,
+        property,
+        budget,
+        self_check: false,
+        ..ExploreConfig::default()
+    };
+    let decision = verify::decide(&prog, &cfa, explore_config);
+    let witness = decision.counterexample.as_ref().map(|(edges, inputs)| {
+        let info = WitnessInfo {
+            producer: format!("vcov {}", env!("CARGO_PKG_VERSION")),
+            specification: spec_text,
+            program_file: program.display().to_string(),
+            program_hash: witness::sha256_hex(&bytes),
+            architecture: match dm {
+                DataModel::Ilp32 => "32bit".into(),
+                DataModel::Lp64 => "64bit".into(),
+            },
+            creation_time: witness::utc_timestamp(SystemTime::now()),
+        };
+        witness::violation_graphml(&info, &prog, &cfa, edges, inputs)
+    });
+    Ok(VerifyReport {
+        verdict: decision.verdict,
+        stats: decision.stats,
+        witness,
+        diagnostics,
+        expected: task.and_then(|t| t.expected_verdict),
+        program,
+        data_model: dm,
+        counterexample: decision.counterexample.map(|(_, inputs)| (prog, inputs)),
+    })
+}
+
+/// Reads the property file `path` and checks it (`verify::check_property`); its text for witnesses.
+pub fn read_property(path: &Path) -> anyhow::Result<String> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("{}: cannot read the property file", path.display()))?;
+    verify::check_property(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+}
