@@ -242,3 +242,43 @@ pub(crate) fn print_diagnostics(err: &mut dyn Write, diags: &[crate::base::Diagn
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[test]
+    fn assume_takes_a_comma_separated_list_of_the_environment_assumptions() {
+        let cli = Cli::try_parse_from([
+            "vcov",
+            "coverage",
+            "p.c",
+            "--aa",
+            "a.txt",
+            "--assume",
+            "fresh-pointers,no-extern-writes",
+        ])
+        .expect("parses");
+        let Command::Coverage(a) = cli.command else { panic!("coverage") };
+        let approx = assumptions(&a.opts.assume);
+        assert_eq!(approx.assumption_names(), ["fresh-pointers", "no-extern-writes"]);
+        assert!(Cli::try_parse_from(["vcov", "coverage", "p.c", "--aa", "a.txt", "--assume", "aliasing"]).is_err());
+        let cli = Cli::try_parse_from(["vcov", "coverage", "p.c", "--aa", "a.txt"]).expect("parses");
+        let Command::Coverage(a) = cli.command else { panic!("coverage") };
+        assert!(assumptions(&a.opts.assume).is_empty());
+    }
+
+    #[test]
+    fn property_files_are_checked_once_with_the_file_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let bad = dir.path().join("bad.prp");
+        std::fs::write(&bad, "CHECK( init(main()), LTL(G ! call(abort())) )\n").unwrap();
+        let e = coverage_property(None, Some(&bad)).unwrap_err().to_string();
+        assert!(e.starts_with(&bad.display().to_string()) && e.contains("'abort'"), "{e}");
+        let good = dir.path().join("unreach-call.prp");
+        std::fs::write(&good, "CHECK( init(main()), LTL(G ! call(reach_error())) )\n").unwrap();
+        let (p, text) = coverage_property(None, Some(&good)).unwrap();
+        assert_eq!((p, text.as_str()), (Property::UnreachCall, "CHECK( init(main()), LTL(G ! call(reach_error())) )"));
+    }
+}

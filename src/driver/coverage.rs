@@ -782,3 +782,31 @@ fn counterexample_files(dir: &Path) -> Result<Vec<PathBuf>> {
     files.sort_by(|a, b| number(a).cmp(&number(b)).then(a.cmp(b)));
     Ok(files)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_not_coverable_line_names_its_argument_and_assumptions() {
+        let status: BTreeMap<u32, LineStatus> = [
+            (1, LineStatus::Covered(1)),
+            (2, LineStatus::NotCoverable),
+            (3, LineStatus::NotCoverable),
+            (4, LineStatus::Unknown),
+        ]
+        .into_iter()
+        .collect();
+        let outcome = SearchOutcome {
+            proven: vec![3],
+            assumed: symex::Approx::LAZY_MEMORY,
+            proof_assumed: symex::Approx::NONE,
+            ..SearchOutcome::default()
+        };
+        let by = not_coverable_by(&status, Some(&outcome));
+        assert_eq!(by.len(), 2);
+        assert_eq!(by[&2], "exhaustive search, assuming fresh-pointers");
+        assert_eq!(by[&3], "counter abstraction");
+        assert!(not_coverable_by(&status, None).is_empty());
+    }
+}
