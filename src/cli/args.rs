@@ -183,6 +183,10 @@ pub struct CoverageOpts {
     /// Write the JSON report to this file (`-`: standard output).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Write the HTML report into this folder (`DIR/index.html`; created if missing, self-contained:
+    /// open it from the file system in any browser).
+    #[arg(long, value_name = "DIR")]
+    pub html: Option<PathBuf>,
     /// Append one row with the paper's columns (and `exact`, `interrupted`, `stopped_by`) to this CSV
     /// file (`-`: the header and the row on standard output).
     #[arg(long, value_name = "FILE")]

@@ -165,6 +165,7 @@ fn coverage_config(
             LineRuleArg::FirstLine => LineRule::FirstLine,
         },
         json: a.json.as_deref().map(Dest::from_arg),
+        html: a.html,
         lcov: a.lcov.as_deref().map(Dest::from_arg),
         csv: a.csv.as_deref().map(Dest::from_arg),
         instance: a.instance,

@@ -188,6 +188,17 @@ impl fmt::Display for InexactReason {
     }
 }
 
+/// The search's progress when it kept an execution.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimelinePoint {
+    /// Seconds since the search started (0 with `--reproducible`).
+    pub seconds: f64,
+    /// Executions kept so far.
+    pub executions: usize,
+    /// Lines they cover together.
+    pub lines: usize,
+}
+
 /// One branching point (a node with two or more assume edges) and which of its arms are taken.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BranchInfo {
@@ -348,6 +359,8 @@ pub struct CoverageResult {
     pub undefined_paths: u64,
     /// Where undefined behaviour can happen (see `UndefinedAt`), by line.
     pub undefined: Vec<UndefinedAt>,
+    /// The search's timeline (empty when executions came from files).
+    pub timeline: Vec<TimelinePoint>,
     /// The row name for tables (`--instance`, default the program's file name).
     pub instance: String,
     /// The status of every line to cover.

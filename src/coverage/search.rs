@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use fixedbitset::FixedBitSet;
 use petgraph::graph::DiGraph;
 
-use super::result::{InexactReason, UndefinedAt};
+use super::result::{InexactReason, TimelinePoint, UndefinedAt};
 use super::{Analysis, Execution, ExecutionCoverage};
 use crate::automaton::StateId;
 use crate::cfa::{Cfa, EdgeId, EdgeKind, NodeId};
@@ -174,6 +174,8 @@ pub struct SearchOutcome {
     /// Where undefined behaviour can happen, one per line and kind (at most `MAX_UNDEFINED`), in
     /// the order found, each with the path that leads there.
     pub undefined: Vec<UndefinedAt>,
+    /// The search's progress: a point each time it kept an execution.
+    pub timeline: Vec<TimelinePoint>,
 }
 
 /// Distinct places of possible undefined behaviour a search reports.
@@ -200,6 +202,8 @@ pub fn search(analysis: &Analysis, prog: &Program, config: &SearchConfig, progre
     let mut limited = limit == 0;
     let mut proof_due = config.generate == Generate::Targeted;
     let over = analysis.reach.over_lines.len();
+    let started = std::time::Instant::now();
+    let mut covered: std::collections::BTreeSet<u32> = std::collections::BTreeSet::new();
     while !limited {
         if proof_due && explorer.edges_executed() >= config.proof_after {
             proof_due = false;
@@ -267,7 +271,13 @@ pub fn search(analysis: &Analysis, prog: &Program, config: &SearchConfig, progre
             continue;
         }
         guide.mark_covered(&coverage.lines);
+        covered.extend(coverage.lines.iter().copied());
         out.executions.push(FoundExecution { edges, inputs, coverage });
+        out.timeline.push(TimelinePoint {
+            seconds: started.elapsed().as_secs_f64(),
+            executions: out.executions.len(),
+            lines: covered.len(),
+        });
         progress.note(&out, over.saturating_sub(explorer.guide().n_uncovered()));
         if out.executions.len() >= limit {
             limited = true;

@@ -140,6 +140,13 @@ pub fn compare(config: &CompareConfig) -> Result<CompareOutcome> {
             }
         }
     }
+    if let Some(dir) = &base.html {
+        let source = super::coverage::read_source(&base.program)?;
+        let links = results.iter().map(|_| Default::default()).collect();
+        let witness = results.iter().map(|_| None).collect();
+        let input = report::HtmlInput { source: &source, results: &results, compared: Some(&compared), links, witness };
+        staged.add(&dir.join("index.html"), report::html_report(&input).as_bytes())?;
+    }
     staged.commit()?;
     let stdout = to_stdout.unwrap_or_else(|| report::compare_summary(&compared));
     Ok(CompareOutcome { stdout, diagnostics: diags, signal })
@@ -169,6 +176,9 @@ fn check_outputs(base: &CoverageConfig, config: &CompareConfig) -> Result<()> {
         }
         Some(Dest::Stdout) => bail!("vcov compare writes one lcov tracefile per configuration: give --lcov a PREFIX"),
         None => {}
+    }
+    if let Some(dir) = &base.html {
+        output::check_dir(dir, "HTML report")?;
     }
     Ok(())
 }

@@ -15,7 +15,7 @@ use crate::base::{Diagnostic, Severity};
 use crate::cfa::{self, Cfa, EdgeId, LineRule};
 use crate::cfront::ir::Program;
 use crate::cfront::types::DataModel;
-use crate::coverage::result::{self, Confirmation, InexactReason, SearchState};
+use crate::coverage::result::{self, Confirmation, InexactReason, SearchState, TimelinePoint};
 use crate::coverage::result::{
     BranchInfo, CoverageResult, ExecutionRecord, FunctionInfo, InputValue, LineStatus, MemoryFact, Times,
 };
@@ -79,6 +79,8 @@ pub struct CoverageConfig {
     pub line_rule: LineRule,
     /// Where to write the JSON report, if anywhere.
     pub json: Option<Dest>,
+    /// A folder for the HTML report (`index.html`), if any.
+    pub html: Option<PathBuf>,
     /// Prefix of the lcov tracefiles (`PREFIX.under.info`, `PREFIX.over.info`), or standard output
     /// for both one after the other, if anywhere.
     pub lcov: Option<Dest>,
@@ -142,6 +144,19 @@ pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
     let mut staged = Staged::default();
     stage_evidence(&mut staged, config, &prog, &cfa, &result, &paths, bug.as_ref())?;
     let to_stdout = stage_outputs(&mut staged, config, &result)?;
+    if let Some(dir) = &config.html {
+        let source = read_source(&config.program)?;
+        let links = vec![evidence_links(dir, config.evidence.as_deref(), &result)];
+        let witness = vec![witness_link(dir, config, bug.is_some())];
+        let input = report::HtmlInput {
+            source: &source,
+            results: std::slice::from_ref(&result),
+            compared: None,
+            links,
+            witness,
+        };
+        staged.add(&dir.join("index.html"), report::html_report(&input).as_bytes())?;
+    }
     staged.commit()?;
     let summary = match config.format {
         Format::Text => report::coverage_summary(&result),
@@ -364,6 +379,15 @@ pub(crate) fn measure(
         not_coverable_by: not_coverable_by(&line_status, search_outcome.as_ref()),
         undefined_paths: search_outcome.as_ref().map_or(0, |o| o.undefined_paths),
         undefined: search_outcome.as_ref().map(|o| o.undefined.clone()).unwrap_or_default(),
+        timeline: search_outcome
+            .as_ref()
+            .map(|o| {
+                o.timeline
+                    .iter()
+                    .map(|p| TimelinePoint { seconds: if config.reproducible { 0.0 } else { p.seconds }, ..*p })
+                    .collect()
+            })
+            .unwrap_or_default(),
         line_status,
         generate: match (&config.executions_from, config.generate) {
             (Some(_), _) => "files",
@@ -441,6 +465,9 @@ fn check_outputs(config: &CoverageConfig) -> Result<()> {
     }
     if let Some(p) = &config.witness {
         output::check_file(p, "witness")?;
+    }
+    if let Some(dir) = &config.html {
+        output::check_dir(dir, "HTML report")?;
     }
     Ok(())
 }
@@ -701,6 +728,40 @@ fn stage_evidence(
         staged.add(&path, text.as_bytes())?;
     }
     Ok(())
+}
+
+/// The program's text for the HTML report (bytes that are not UTF-8 replaced).
+pub(crate) fn read_source(program: &Path) -> Result<String> {
+    let bytes = std::fs::read(program).with_context(|| format!("{}: cannot read the file", program.display()))?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// For every execution of `result`, the links from the HTML folder `html` to its Test-Comp test and
+/// counterexample automaton in `evidence`, when evidence is written.
+pub(crate) fn evidence_links(
+    html: &Path,
+    evidence: Option<&Path>,
+    result: &CoverageResult,
+) -> BTreeMap<usize, (String, String)> {
+    let Some(e) = evidence else { return BTreeMap::new() };
+    let base = output::relative_link(html, e);
+    result
+        .executions
+        .iter()
+        .map(|x| {
+            let test = format!("{base}/{}", testcomp::test_file_name(x.id));
+            (x.id, (test, format!("{base}/Counterexample.{}.spc", x.id)))
+        })
+        .collect()
+}
+
+/// The link from the HTML folder to the violation witness, when one is written.
+fn witness_link(html: &Path, config: &CoverageConfig, bug: bool) -> Option<String> {
+    if !bug {
+        return None;
+    }
+    let path = config.witness.clone().or_else(|| config.evidence.as_ref().map(|d| d.join("witness.graphml")))?;
+    Some(output::relative_link(html, &path))
 }
 
 /// The creation time written into evidence: now, or the epoch with `--reproducible`.

@@ -69,6 +69,26 @@ pub fn check_dir(dir: &Path, what: &str) -> Result<()> {
     probe_dir(parent).with_context(|| format!("{}: cannot create the {what}", dir.display()))
 }
 
+/// A relative link (with `/`) from a page in folder `from` to `to`, both as given by the user (the
+/// folder need not exist yet); absolute when they share no ancestor.
+pub fn relative_link(from: &Path, to: &Path) -> String {
+    let abs = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let (from, to) = (abs(from), abs(to));
+    let f: Vec<_> = from.components().collect();
+    let t: Vec<_> = to.components().collect();
+    let common = f.iter().zip(&t).take_while(|(a, b)| a == b).count();
+    if common == 0 {
+        return to.display().to_string();
+    }
+    let mut parts: Vec<String> = vec!["..".to_string(); f.len() - common];
+    parts.extend(t[common..].iter().map(|c| c.as_os_str().to_string_lossy().into_owned()));
+    if parts.is_empty() {
+        ".".into()
+    } else {
+        parts.join("/")
+    }
+}
+
 /// Files to write together: each is written to a temporary file in its destination's directory when
 /// added, and all are renamed into place by `commit`. Dropped without `commit`, nothing is left.
 #[derive(Default)]

@@ -39,6 +39,8 @@ struct Report<'a> {
     function_coverage: Counts,
     automaton_match: Match,
     executions: Vec<Execution<'a>>,
+    /// The search's progress: `[seconds, executions, lines covered]` each time it kept an execution.
+    timeline: Vec<(f64, usize, usize)>,
     time_seconds: Times,
 }
 
@@ -227,6 +229,7 @@ pub fn coverage_json(res: &CoverageResult) -> String {
                     .collect(),
             })
             .collect(),
+        timeline: res.timeline.iter().map(|p| (round3(p.seconds), p.executions, p.lines)).collect(),
         time_seconds: Times {
             parse: round3(res.times.parse),
             compose: round3(res.times.compose),

@@ -7,12 +7,15 @@
 
 mod compare;
 mod csv;
+mod html;
 mod json;
 mod lcov;
+mod svg;
 mod text;
 
 pub use self::csv::{append_csv_row, check_csv_table, CSV_HEADER};
 pub use compare::{compare_json, compare_summary, Compared, NotMonotone};
+pub use html::{html_report, HtmlInput};
 pub use json::{coverage_json, SCHEMA_VERSION};
 pub use lcov::{lcov_tracefile, lcov_tracefile_named, LineSet};
 pub use text::coverage_summary;

@@ -1,5 +1,5 @@
-//! The same inputs and options give byte-identical reports and evidence with `--reproducible`,
-//! whatever the thread count.
+//! The same inputs and options give byte-identical reports (JSON, CSV, lcov, HTML) and evidence with
+//! `--reproducible`, whatever the thread count.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -38,6 +38,7 @@ fn run(
     let res = Command::new(env!("CARGO_BIN_EXE_vcov"))
         .args(["coverage", program, "--aa", automaton, "--reproducible", "--no-progress"])
         .args(["--json", &o("r.json"), "--csv", &o("t.csv"), "--lcov", &o("r"), "--evidence", &o("evidence")])
+        .args(["--html", &o("html")])
         .args(extra)
         .env("RAYON_NUM_THREADS", threads)
         .current_dir(root())
@@ -63,6 +64,7 @@ fn outputs_are_byte_identical_across_runs_and_thread_counts() {
             .collect();
         let (first_files, first_stdout) = &runs[0];
         assert!(first_files.len() >= 6, "case {i}: {:?}", first_files.keys().collect::<Vec<_>>());
+        assert!(first_files.contains_key("html/index.html"), "case {i}: the HTML report is compared too");
         let json = String::from_utf8_lossy(&first_files["r.json"]).into_owned();
         assert!(json.contains(r#""time_seconds":{"parse":0.0,"compose":0.0,"total":0.0,"cpu":0.0}"#), "{json}");
         for (files, stdout) in &runs[1..] {
