@@ -307,6 +307,10 @@ pub struct BatchArgs {
     /// Do not show the progress bar.
     #[arg(long)]
     pub no_progress: bool,
+    /// Also write the summary as an HTML page, OUT/summary.html, with a quantile plot of the CPU time
+    /// of the solved tasks.
+    #[arg(long)]
+    pub html: bool,
     /// For testing: the executable the tasks run instead of this vcov.
     #[arg(long, value_name = "PATH", hide = true)]
     pub vcov_exe: Option<PathBuf>,

@@ -113,6 +113,7 @@ fn batch(a: args::BatchArgs, out: &mut dyn Write) -> Result<ExitStatus> {
         force: a.force,
         vcov_exe: a.vcov_exe,
         progress: !a.no_progress,
+        html: a.html,
     };
     let outcome = driver::batch(&config)?;
     out.write_all(outcome.summary.as_bytes())?;

@@ -57,6 +57,8 @@ pub struct BatchConfig {
     pub vcov_exe: Option<PathBuf>,
     /// Draw the progress bar (on standard error, when it is a terminal).
     pub progress: bool,
+    /// Also write the summary as an HTML page with a quantile plot (`OUT/summary.html`).
+    pub html: bool,
 }
 
 /// What a batch did.
@@ -207,10 +209,62 @@ pub fn batch(config: &BatchConfig) -> Result<BatchOutcome> {
     }
     write_atomically(&config.out.join("summary.txt"), text.as_bytes())
         .with_context(|| format!("{}: cannot write the summary", config.out.join("summary.txt").display()))?;
+    if config.html {
+        let page = config.out.join("summary.html");
+        let title = config.inputs.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ");
+        let views: Vec<_> = finished.iter().map(|r| task_view(r)).collect();
+        let html = crate::report::batch_html(&title, &text, config.mode == Mode::Verify, &views);
+        write_atomically(&page, html.as_bytes())
+            .with_context(|| format!("{}: cannot write the HTML summary", page.display()))?;
+    }
     if n_unstarted > 0 && signal.is_none() {
         bail!("{n_unstarted} task(s) could not be started");
     }
     Ok(BatchOutcome { summary: text, signal })
+}
+
+/// A finished task as a row of the HTML summary.
+fn task_view(r: &TaskRecord) -> crate::report::BatchTaskView {
+    let failed = r.status == record::Status::Failed;
+    let (result, class, solved) = match (&r.coverage, r.answer) {
+        (Some(c), _) => (
+            format!(
+                "{} lines, over {}, under {}, {} execution(s){}{}",
+                c.lines,
+                c.over,
+                c.under,
+                c.executions,
+                if c.exact { ", exact" } else { "" },
+                if c.bug { ", bug" } else { "" }
+            ),
+            "",
+            !failed,
+        ),
+        (None, Some(a)) => {
+            let correctness = r.correctness();
+            let class = match correctness {
+                Some("wrong") => "wrong",
+                _ if a == record::Answer::Unknown => "unknown",
+                _ => "",
+            };
+            let shown = match correctness {
+                Some(c) => format!("{} ({c})", a.name()),
+                None => a.name().to_string(),
+            };
+            (shown, class, correctness == Some("correct"))
+        }
+        (None, None) => (String::new(), "", false),
+    };
+    crate::report::BatchTaskView {
+        name: r.name.clone(),
+        status: if failed { "failed".into() } else { "done".into() },
+        result,
+        class: if failed { "failed" } else { class },
+        cpu_seconds: r.cpu_seconds,
+        wall_seconds: r.wall_seconds,
+        reason: r.reason.clone().unwrap_or_default(),
+        solved,
+    }
 }
 
 fn record_path(tasks_dir: &Path, task: &Task) -> PathBuf {

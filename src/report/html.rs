@@ -376,6 +376,90 @@ fn plots(input: &HtmlInput) -> Vec<String> {
     out
 }
 
+/// One task of a batch, for its summary page.
+pub struct BatchTaskView {
+    /// The task's name.
+    pub name: String,
+    /// `done` or `failed`.
+    pub status: String,
+    /// The result: coverage figures, or the answer with its correctness.
+    pub result: String,
+    /// `failed`, `wrong`, `unknown` or empty: how the row is marked.
+    pub class: &'static str,
+    /// CPU seconds of the child.
+    pub cpu_seconds: f64,
+    /// Wall seconds.
+    pub wall_seconds: f64,
+    /// Why it failed or is unknown.
+    pub reason: String,
+    /// Whether it counts as solved for the quantile plot (a done coverage task; a correct answer).
+    pub solved: bool,
+}
+
+#[derive(Serialize)]
+struct BatchPage {
+    title: String,
+    producer: String,
+    counts: String,
+    summary: String,
+    solved_means: &'static str,
+    quantile: String,
+    tasks: Vec<BatchTaskRow>,
+}
+
+#[derive(Serialize)]
+struct BatchTaskRow {
+    name: String,
+    status: String,
+    result: String,
+    class: &'static str,
+    cpu: String,
+    wall: String,
+    reason: String,
+}
+
+/// The summary page of a batch (`vcov batch --html`): the summary text, a quantile plot of the CPU
+/// times of the solved tasks, and one row per task. `verify` says what "solved" means.
+pub fn batch_html(title: &str, summary: &str, verify: bool, tasks: &[BatchTaskView]) -> String {
+    let mut cpu: Vec<f64> = tasks.iter().filter(|t| t.solved).map(|t| t.cpu_seconds).collect();
+    cpu.sort_by(f64::total_cmp);
+    let points: Vec<(f64, f64)> = cpu.iter().enumerate().map(|(k, &c)| ((k + 1) as f64, c)).collect();
+    let quantile = line_chart(
+        "CPU time of the solved tasks, sorted",
+        "solved tasks",
+        "CPU seconds",
+        &[Series { name: if verify { "correct answers" } else { "finished tasks" }.into(), points }],
+    );
+    let failed = tasks.iter().filter(|t| t.status == "failed").count();
+    let page = BatchPage {
+        title: title.to_string(),
+        producer: format!("vcov {}", env!("CARGO_PKG_VERSION")),
+        counts: format!("{} task(s) finished, {} solved, {failed} failed.", tasks.len(), cpu.len()),
+        summary: summary.to_string(),
+        solved_means: if verify {
+            "a correct answer (the expected verdict is known and vcov gave it)"
+        } else {
+            "the coverage run finished with a report"
+        },
+        quantile,
+        tasks: tasks
+            .iter()
+            .map(|t| BatchTaskRow {
+                name: t.name.clone(),
+                status: t.status.clone(),
+                result: t.result.clone(),
+                class: t.class,
+                cpu: format!("{:.2}", t.cpu_seconds),
+                wall: format!("{:.2}", t.wall_seconds),
+                reason: t.reason.clone(),
+            })
+            .collect(),
+    };
+    let mut env = Environment::new();
+    env.add_template("batch.html", include_str!("html/batch.html")).expect("the template parses");
+    env.get_template("batch.html").expect("added").render(&page).expect("the page renders")
+}
+
 /// `lines` (ascending) as ranges: `3-5, 9`.
 fn ranges(lines: &[u32]) -> String {
     let mut out: Vec<String> = Vec::new();

@@ -15,7 +15,7 @@ mod text;
 
 pub use self::csv::{append_csv_row, check_csv_table, CSV_HEADER};
 pub use compare::{compare_json, compare_summary, Compared, NotMonotone};
-pub use html::{html_report, HtmlInput};
+pub use html::{batch_html, html_report, BatchTaskView, HtmlInput};
 pub use json::{coverage_json, SCHEMA_VERSION};
 pub use lcov::{lcov_tracefile, lcov_tracefile_named, LineSet};
 pub use text::coverage_summary;

@@ -176,3 +176,33 @@ fn compare_shows_one_status_column_per_configuration() {
     assert!(dom.contains("then&lt;1&gt;") && !dom.contains("then<1>"), "names are escaped");
     check_links(&dom, &html);
 }
+
+#[test]
+fn the_batch_summary_page_plots_the_solved_tasks() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let run = vcov([
+        "batch",
+        "fixtures/c/verify",
+        "--mode",
+        "verify",
+        "--out",
+        out.to_str().unwrap(),
+        "--html",
+        "--no-progress",
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let page = out.join("summary.html");
+    assert!(page.is_file(), "summary.html written");
+    let Some(dom) = dom(&page) else { return };
+    let rows = regex::Regex::new(r#"<tr class="(\w*)" data-task="([^"]+)">"#).unwrap();
+    let tasks: Vec<(String, String)> = rows.captures_iter(&dom).map(|c| (c[1].to_string(), c[2].to_string())).collect();
+    assert_eq!(tasks.len(), 4, "{tasks:?}");
+    assert!(tasks.iter().all(|(class, _)| class.is_empty()), "every answer is correct: {tasks:?}");
+    // The quantile plot has one step per solved task: a move to the origin, then two lines per point.
+    let path = regex::Regex::new(r#"<path class="series" data-series="correct answers" d="([^"]+)""#).unwrap();
+    let d = path.captures(&dom).expect("the quantile plot")[1].to_string();
+    assert_eq!(d.matches('L').count(), 2 * 4, "{d}");
+    assert!(dom.contains("SV-COMP 2016 score: 6"), "the summary text is on the page");
+    check_links(&dom, &out);
+}
