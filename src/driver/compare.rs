@@ -13,6 +13,8 @@ use super::output::{self, Dest, Staged};
 use super::{load_automaton, load_program};
 use crate::base::Diagnostic;
 use crate::cfa;
+use crate::coverage::result::{CoverageResult, LineStatus};
+use crate::coverage::{Analysis, Execution};
 use crate::report::{self, Compared, LineSet};
 
 /// Options of `vcov compare`.
@@ -85,13 +87,16 @@ pub fn compare(config: &CompareConfig) -> Result<CompareOutcome> {
         })
         .collect();
     let mut results = Vec::new();
+    let mut paths = Vec::new();
     let mut signal = None;
     for m in measured {
         let m = m?;
         diags.extend(m.diagnostics);
         signal = signal.or(m.signal);
         results.push(m.result);
+        paths.push(m.paths);
     }
+    share_executions(base, &prog, &cfa, &loaded, &paths, &mut results, &mut diags);
     let compared = Compared::new(&results, config.over_time);
     for w in &compared.not_monotone {
         diags.push(Diagnostic::new(
@@ -152,6 +157,81 @@ pub fn compare(config: &CompareConfig) -> Result<CompareOutcome> {
     Ok(CompareOutcome { stdout, diagnostics: diags, signal })
 }
 
+/// The shared cache of executions: every terminating execution one configuration found (replayed, so
+/// a real execution of the program) is measured against every other configuration's automaton, in
+/// parallel; where it covers lines another configuration's search did not, that configuration gains
+/// it (origin `found for NAME`) and the lines become covered. A line a configuration proved not
+/// coverable can never be gained: if one is, the proof was wrong, and a warning says so.
+fn share_executions(
+    base: &CoverageConfig,
+    prog: &crate::cfront::ir::Program,
+    cfa: &crate::cfa::Cfa,
+    automata: &[crate::automaton::Automaton],
+    paths: &[Vec<Vec<crate::cfa::EdgeId>>],
+    results: &mut [CoverageResult],
+    diags: &mut Vec<Diagnostic>,
+) {
+    let names: Vec<String> = prog.funcs.iter().map(|f| f.name.clone()).collect();
+    let snapshot: &[CoverageResult] = results;
+    // For every configuration: (configuration found for, execution index, lines it covers here).
+    let gains: Vec<Vec<(usize, usize, Vec<u32>)>> = (0..snapshot.len())
+        .into_par_iter()
+        .map(|b| {
+            let analysis = Analysis::new(&automata[b], cfa, names.clone(), base.line_rule);
+            let mut have: std::collections::BTreeSet<u32> = snapshot[b].under_lines.iter().copied().collect();
+            let mut gained = Vec::new();
+            for (a, other) in snapshot.iter().enumerate().filter(|(a, _)| *a != b) {
+                for (k, (rec, path)) in other.executions.iter().zip(&paths[a]).enumerate() {
+                    if !rec.terminating {
+                        continue;
+                    }
+                    let exec = Execution { origin: String::new(), edges: path.clone(), terminating: true };
+                    let lines = analysis.measure(&exec).lines;
+                    if lines.iter().any(|l| !have.contains(l)) {
+                        have.extend(lines.iter().copied());
+                        gained.push((a, k, lines));
+                    }
+                }
+            }
+            gained
+        })
+        .collect();
+    for (b, gained) in gains.into_iter().enumerate() {
+        for (a, k, lines) in gained {
+            let from = results[a].instance.clone();
+            let mut rec = results[a].executions[k].clone();
+            let r = &mut results[b];
+            rec.id = r.executions.len() + 1;
+            rec.origin = format!("found for {from}");
+            for &l in &lines {
+                if r.line_status.get(&l) == Some(&LineStatus::NotCoverable) {
+                    r.exact = false;
+                    diags.push(Diagnostic::new(
+                        crate::base::Severity::Warning,
+                        &r.automaton,
+                        0,
+                        0,
+                        format!(
+                            "line {l} was proven not coverable under {}, yet an execution found for {from} covers \
+                             it there: please report this",
+                            r.instance
+                        ),
+                    ));
+                }
+                if !matches!(r.line_status.get(&l), Some(LineStatus::Covered(_)) | None) {
+                    r.line_status.insert(l, LineStatus::Covered(rec.id));
+                }
+            }
+            let mut under: Vec<u32> = r.under_lines.iter().copied().chain(lines.iter().copied()).collect();
+            under.sort_unstable();
+            under.dedup();
+            r.under_lines = under;
+            rec.lines = lines;
+            r.executions.push(rec);
+        }
+    }
+}
+
 fn check_outputs(base: &CoverageConfig, config: &CompareConfig) -> Result<()> {
     if base.json == Some(Dest::Stdout) && base.csv == Some(Dest::Stdout) {
         bail!("--json and --csv cannot both write to standard output (-)");
@@ -181,4 +261,79 @@ fn check_outputs(base: &CoverageConfig, config: &CompareConfig) -> Result<()> {
         output::check_dir(dir, "HTML report")?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(automaton: &str, max_executions: Option<usize>) -> CoverageConfig {
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        CoverageConfig {
+            program: root.join("fixtures/e2e/branches/program.c"),
+            automaton: root.join(automaton),
+            data_model: Default::default(),
+            executions_from: None,
+            generate: Default::default(),
+            max_executions,
+            time_limit: None,
+            memory_limit_mb: None,
+            proof_after: crate::coverage::search::DEFAULT_PROOF_AFTER,
+            assume: crate::symex::Approx::NONE,
+            property: crate::symex::Property::Any,
+            property_text: String::new(),
+            continue_after_bug: false,
+            evidence: None,
+            witness: None,
+            line_rule: Default::default(),
+            json: None,
+            html: None,
+            lcov: None,
+            format: Default::default(),
+            csv: None,
+            reproducible: true,
+            confirm: false,
+            allow_mismatch: false,
+            instance: None,
+            progress: false,
+            stats: false,
+        }
+    }
+
+    #[test]
+    fn an_execution_found_for_one_configuration_covers_lines_of_another() {
+        // `everything` finds two executions; `then` (only the then branch explored) is given none
+        // of its own (`--max-executions 0`): it gains what the others' executions cover inside its
+        // explored region, and nothing beyond it.
+        let configs = [
+            config("assumption-automata/true.spc", Some(2)),
+            config("fixtures/e2e/branches/aa_then_explored.txt", Some(0)),
+        ];
+        let (mut prog, _) = load_program(&configs[0].program, Default::default()).unwrap();
+        let (cfa, _) = cfa::build(&mut prog, &cfa::CfaConfig::default()).unwrap();
+        let automata: Vec<_> = configs.iter().map(|c| load_automaton(&c.automaton).unwrap().0).collect();
+        let mut results = Vec::new();
+        let mut paths = Vec::new();
+        for (c, aut) in configs.iter().zip(&automata) {
+            let m = measure(c, &prog, &cfa, aut, Instant::now(), 0.0).unwrap();
+            results.push(m.result);
+            paths.push(m.paths);
+        }
+        assert!(results[1].under_lines.is_empty());
+        let everything_under = results[0].under_lines.clone();
+        let mut diags = Vec::new();
+        share_executions(&configs[0], &prog, &cfa, &automata, &paths, &mut results, &mut diags);
+        assert!(diags.is_empty(), "{diags:?}");
+        // Nothing to gain for the configuration that explored everything.
+        assert_eq!(results[0].under_lines, everything_under);
+        let then = &results[1];
+        assert!(!then.under_lines.is_empty(), "the then-explored configuration gained lines");
+        assert!(then.under_lines.iter().all(|l| then.over_lines.contains(l)), "only lines of its own region");
+        assert!(then.executions.iter().all(|e| e.origin.starts_with("found for ")));
+        for l in &then.under_lines {
+            assert!(matches!(then.line_status[l], LineStatus::Covered(_)), "line {l}");
+        }
+        // The else branch (lines 13-15) lies outside its region: never gained.
+        assert!(!then.under_lines.contains(&13));
+    }
 }

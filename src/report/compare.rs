@@ -136,6 +136,27 @@ pub fn compare_summary(c: &Compared) -> String {
     for (r, only) in c.results.iter().zip(&c.covered_only_by) {
         let _ = writeln!(out, "  covered only by {}: {} lines{}", r.instance, only.len(), list(only));
     }
+    for r in c.results {
+        let shared: Vec<_> = r.executions.iter().filter(|e| e.origin.starts_with("found for ")).collect();
+        if shared.is_empty() {
+            continue;
+        }
+        let own: std::collections::BTreeSet<u32> = r
+            .executions
+            .iter()
+            .filter(|e| !e.origin.starts_with("found for "))
+            .flat_map(|e| e.lines.iter().copied())
+            .collect();
+        let gained: std::collections::BTreeSet<u32> =
+            shared.iter().flat_map(|e| e.lines.iter().copied()).filter(|l| !own.contains(l)).collect();
+        let _ = writeln!(
+            out,
+            "  {} gained {} lines from {} execution(s) found for other configurations (shared executions)",
+            r.instance,
+            gained.len(),
+            shared.len()
+        );
+    }
     let _ = writeln!(
         out,
         "  over-approximated by one, proven not coverable under another: {} lines{}",
