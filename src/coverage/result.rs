@@ -361,6 +361,8 @@ pub struct CoverageResult {
     pub undefined: Vec<UndefinedAt>,
     /// The search's timeline (empty when executions came from files).
     pub timeline: Vec<TimelinePoint>,
+    /// Paths that violate the property only relative to the accepted assumptions, and the first.
+    pub assumed_violations: (u64, Option<UndefinedAt>),
     /// The row name for tables (`--instance`, default the program's file name).
     pub instance: String,
     /// The status of every line to cover.

@@ -176,6 +176,11 @@ pub struct SearchOutcome {
     pub undefined: Vec<UndefinedAt>,
     /// The search's progress: a point each time it kept an execution.
     pub timeline: Vec<TimelinePoint>,
+    /// Violations that are real only relative to the accepted assumptions (`--assume`): how many
+    /// paths, and the first one's place and trace. They end their executions; they are not bugs.
+    pub assumed_violations: u64,
+    /// The first of them.
+    pub assumed_violation: Option<UndefinedAt>,
 }
 
 /// Distinct places of possible undefined behaviour a search reports.
@@ -248,7 +253,18 @@ pub fn search(analysis: &Analysis, prog: &Program, config: &SearchConfig, progre
             }
             _ => continue,
         }
-        let (edges, inputs) = match symex::confirm(prog, cfa, property, &outcome) {
+        let (edges, inputs) = match symex::confirm(prog, cfa, property, &outcome, config.assume) {
+            Ok(c) if !c.assumed.is_empty() => {
+                // A violation of the model the user accepted, not shown to be one of the program: a
+                // finding, not a bug; like undefined behaviour, it ends the execution.
+                out.assumed_violations += 1;
+                if out.assumed_violation.is_none() {
+                    let line = c.edges.last().and_then(|&e| cfa.edge(e).lines).map_or(0, |(l, _)| l);
+                    let kind = "violation of the property, relying on the accepted assumptions";
+                    out.assumed_violation = Some(UndefinedAt { kind, line, trace: trace_lines(cfa, &c.edges) });
+                }
+                continue;
+            }
             Ok(c) => (c.edges, c.inputs),
             Err(r) => {
                 rejected.get_or_insert(r);

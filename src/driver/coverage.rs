@@ -379,6 +379,9 @@ pub(crate) fn measure(
         not_coverable_by: not_coverable_by(&line_status, search_outcome.as_ref()),
         undefined_paths: search_outcome.as_ref().map_or(0, |o| o.undefined_paths),
         undefined: search_outcome.as_ref().map(|o| o.undefined.clone()).unwrap_or_default(),
+        assumed_violations: search_outcome
+            .as_ref()
+            .map_or((0, None), |o| (o.assumed_violations, o.assumed_violation.clone())),
         timeline: search_outcome
             .as_ref()
             .map(|o| {

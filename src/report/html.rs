@@ -263,6 +263,12 @@ fn config_view(input: &HtmlInput, i: usize, r: &CoverageResult) -> Config {
                     .join(", ")
             ),
             None => String::new(),
+        } + &match &r.assumed_violations {
+            (n, Some(first)) => format!(
+                " {n} path(s) violate the property relying on the accepted assumptions (first at line {}).",
+                first.line
+            ),
+            _ => String::new(),
         },
         witness: input.witness.get(i).cloned().flatten(),
         execs,

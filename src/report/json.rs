@@ -34,6 +34,8 @@ struct Report<'a> {
     line_status: BTreeMap<u32, &'static str>,
     not_coverable_by: &'a BTreeMap<u32, String>,
     undefined_behaviour: Undefined<'a>,
+    /// Paths that violate the property only relative to the accepted assumptions.
+    violations_under_assumptions: Undefined<'a>,
     covered_by: BTreeMap<u32, usize>,
     branch_coverage: Counts,
     function_coverage: Counts,
@@ -181,6 +183,15 @@ pub fn coverage_json(res: &CoverageResult) -> String {
                 places.sort_by_key(|p| (p.line, p.kind));
                 places
             },
+        },
+        violations_under_assumptions: Undefined {
+            paths: res.assumed_violations.0,
+            places: res
+                .assumed_violations
+                .1
+                .iter()
+                .map(|u| UndefinedPlace { line: u.line, kind: u.kind, trace: &u.trace })
+                .collect(),
         },
         line_status: res.line_status.iter().map(|(l, s)| (*l, s.name())).collect(),
         covered_by: res

@@ -65,6 +65,13 @@ pub fn coverage_summary(res: &CoverageResult) -> String {
     if res.bug_found {
         notes.push("an execution violates the property".to_string());
     }
+    if let (n, Some(first)) = &res.assumed_violations {
+        notes.push(format!(
+            "{n} path(s) violate the property relying on the accepted assumptions (first at line {}); not a \
+             bug of the program until shown without them",
+            first.line
+        ));
+    }
     if let Some(first) = res.undefined.iter().min_by_key(|u| u.line) {
         notes.push(format!(
             "{} path(s) end at possible undefined behaviour, at {} place(s) (first at line {}: {})",

@@ -546,23 +546,28 @@ fn the_acceptance_rule_counts_only_paths_the_interpreter_takes_the_same_way() {
     let (prog, cfa) = build(&src, DataModel::Ilp32);
     let outcomes: Vec<_> = explore(&prog, &cfa, ExploreConfig::default(), Exhaustive).collect();
     let exit = outcomes.iter().find(|o| o.end == PathEnd::Exit).expect("an exit");
-    let c = confirm(&prog, &cfa, Property::UnreachCall, exit).expect("a real execution is confirmed");
+    let c = confirm(&prog, &cfa, Property::UnreachCall, exit, Approx::NONE).expect("a real execution is confirmed");
     assert_eq!(c.edges, exit.path.edges());
     // The first violation relies on nothing: confirmed.
     let real = outcomes.iter().find(|o| o.end == PathEnd::Violation && o.approx.is_empty()).expect("violation");
-    assert!(confirm(&prog, &cfa, Property::UnreachCall, real).is_ok());
+    assert!(confirm(&prog, &cfa, Property::UnreachCall, real, Approx::NONE).is_ok());
     // The second needs `get` to return fresh memory: one possible behaviour of the model only.
     let lazy = outcomes.iter().find(|o| o.end == PathEnd::Violation && !o.approx.is_empty()).expect("violation");
-    let r = confirm(&prog, &cfa, Property::UnreachCall, lazy).unwrap_err();
+    let r = confirm(&prog, &cfa, Property::UnreachCall, lazy, Approx::NONE).unwrap_err();
     assert_eq!(r.why, Rejection::Approximated(lazy.approx));
+    // Unless the user accepts fresh pointers: then it is a violation of the model, and says so.
+    let c = confirm(&prog, &cfa, Property::UnreachCall, lazy, Approx::LAZY_MEMORY).expect("a violation of the model");
+    assert_eq!(c.assumed, Approx::LAZY_MEMORY);
+    let c = confirm(&prog, &cfa, Property::UnreachCall, real, Approx::LAZY_MEMORY).unwrap();
+    assert!(c.assumed.is_empty(), "a real violation relies on nothing");
     // Wrong inputs take another path; no inputs, no confirmation.
     let mut wrong = real.clone();
     wrong.inputs.as_mut().unwrap()[0].value = 7;
-    let r = confirm(&prog, &cfa, Property::UnreachCall, &wrong).unwrap_err();
+    let r = confirm(&prog, &cfa, Property::UnreachCall, &wrong, Approx::NONE).unwrap_err();
     assert!(r.violation && matches!(r.why, Rejection::Diverged(_)), "{r}");
     let mut none = exit.clone();
     none.inputs = None;
-    assert_eq!(confirm(&prog, &cfa, Property::UnreachCall, &none).unwrap_err().why, Rejection::NoModel);
+    assert_eq!(confirm(&prog, &cfa, Property::UnreachCall, &none, Approx::NONE).unwrap_err().why, Rejection::NoModel);
 }
 
 #[test]

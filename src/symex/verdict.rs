@@ -23,6 +23,9 @@ pub struct Confirmed {
     pub edges: Vec<EdgeId>,
     /// The inputs that drive it.
     pub inputs: Vec<InputValue>,
+    /// For a violation: the accepted approximations it relies on (see `confirm`); empty when it is
+    /// a violation of the program, not only of the model.
+    pub assumed: Approx,
 }
 
 /// Why a path was not confirmed.
@@ -60,12 +63,15 @@ impl fmt::Display for Rejected {
 /// The path acceptance rule: `outcome`, which ended in `main`'s return or in a violation, counts
 /// only if the concrete interpreter, fed its inputs, takes exactly its edges and ends the same way,
 /// and, for a violation, if the path relies on no approximation that could make it unreal
-/// (`Approx::violation_is_real`). Paths with other ends are refused as diverged.
+/// (`Approx::violation_is_real`) other than those in `accepted` (environment assumptions the user
+/// accepted: the violation is then one of the model, and `Confirmed::assumed` says which it relies
+/// on). Paths with other ends are refused as diverged.
 pub fn confirm<T>(
     prog: &Program,
     cfa: &Cfa,
     property: Property,
     outcome: &PathOutcome<T>,
+    accepted: Approx,
 ) -> Result<Confirmed, Rejected> {
     let violation = outcome.end == PathEnd::Violation;
     let refuse = |why| Err(Rejected { violation, why });
@@ -75,9 +81,14 @@ pub fn confirm<T>(
         _ => return refuse(Rejection::Diverged(ReplayEnd::Diverged)),
     };
     let Some(inputs) = outcome.inputs.clone() else { return refuse(Rejection::NoModel) };
-    if violation && !outcome.approx.violation_is_real() {
+    if violation && !outcome.approx.without(accepted).violation_is_real() {
         return refuse(Rejection::Approximated(outcome.approx));
     }
+    let assumed = if violation && !outcome.approx.violation_is_real() {
+        outcome.approx.without(outcome.approx.without(accepted))
+    } else {
+        Approx::NONE
+    };
     let edges = outcome.path.edges();
     let run = replay(prog, cfa, property, &inputs, edges.len() as u64 + 1);
     if run.end != expected {
@@ -86,7 +97,7 @@ pub fn confirm<T>(
     if run.edges != edges {
         return refuse(Rejection::Diverged(ReplayEnd::Diverged));
     }
-    Ok(Confirmed { edges, inputs })
+    Ok(Confirmed { edges, inputs, assumed })
 }
 
 /// Why an exploration does not establish that every path was explored, in the order the reasons

@@ -136,7 +136,7 @@ pub fn decide(prog: &Program, cfa: &Cfa, explore: ExploreConfig) -> Decision {
         if outcome.end != PathEnd::Violation {
             continue;
         }
-        match symex::confirm(prog, cfa, property, &outcome) {
+        match symex::confirm(prog, cfa, property, &outcome, symex::Approx::NONE) {
             Ok(c) => {
                 found = Some((c.edges, c.inputs));
                 explorer.stop();

@@ -231,6 +231,24 @@ fn approximations_block_exactness_unless_the_user_assumes_them() {
 }
 
 #[test]
+fn a_violation_that_needs_an_accepted_assumption_is_a_finding_not_a_bug() {
+    // `probe` returns null or fresh memory; the violation needs `d->state == 7` in that fresh memory.
+    let program = "fixtures/c/coverage/fresh_pointer_violation.c";
+    let plain = run_json(&[program, "--aa", "assumption-automata/true.spc"]);
+    assert_eq!((plain["exact"].as_bool(), plain["bug_found"].as_bool()), (Some(false), Some(false)), "{plain}");
+    assert_eq!(plain["line_status"]["7"], "unknown");
+    assert_eq!(plain["violations_under_assumptions"]["paths"], 0);
+    let assumed = run_json(&[program, "--aa", "assumption-automata/true.spc", "--assume", "fresh-pointers"]);
+    assert_eq!(assumed["exact"], true, "{assumed}");
+    assert_eq!(assumed["bug_found"], false, "a violation of the model only is not a bug");
+    let v = &assumed["violations_under_assumptions"];
+    assert_eq!(v["paths"], 1, "{v}");
+    assert_eq!(v["places"][0]["line"], 7);
+    assert_eq!(assumed["line_status"]["7"], "not_coverable");
+    assert_eq!(assumed["not_coverable_by"]["7"], "exhaustive search, assuming fresh-pointers");
+}
+
+#[test]
 fn executions_through_members_of_unknown_pointers_replay() {
     // `intf` is never written; `intf->dev.parent` is undefined where it is null, and both
     // branches on the parent are covered by executions whose `intf` is fresh memory (a path that
