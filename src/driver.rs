@@ -11,6 +11,7 @@ mod progress;
 pub mod replay;
 pub mod signals;
 mod verify;
+pub mod watchdog;
 
 use std::path::Path;
 

@@ -200,6 +200,11 @@ pub fn classify(task: &Task, limits: &Limits, end: &ChildEnd) -> Option<TaskReco
         },
         (None, Exit::Code(2)) => format!("error{}", with(&last_err)),
         (None, Exit::Code(3)) => format!("internal error{}", with(&last_err)),
+        // vcov's own limits ended the run before it had a report: the line says which and where.
+        (None, Exit::Code(4)) => last_err
+            .as_deref()
+            .map(|l| l.strip_prefix("vcov: ").unwrap_or(l).to_string())
+            .unwrap_or_else(|| "a limit ended the run before it had a report".into()),
         (None, Exit::Code(c)) => format!("exit code {c}{}", with(&last_err)),
     };
     rec.reason = Some(reason);
@@ -528,6 +533,13 @@ mod tests {
         assert_eq!(
             check(&t, &end(Exit::Code(3), "", "vcov: internal error: boom\n")),
             Some((Status::Failed, Some("internal error: vcov: internal error: boom".into())))
+        );
+        assert_eq!(
+            check(
+                &cov_task(),
+                &end(Exit::Code(4), "", "vcov: time limit: 2 s passed while reading the inputs; nothing written\n")
+            ),
+            Some((Status::Failed, Some("time limit: 2 s passed while reading the inputs; nothing written".into())))
         );
         assert_eq!(
             check(&t, &end(Exit::Signal(11), "", "")),

@@ -42,13 +42,15 @@ pub(super) struct FnBuilder<'a> {
 
 impl<'a> FnBuilder<'a> {
     /// A builder positioned after the function's start edge at `start`.
-    pub fn new(prog: &'a mut Program, g: &'a mut Graph, func: FuncId, start: NodeId, exit: NodeId) -> Self {
-        let names_in_use = prog
-            .vars
-            .iter()
-            .filter(|v| matches!(v.kind, crate::cfront::ir::VarKind::Local(f) | crate::cfront::ir::VarKind::Param(f, _) if f == func))
-            .map(|v| v.cpa_name.clone())
-            .collect();
+    /// A builder of `func`'s body from `start` to `exit`; `names_in_use` holds the CPAchecker names of
+    /// the function's locals and parameters (`locals_by_function`), which temporaries must avoid.
+    pub fn new(
+        prog: &'a mut Program,
+        g: &'a mut Graph,
+        func: FuncId,
+        (start, exit): (NodeId, NodeId),
+        names_in_use: HashSet<String>,
+    ) -> Self {
         FnBuilder {
             prog,
             g,
@@ -62,6 +64,18 @@ impl<'a> FnBuilder<'a> {
             labels: HashMap::new(),
             goto_needed: Vec::new(),
         }
+    }
+
+    /// The CPAchecker names of each function's locals and parameters, by function index: one pass
+    /// over the variables for all functions.
+    pub fn locals_by_function(prog: &Program) -> Vec<HashSet<String>> {
+        let mut names = vec![HashSet::new(); prog.funcs.len()];
+        for v in &prog.vars {
+            if let crate::cfront::ir::VarKind::Local(f) | crate::cfront::ir::VarKind::Param(f, _) = v.kind {
+                names[f.idx()].insert(v.cpa_name.clone());
+            }
+        }
+        names
     }
 
     /// Builds `body` and the default return; returns the label nodes (for dead-label removal).

@@ -8,12 +8,14 @@ use crate::cfront::ir::Program;
 /// One line per edge, grouped by function: `N3 -> N4  [lines 7-8]  kind  "raw text"`.
 pub fn to_text(cfa: &Cfa, prog: &Program) -> String {
     let mut out = String::new();
+    // Each function's edges in id order, grouped in one pass.
+    let mut by_func: std::collections::HashMap<_, Vec<_>> = std::collections::HashMap::new();
+    for (id, e) in cfa.edges() {
+        by_func.entry(cfa.node(e.src).func).or_default().push((id, e));
+    }
     for f in &cfa.funcs {
         let _ = writeln!(out, "function {} (entry N{}, exit N{})", prog.func(f.func).name, f.entry.0, f.exit.0);
-        for (id, e) in cfa.edges() {
-            if cfa.node(e.src).func != f.func {
-                continue;
-            }
+        for &(id, e) in by_func.get(&f.func).map(Vec::as_slice).unwrap_or_default() {
             let lines = match e.lines {
                 Some((a, b)) if a == b => format!("line {a}"),
                 Some((a, b)) => format!("lines {a}-{b}"),
@@ -37,13 +39,14 @@ pub fn to_text(cfa: &Cfa, prog: &Program) -> String {
 /// A Graphviz digraph with one cluster per function.
 pub fn to_dot(cfa: &Cfa, prog: &Program) -> String {
     let mut out = String::from("digraph cfa {\n  node [shape=circle fontsize=10];\n");
+    let mut by_func: std::collections::HashMap<_, Vec<_>> = std::collections::HashMap::new();
+    for n in 0..cfa.n_nodes() {
+        by_func.entry(cfa.node(super::NodeId::from_idx(n)).func).or_default().push(n);
+    }
     for (i, f) in cfa.funcs.iter().enumerate() {
         let _ = writeln!(out, "  subgraph cluster_{i} {{\n    label={:?};", prog.func(f.func).name);
-        for n in 0..cfa.n_nodes() {
+        for &n in by_func.get(&f.func).map(Vec::as_slice).unwrap_or_default() {
             let node = cfa.node(super::NodeId::from_idx(n));
-            if node.func != f.func {
-                continue;
-            }
             let shape = match node.kind {
                 NodeKind::Entry => "doublecircle",
                 NodeKind::Exit => "doubleoctagon",

@@ -90,12 +90,15 @@ impl Graph {
         }
     }
 
-    /// Nodes reachable from `start` inside its function (summary edges stand for calls).
-    pub fn reachable_in_function(&self, start: NodeId) -> Vec<bool> {
-        let mut seen = vec![false; self.nodes.len()];
-        let mut stack = vec![start];
+    /// Nodes reachable from `start` inside its function (summary edges stand for calls; return edges
+    /// are followed), marked in `seen` (as long as the node list) and listed. Nodes already marked are
+    /// not entered, so marks shared over several starts give the union of what they reach.
+    pub fn reachable_in_function(&self, start: NodeId, seen: &mut [bool]) -> Vec<NodeId> {
+        let mut reached = vec![start];
         seen[start.idx()] = true;
-        while let Some(n) = stack.pop() {
+        let mut next = 0;
+        while let Some(&n) = reached.get(next) {
+            next += 1;
             for &e in &self.out[n.idx()] {
                 let edge = self.edge(e);
                 if matches!(edge.kind, EdgeKind::Call(_)) {
@@ -103,11 +106,11 @@ impl Graph {
                 }
                 if !seen[edge.dst.idx()] {
                     seen[edge.dst.idx()] = true;
-                    stack.push(edge.dst);
+                    reached.push(edge.dst);
                 }
             }
         }
-        seen
+        reached
     }
 
     /// Compacts ids, keeping only the nodes marked in `keep` and the edges between them.

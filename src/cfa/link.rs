@@ -31,26 +31,35 @@ pub(super) fn build_program(prog: &mut Program, config: &CfaConfig) -> Result<(C
         })
         .collect();
     let mut funcs = Vec::new();
+    let mut marks: Vec<bool> = Vec::new();
     for &f in &defined {
         let entry = g.new_node(f, NodeKind::Entry);
         let exit = g.new_node(f, NodeKind::Exit);
         let ret_var = return_var(prog, f);
         funcs.push(FuncCfa { func: f, entry, exit, ret_var });
     }
+    let mut names = FnBuilder::locals_by_function(prog);
     for fc in &funcs {
         let f = fc.func;
         let start = g.new_node(f, NodeKind::Normal);
         g.add_unchecked(fc.entry, start, EdgeKind::Blank(BlankKind::FunctionStart), "", None);
         let body = prog.func(f).body.clone().expect("defined function has a body");
-        let labels = FnBuilder::new(prog, &mut g, f, start, fc.exit).build_body(&body);
+        let in_use = std::mem::take(&mut names[f.idx()]);
+        let labels = FnBuilder::new(prog, &mut g, f, (start, fc.exit), in_use).build_body(&body);
         // Labels not reachable from the entry are removed with the code hanging off them.
-        let reach = g.reachable_in_function(fc.entry);
-        for l in labels {
-            if !reach[l.idx()] {
-                for e in g.inc[l.idx()].clone() {
-                    g.remove_edge(e);
+        if !labels.is_empty() {
+            marks.resize(g.nodes.len(), false);
+            let reached = g.reachable_in_function(fc.entry, &mut marks);
+            for l in labels {
+                if !marks[l.idx()] {
+                    for e in g.inc[l.idx()].clone() {
+                        g.remove_edge(e);
+                    }
+                    g.remove_chain(l);
                 }
-                g.remove_chain(l);
+            }
+            for n in reached {
+                marks[n.idx()] = false;
             }
         }
     }
@@ -71,10 +80,10 @@ pub(super) fn build_program(prog: &mut Program, config: &CfaConfig) -> Result<(C
 
     let mut keep = vec![false; g.nodes.len()];
     for fc in &funcs {
-        for (i, r) in g.reachable_in_function(fc.entry).into_iter().enumerate() {
-            keep[i] |= r;
-        }
-        // The exit stays even when no return reaches it.
+        g.reachable_in_function(fc.entry, &mut keep);
+    }
+    // The exits stay even when no return reaches them.
+    for fc in &funcs {
         keep[fc.exit.idx()] = true;
     }
     let mut cfa = g.freeze(&keep, funcs, call_sites, main, prog.funcs.len());
@@ -482,10 +491,14 @@ fn collect_functions(prog: &Program, e: &Expr, out: &mut Vec<String>) {
 
 /// A loop made of blank edges only (`L: goto L;`, `while (1);`) ends in a termination node.
 fn terminate_blank_loops(g: &mut Graph, entries_by_name: &[NodeId]) {
+    // Each function's nodes in creation order, functions by name.
+    let mut by_func: HashMap<FuncId, Vec<NodeId>> = HashMap::new();
+    for (i, n) in g.nodes.iter().enumerate() {
+        by_func.entry(n.func).or_default().push(NodeId::from_idx(i));
+    }
     let mut order: Vec<NodeId> = Vec::new();
     for &entry in entries_by_name {
-        let f = g.nodes[entry.idx()].func;
-        order.extend((0..g.nodes.len()).map(NodeId::from_idx).filter(|n| g.nodes[n.idx()].func == f));
+        order.extend(by_func.remove(&g.nodes[entry.idx()].func).unwrap_or_default());
     }
     for node in order {
         let mut visited = HashSet::from([node]);

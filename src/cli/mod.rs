@@ -27,6 +27,9 @@ pub enum ExitStatus {
     Error = 2,
     /// vcov failed (a bug): an internal error was caught and reported.
     InternalError = 3,
+    /// `--timelimit` or `--memory-limit` ended the run before it had a report (while reading or
+    /// composing, or the report took more than a second past the time limit): nothing was written.
+    LimitReached = 4,
     /// SIGINT stopped the run; its report was written (128 + 2, as shells report it).
     Interrupted = 130,
     /// SIGTERM stopped the run; its report was written (128 + 15).
@@ -73,6 +76,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitSta
         Command::Compare(a) => compare(a, out, err),
         Command::Coverage(a) => {
             let config = coverage_config(a.program, a.aa, a.opts)?;
+            let _watchdog = watch_report_run(config.time_limit, config.memory_limit_mb);
             let outcome = driver::coverage(&config)?;
             print_diagnostics(err, &outcome.diagnostics);
             if let Some(stats) = &outcome.stats {
@@ -194,6 +198,7 @@ fn compare(a: args::CompareArgs, out: &mut dyn Write, err: &mut dyn Write) -> Re
             .collect();
     let over_time = a.order == "time";
     let base = coverage_config(a.program, a.aa[0].clone(), a.opts)?;
+    let _watchdog = watch_report_run(base.time_limit, base.memory_limit_mb);
     let outcome = driver::compare(&driver::CompareConfig { base, automata, over_time })?;
     print_diagnostics(err, &outcome.diagnostics);
     out.write_all(outcome.stdout.as_bytes())?;
@@ -202,6 +207,28 @@ fn compare(a: args::CompareArgs, out: &mut dyn Write, err: &mut dyn Write) -> Re
         Some(_) => ExitStatus::Terminated,
         None => ExitStatus::Success,
     })
+}
+
+/// Watches `--timelimit` and `--memory-limit` over the whole run of `vcov coverage` or `vcov
+/// compare` (`driver::watchdog`): a run they end before it has a report says so on standard error
+/// and exits with `LimitReached`, leaving no output file.
+fn watch_report_run(time_limit: Option<std::time::Duration>, memory_mb: Option<u64>) -> driver::watchdog::Watchdog {
+    use driver::watchdog::{Limit, RunLimits, Watchdog};
+    let memory_mb = memory_mb.unwrap_or(crate::symex::DEFAULT_MEMORY_MB);
+    let limits =
+        RunLimits { deadline: time_limit.map(|t| std::time::Instant::now() + t), memory_bytes: memory_mb << 20 };
+    let seconds = time_limit.map(|t| t.as_secs_f64()).unwrap_or_default();
+    Watchdog::start(
+        limits,
+        Box::new(move |limit, phase| {
+            let what = match limit {
+                Limit::Time => format!("{seconds} s passed"),
+                Limit::Memory => format!("more than {memory_mb} MiB in use"),
+            };
+            eprintln!("vcov: {}: {what} while {}; nothing written", limit.name(), phase.doing());
+            ExitStatus::LimitReached as i32
+        }),
+    )
 }
 
 /// The property of `vcov coverage` from `--spec`/`--prop`, with its text for witnesses and tests.

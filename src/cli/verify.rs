@@ -91,6 +91,18 @@ pub fn run(args: VerifyArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
         memory_limit_mb: args.memory_limit,
         stop: None,
     };
+    // The limits hold over the whole run: one that ends it before the search could answer gives
+    // UNKNOWN with the limit and what the run was doing.
+    let _watchdog = driver::watchdog::Watchdog::start(
+        driver::watchdog::RunLimits {
+            deadline: config.time_limit.map(|t| std::time::Instant::now() + t),
+            memory_bytes: config.memory_limit_mb.unwrap_or(crate::symex::DEFAULT_MEMORY_MB) << 20,
+        },
+        Box::new(|limit, phase| {
+            println!("Verification result: UNKNOWN ({} while {})", limit.name(), phase.doing());
+            super::ExitStatus::Success as i32
+        }),
+    );
     // SIGINT or SIGTERM stops the search: the answer is UNKNOWN, and the exit code says which signal.
     let signals = driver::signals::StopSignals::install()?;
     let config = VerifyConfig { stop: Some(signals.flag()), ..config };
@@ -134,6 +146,7 @@ pub fn run(args: VerifyArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
             confirmed_by = Some("internal interpreter".to_string());
         }
     }
+    driver::watchdog::finish();
     writeln!(out, "Verification result: {}", report.verdict)?;
     if let Some(by) = confirmed_by {
         writeln!(out, "Counterexample confirmed by: {by}")?;

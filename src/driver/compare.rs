@@ -96,6 +96,7 @@ pub fn compare(config: &CompareConfig) -> Result<CompareOutcome> {
         results.push(m.result);
         paths.push(m.paths);
     }
+    super::watchdog::enter(super::watchdog::Phase::Reporting);
     share_executions(base, &prog, &cfa, &loaded, &paths, &mut results, &mut diags);
     let compared = Compared::new(&results, config.over_time);
     for w in &compared.not_monotone {
@@ -152,7 +153,7 @@ pub fn compare(config: &CompareConfig) -> Result<CompareOutcome> {
         let input = report::HtmlInput { source: &source, results: &results, compared: Some(&compared), links, witness };
         staged.add(&dir.join("index.html"), report::html_report(&input).as_bytes())?;
     }
-    staged.commit()?;
+    staged.commit_outputs()?;
     let stdout = to_stdout.unwrap_or_else(|| report::compare_summary(&compared));
     Ok(CompareOutcome { stdout, diagnostics: diags, signal })
 }

@@ -139,6 +139,7 @@ pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
     let (cfa, cfa_diags) = cfa::build(&mut prog, &cfa::CfaConfig::default())?;
     diags.extend(cfa_diags);
     let m = measure(config, &prog, &cfa, &aut, start, t_parse)?;
+    super::watchdog::enter(super::watchdog::Phase::Reporting);
     diags.extend(m.diagnostics);
     let (result, paths, bug) = (m.result, m.paths, m.bug);
     let mut staged = Staged::default();
@@ -157,7 +158,7 @@ pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
         };
         staged.add(&dir.join("index.html"), report::html_report(&input).as_bytes())?;
     }
-    staged.commit()?;
+    staged.commit_outputs()?;
     let summary = match config.format {
         Format::Text => report::coverage_summary(&result),
         Format::Json => report::coverage_json(&result),
@@ -197,6 +198,7 @@ pub(crate) fn measure(
     t_parse: f64,
 ) -> Result<Measured> {
     let mut diags = Vec::new();
+    super::watchdog::enter(super::watchdog::Phase::Composing);
     let t_compose_start = start.elapsed().as_secs_f64();
     let names: Vec<String> = prog.funcs.iter().map(|f| f.name.clone()).collect();
     let analysis = Analysis::new(aut, cfa, names.clone(), config.line_rule);
@@ -206,6 +208,7 @@ pub(crate) fn measure(
         bail!("{}", mismatch_message(config, &matching));
     }
     warn_unmatched(&mut diags, config, &matching);
+    super::watchdog::enter(super::watchdog::Phase::Searching);
 
     let mut executions = Vec::new();
     // Executions the replay harness could not reproduce (indices into `executions`).
@@ -523,6 +526,7 @@ fn generate(
             deadline: config.time_limit.map(|l| start + l),
             stop: Some(signals.flag()),
             memory: Some(config.memory_limit_mb.unwrap_or(symex::DEFAULT_MEMORY_MB) << 20),
+            memory_flag: Some(super::watchdog::memory_flag()),
         },
         ..ExploreConfig::default()
     };

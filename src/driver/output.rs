@@ -5,12 +5,36 @@
 //! Invariant: files are created with mode 0666 less the umask, like any file a program creates; the
 //! temporary files' names never reach an error message.
 
+use std::collections::BTreeSet;
 use std::fs::Permissions;
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
 
 use anyhow::{bail, Context, Result};
+
+use super::watchdog::{self, Phase};
+
+/// The temporary files and directories of outputs not yet in place. The watchdog removes them when
+/// a limit ends the run; committing holds the lock, so no output is half in place.
+static STAGED: Mutex<BTreeSet<PathBuf>> = Mutex::new(BTreeSet::new());
+
+/// The staged temporaries, locked.
+pub(super) fn lock_staged() -> MutexGuard<'static, BTreeSet<PathBuf>> {
+    STAGED.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Removes every staged temporary (the run ends without its outputs).
+pub(super) fn discard_staged(mut staged: MutexGuard<'static, BTreeSet<PathBuf>>) {
+    for p in std::mem::take(&mut *staged) {
+        if p.is_dir() {
+            let _ = std::fs::remove_dir_all(&p);
+        } else {
+            let _ = std::fs::remove_file(&p);
+        }
+    }
+}
 
 /// One output: standard output (`-` on the command line) or a file.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -115,6 +139,7 @@ impl Staged {
                         .map_err(plain_io)
                         .with_context(|| format!("{}: cannot create the directory", dir.display()))?;
                     let res = tmp.path().to_path_buf();
+                    lock_staged().insert(res.clone());
                     self.new_dirs.push((tmp, dir));
                     res
                 }
@@ -128,13 +153,31 @@ impl Staged {
 
     /// Renames every staged file into place, creating the directories that did not exist.
     pub fn commit(self) -> Result<()> {
+        let mut staged = lock_staged();
+        self.commit_locked(&mut staged)
+    }
+
+    /// `commit` for the outputs of the run: once they are in place, no limit cuts the run any more
+    /// (`watchdog::Phase::Done`).
+    pub fn commit_outputs(self) -> Result<()> {
+        let mut staged = lock_staged();
+        self.commit_locked(&mut staged)?;
+        watchdog::enter(Phase::Done);
+        Ok(())
+    }
+
+    fn commit_locked(self, staged: &mut BTreeSet<PathBuf>) -> Result<()> {
         for (_, dir) in &self.new_dirs {
             std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create the directory", dir.display()))?;
         }
         for (tmp, path) in self.files {
+            staged.remove(tmp.path());
             tmp.persist(&path)
                 .map_err(|e| plain_io(e.error))
                 .with_context(|| format!("{}: cannot write the file", path.display()))?;
+        }
+        for (tmp, _) in &self.new_dirs {
+            staged.remove(tmp.path());
         }
         Ok(())
     }
@@ -143,6 +186,8 @@ impl Staged {
 /// Writes `contents` to `path` atomically (a temporary file in the same directory, then a rename).
 pub fn write_atomically(path: &Path, contents: &[u8]) -> std::io::Result<()> {
     let tmp = write_temp(parent_dir(path), contents)?;
+    let mut staged = lock_staged();
+    staged.remove(tmp.path());
     tmp.persist(path).map_err(|e| plain_io(e.error))?;
     Ok(())
 }
@@ -153,6 +198,7 @@ fn write_temp(dir: &Path, contents: &[u8]) -> std::io::Result<tempfile::NamedTem
         .permissions(Permissions::from_mode(0o666))
         .tempfile_in(dir)
         .map_err(plain_io)?;
+    lock_staged().insert(tmp.path().to_path_buf());
     tmp.write_all(contents).map_err(plain_io)?;
     tmp.as_file().sync_all().map_err(plain_io)?;
     Ok(tmp)

@@ -85,6 +85,7 @@ pub fn verify(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
         deadline: config.time_limit.map(|l| start + l),
         stop: config.stop.clone(),
         memory: Some(config.memory_limit_mb.unwrap_or(crate::symex::DEFAULT_MEMORY_MB) << 20),
+        memory_flag: Some(super::watchdog::memory_flag()),
     };
     let explore_config = ExploreConfig {
         strategy: config.strategy,
@@ -96,7 +97,9 @@ pub fn verify(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
         self_check: false,
         ..ExploreConfig::default()
     };
+    super::watchdog::enter(super::watchdog::Phase::Searching);
     let decision = verify::decide(&prog, &cfa, explore_config);
+    super::watchdog::enter(super::watchdog::Phase::Reporting);
     let witness = decision.counterexample.as_ref().map(|(edges, inputs)| {
         let info = WitnessInfo {
             producer: format!("vcov {}", env!("CARGO_PKG_VERSION")),

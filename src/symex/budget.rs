@@ -20,6 +20,9 @@ pub struct Budget {
     /// Stop once the process's resident memory exceeds this many bytes (checked now and then, on
     /// Linux). [default: none]
     pub memory: Option<u64>,
+    /// Stop once this flag is set: the memory limit was passed (set by a watchdog that looks more
+    /// often than the search can). [default: none]
+    pub memory_flag: Option<Arc<AtomicBool>>,
 }
 
 /// Why an exploration ended before it had explored every path.
@@ -58,12 +61,15 @@ impl Budget {
         if self.deadline.is_some_and(|d| Instant::now() >= d) {
             return Some(StopReason::Time);
         }
+        if self.memory_flag.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)) {
+            return Some(StopReason::Memory);
+        }
         None
     }
 
     /// The same limits for a solver call.
     pub fn interrupt(&self) -> Interrupt {
-        Interrupt { stop: self.stop.clone(), deadline: self.deadline }
+        Interrupt { stop: self.stop.clone(), also: self.memory_flag.clone(), deadline: self.deadline }
     }
 }
 
@@ -81,7 +87,7 @@ impl StopReason {
 }
 
 /// The resident set size of this process, if the system tells it.
-fn resident_bytes() -> Option<u64> {
+pub fn resident_bytes() -> Option<u64> {
     let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
     let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
     Some(pages * 4096)
@@ -105,5 +111,12 @@ mod tests {
         assert!(b.interrupt().is_triggered());
         assert!(!b.memory_exhausted());
         assert!(Budget { memory: Some(1), ..Budget::default() }.memory_exhausted());
+        let flag = Arc::new(AtomicBool::new(false));
+        let b = Budget { memory_flag: Some(flag.clone()), ..Budget::default() };
+        assert_eq!(b.exhausted(), None);
+        assert!(!b.interrupt().is_triggered());
+        flag.store(true, Ordering::Relaxed);
+        assert_eq!(b.exhausted(), Some(StopReason::Memory));
+        assert!(b.interrupt().is_triggered());
     }
 }

@@ -50,7 +50,7 @@ mod verdict;
 use crate::cfa::Cfa;
 use crate::cfront::ir::Program;
 
-pub use budget::{Budget, StopReason, DEFAULT_MEMORY_MB};
+pub use budget::{resident_bytes, Budget, StopReason, DEFAULT_MEMORY_MB};
 pub use cache::CacheStats;
 pub use exec::{EndKind, Property, World};
 pub use explore::{

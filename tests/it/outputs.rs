@@ -285,6 +285,72 @@ fn limits_are_positive_and_documented() {
     assert!(timelimit[..timelimit.find("--").unwrap()].contains("[default: no limit]"), "{help}");
 }
 
+/// A program with `n` small functions, all called: reading it takes long and needs memory.
+fn write_large_program(path: &Path, n: usize) {
+    let mut text = String::from("extern int __VERIFIER_nondet_int(void);\n");
+    for i in 0..n {
+        text.push_str(&format!("int f{i}(int x) {{ if (x > {i}) return x - {i}; return x + {i}; }}\n"));
+    }
+    text.push_str("int main(void) {\n  int s = __VERIFIER_nondet_int();\n");
+    for i in 0..n {
+        text.push_str(&format!("  s = f{i}(s);\n"));
+    }
+    text.push_str("  return s;\n}\n");
+    std::fs::write(path, text).unwrap();
+}
+
+/// `--timelimit` and `--memory-limit` bound the whole run, reading the inputs included: a run they
+/// end before it has a report says which limit and where, exits 4 and leaves no file; `vcov verify`
+/// answers UNKNOWN with the same reason.
+#[test]
+fn limits_hold_while_the_inputs_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let program = dir.path().join("large.c");
+    write_large_program(&program, 30_000);
+    let p = program.to_str().unwrap();
+    let out = dir.path().join("r.json");
+    let o = out.to_str().unwrap();
+    let aa = "assumption-automata/true.spc";
+    let start = Instant::now();
+    let run = vcov_within(&["coverage", p, "--aa", aa, "--json", o, "--timelimit", "0.3"], Duration::from_secs(60));
+    let took = start.elapsed();
+    assert_eq!(run.code, 4, "{}", run.stderr);
+    assert_eq!(run.stderr, "vcov: time limit: 0.3 s passed while reading the inputs; nothing written\n");
+    // S + 1 s, with room for a loaded machine to start the process.
+    assert!(took < Duration::from_millis(3300), "{took:?}");
+    let run = vcov_within(&["coverage", p, "--aa", aa, "--json", o, "--memory-limit", "40"], Duration::from_secs(60));
+    assert_eq!(run.code, 4, "{}", run.stderr);
+    assert_eq!(run.stderr, "vcov: memory limit: more than 40 MiB in use while reading the inputs; nothing written\n");
+    let html = dir.path().join("html");
+    let run = vcov_within(
+        &[
+            "compare",
+            p,
+            "--aa",
+            aa,
+            "--aa",
+            aa,
+            "--name",
+            "a",
+            "--name",
+            "b",
+            "--html",
+            html.to_str().unwrap(),
+            "--timelimit",
+            "0.3",
+        ],
+        Duration::from_secs(60),
+    );
+    assert_eq!(run.code, 4, "{}", run.stderr);
+    assert!(run.stderr.starts_with("vcov: time limit: 0.3 s passed while "), "{}", run.stderr);
+    assert_eq!(files_in(dir.path()), ["large.c"]);
+    let run = vcov_within(&["verify", p, "--timelimit", "0.3"], Duration::from_secs(60));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "Verification result: UNKNOWN (time limit while reading the inputs)\n");
+    let run = vcov_within(&["verify", p, "--memory-limit", "40"], Duration::from_secs(60));
+    assert_eq!(run.stdout, "Verification result: UNKNOWN (memory limit while reading the inputs)\n");
+}
+
 #[test]
 fn a_report_is_valid_after_a_signal_or_a_limit_and_says_which() {
     let dir = tempfile::tempdir().unwrap();

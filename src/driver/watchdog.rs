@@ -1,0 +1,224 @@
+//! The limits of a whole run (`--timelimit`, `--memory-limit`), outside the search too.
+//!
+//! The search stops itself at the deadline and at the memory limit (`symex::Budget`), and its report
+//! is still written. Reading the inputs and composing the product cannot stop halfway with anything
+//! to report, and a report that takes long to write would stretch the run past its limit. The
+//! watchdog is a thread that looks at the clock and at the resident memory every few milliseconds,
+//! knows which phase the run is in (`enter`) and ends the process when a limit is passed where no
+//! report can come any more:
+//! - reading or composing: at the deadline, or above the memory limit;
+//! - searching or reporting: one second after the deadline, or above the memory limit by a quarter
+//!   (at least 64 MiB) -- below that the search stops by itself (it also sees `memory_flag`, set
+//!   as soon as the limit is passed) and writing the report may need a little more.
+//!
+//! Ending the process removes every staged output file first (`output::discard_staged`), so a run
+//! cut short leaves none; `output::Staged::commit` holds the same lock and marks the run `Done`
+//! once the files are in place, after which nothing is cut.
+
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// Where a run is; the watchdog's rules depend on it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u8)]
+pub enum Phase {
+    /// Reading and parsing the inputs, building the CFA.
+    Reading = 0,
+    /// Composing the program with the automaton (the over-approximation).
+    Composing = 1,
+    /// The search (and the replays that check what it found): it stops by itself at a limit.
+    Searching = 2,
+    /// Building and writing the reports.
+    Reporting = 3,
+    /// The outputs are in place: nothing is cut any more.
+    Done = 4,
+}
+
+impl Limit {
+    /// The limit's name for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Limit::Time => "time limit",
+            Limit::Memory => "memory limit",
+        }
+    }
+}
+
+impl Phase {
+    fn from_u8(v: u8) -> Phase {
+        match v {
+            0 => Phase::Reading,
+            1 => Phase::Composing,
+            2 => Phase::Searching,
+            3 => Phase::Reporting,
+            _ => Phase::Done,
+        }
+    }
+
+    /// What the run was doing, for messages.
+    pub fn doing(self) -> &'static str {
+        match self {
+            Phase::Reading => "reading the inputs",
+            Phase::Composing => "composing the program with the automaton",
+            Phase::Searching => "searching",
+            Phase::Reporting => "finishing the report",
+            Phase::Done => "finishing",
+        }
+    }
+}
+
+/// The phase of this process's run (one command per process).
+static PHASE: AtomicU8 = AtomicU8::new(Phase::Reading as u8);
+
+/// Set when the resident memory passed the limit; the search's budget stops on it.
+static MEMORY_FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+
+/// Records that the run entered `phase` (`Done` is final).
+pub fn enter(phase: Phase) {
+    let _ = PHASE.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |p| (p != Phase::Done as u8).then_some(phase as u8));
+}
+
+/// Marks the run `Done` once no limit can cut it short in the middle of what it prints next (the
+/// watchdog holds the same lock while it ends a run).
+pub fn finish() {
+    let _staged = super::output::lock_staged();
+    enter(Phase::Done);
+}
+
+/// The phase the run is in.
+pub fn phase() -> Phase {
+    Phase::from_u8(PHASE.load(Ordering::SeqCst))
+}
+
+/// The flag the watchdog sets once the memory limit is passed (for `symex::Budget::memory_flag`).
+pub fn memory_flag() -> Arc<AtomicBool> {
+    Arc::clone(MEMORY_FLAG.get_or_init(|| Arc::new(AtomicBool::new(false))))
+}
+
+/// Which limit ended a run.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Limit {
+    /// `--timelimit`.
+    Time,
+    /// `--memory-limit`.
+    Memory,
+}
+
+/// What the watchdog enforces.
+#[derive(Clone, Copy, Debug)]
+pub struct RunLimits {
+    /// The end of `--timelimit`, counted from the start of the run.
+    pub deadline: Option<Instant>,
+    /// `--memory-limit`, in bytes.
+    pub memory_bytes: u64,
+}
+
+/// How long the search and the report may run past the deadline.
+pub const GRACE: Duration = Duration::from_secs(1);
+
+/// How often the watchdog looks.
+const TICK: Duration = Duration::from_millis(10);
+
+/// The rule: which limit, if any, ends the run now, in `phase`, `past_deadline` by that much (`None`:
+/// before it or no deadline), with `resident` bytes in use.
+pub fn verdict(phase: Phase, past_deadline: Option<Duration>, resident: u64, memory_bytes: u64) -> Option<Limit> {
+    let ceiling = memory_bytes.saturating_add((memory_bytes / 4).max(64 << 20));
+    match phase {
+        Phase::Done => None,
+        Phase::Reading | Phase::Composing if past_deadline.is_some() => Some(Limit::Time),
+        Phase::Reading | Phase::Composing if resident > memory_bytes => Some(Limit::Memory),
+        Phase::Reading | Phase::Composing => None,
+        Phase::Searching | Phase::Reporting if past_deadline.is_some_and(|d| d >= GRACE) => Some(Limit::Time),
+        Phase::Searching | Phase::Reporting if resident > ceiling => Some(Limit::Memory),
+        Phase::Searching | Phase::Reporting => None,
+    }
+}
+
+/// What a command prints when a limit ends it, and its exit code.
+pub type GiveUp = Box<dyn Fn(Limit, Phase) -> i32 + Send>;
+
+/// The running watchdog; dropping it stops the thread (the run then ends normally).
+pub struct Watchdog {
+    quit: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Watchdog {
+    /// Starts watching. When a limit ends the run, `give_up(limit, phase)` prints what the command
+    /// prints then and returns the exit code; staged outputs are removed before it runs.
+    pub fn start(limits: RunLimits, give_up: GiveUp) -> Watchdog {
+        PHASE.store(Phase::Reading as u8, Ordering::SeqCst);
+        let quit = Arc::new(AtomicBool::new(false));
+        let flag = memory_flag();
+        let q = Arc::clone(&quit);
+        let thread = std::thread::Builder::new()
+            .name("vcov-watchdog".into())
+            .spawn(move || {
+                while !q.load(Ordering::Relaxed) {
+                    let resident = crate::symex::resident_bytes().unwrap_or(0);
+                    if resident > limits.memory_bytes {
+                        flag.store(true, Ordering::Relaxed);
+                    }
+                    let past = limits.deadline.and_then(|d| Instant::now().checked_duration_since(d));
+                    if let Some(limit) = verdict(phase(), past, resident, limits.memory_bytes) {
+                        end_run(limit, &give_up);
+                    }
+                    std::thread::sleep(TICK);
+                }
+            })
+            .ok();
+        Watchdog { quit, thread }
+    }
+}
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        self.quit.store(true, Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// Ends the process for `limit`, unless the outputs were committed meanwhile.
+fn end_run(limit: Limit, give_up: &GiveUp) {
+    let staged = super::output::lock_staged();
+    let phase = phase();
+    if phase == Phase::Done {
+        return;
+    }
+    super::output::discard_staged(staged);
+    let code = give_up(limit, phase);
+    std::process::exit(code);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MIB: u64 = 1 << 20;
+
+    #[test]
+    fn reading_and_composing_stop_at_the_limits_themselves() {
+        for p in [Phase::Reading, Phase::Composing] {
+            assert_eq!(verdict(p, None, 10 * MIB, 100 * MIB), None);
+            assert_eq!(verdict(p, Some(Duration::ZERO), 10 * MIB, 100 * MIB), Some(Limit::Time));
+            assert_eq!(verdict(p, None, 101 * MIB, 100 * MIB), Some(Limit::Memory));
+        }
+    }
+
+    #[test]
+    fn the_search_and_the_report_get_a_second_and_a_quarter_more_memory() {
+        for p in [Phase::Searching, Phase::Reporting] {
+            assert_eq!(verdict(p, Some(Duration::from_millis(999)), 10 * MIB, 100 * MIB), None);
+            assert_eq!(verdict(p, Some(GRACE), 10 * MIB, 100 * MIB), Some(Limit::Time));
+            assert_eq!(verdict(p, None, 164 * MIB, 100 * MIB), None);
+            assert_eq!(verdict(p, None, 165 * MIB, 100 * MIB), Some(Limit::Memory));
+            assert_eq!(verdict(p, None, 1000 * MIB, 800 * MIB), None);
+            assert_eq!(verdict(p, None, 1001 * MIB, 800 * MIB), Some(Limit::Memory));
+        }
+        assert_eq!(verdict(Phase::Done, Some(GRACE * 10), u64::MAX, MIB), None);
+    }
+}
