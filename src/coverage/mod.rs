@@ -110,6 +110,41 @@ impl<'a> Analysis<'a> {
         ExecutionCoverage { edges, lines, left_explored_region: left }
     }
 
+    /// Lines no terminating execution can cover, of the over-approximation, ascending: every edge
+    /// that counts for one of them leads to a node from which no path of the CFA reaches the end of
+    /// `main` (the error location `ERROR: goto ERROR;`, a call of a function that never returns,
+    /// code that only leads into an endless loop or to `abort`). A terminating execution covers a
+    /// line on an edge and then goes on to `main`'s exit; once an edge is taken, the automaton no
+    /// longer restricts what follows, so the CFA alone decides. The search is backwards from `main`'s
+    /// exit over every edge (calls and returns of all call sites alike: a context-insensitive
+    /// over-approximation of the ways out), so a node it does not reach has none.
+    pub fn lines_without_exit(&self) -> Vec<u32> {
+        let cfa = self.cfa;
+        let Some(main) = cfa.func(cfa.main) else { return Vec::new() };
+        let mut can_exit = vec![false; cfa.n_nodes()];
+        can_exit[main.exit.idx()] = true;
+        let mut stack = vec![main.exit];
+        while let Some(n) = stack.pop() {
+            for &e in cfa.in_edges(n) {
+                let src = cfa.edge(e).src;
+                if !can_exit[src.idx()] {
+                    can_exit[src.idx()] = true;
+                    stack.push(src);
+                }
+            }
+        }
+        // For every line, whether some edge counting for it leads on to the exit.
+        let mut way_out: std::collections::BTreeMap<u32, bool> = std::collections::BTreeMap::new();
+        for (id, e) in cfa.edges() {
+            if let Some((a, b)) = cfa.counted_lines(id, self.line_rule) {
+                for l in a..=b {
+                    *way_out.entry(l).or_default() |= can_exit[e.dst.idx()];
+                }
+            }
+        }
+        self.reach.over_lines.iter().copied().filter(|l| way_out.get(l) == Some(&false)).collect()
+    }
+
     /// The matcher of the automaton's transitions on the CFA's edges.
     pub fn matcher(&self) -> &Matcher<'a> {
         &self.matcher

@@ -349,6 +349,8 @@ pub struct CoverageResult {
     pub abstracted: Vec<String>,
     /// How many lines the proof pass proved not coverable.
     pub proven_by_abstraction: usize,
+    /// How many lines are not coverable because no path leads from them to the end of `main`.
+    pub without_exit: usize,
     /// The environment assumptions the result relies on (accepted by the user with `--assume` and
     /// made by the search or the proof): their names and what they state.
     pub assumed: Vec<(&'static str, &'static str)>,

@@ -162,6 +162,9 @@ pub struct SearchOutcome {
     /// Lines the proof pass showed not coverable (ascending), with the variables it abstracted
     /// away; empty when it did not run or proved nothing.
     pub proven: Vec<u32>,
+    /// Lines of the over-approximation with no path on to the end of `main`, hence covered by no
+    /// terminating execution (`Analysis::lines_without_exit`), ascending.
+    pub no_exit: Vec<u32>,
     /// The variables the proof pass abstracted away, if it proved anything.
     pub abstracted: Vec<VarId>,
     /// The accepted assumptions (`SearchConfig::assume`) the search relied on: approximations it
@@ -197,10 +200,14 @@ const SEGMENTS_PER_LOOK: u64 = 1024;
 /// Runs the search on `analysis`'s program and automaton, keeping `progress` up to date.
 pub fn search(analysis: &Analysis, prog: &Program, config: &SearchConfig, progress: &SearchProgress) -> SearchOutcome {
     let cfa = analysis.cfa;
-    let guide = CoverageGuide::new(analysis, config.generate);
+    let mut guide = CoverageGuide::new(analysis, config.generate);
+    // Lines no terminating execution reaches are decided before the search; it still looks for them
+    // (a path there may be a bug worth reporting), but stops once every other line is decided.
+    let no_exit = analysis.lines_without_exit();
+    guide.settle(&no_exit);
     let property = config.explore.property;
     let mut explorer: Explorer<'_, CoverageGuide> = symex::explore(prog, cfa, config.explore.clone(), guide);
-    let mut out = SearchOutcome::default();
+    let mut out = SearchOutcome { no_exit, ..SearchOutcome::default() };
     let mut rejected: Option<symex::Rejected> = None;
     let mut first_cut_line: Option<u32> = None;
     let limit = config.max_executions.unwrap_or(usize::MAX);
@@ -217,8 +224,8 @@ pub fn search(analysis: &Analysis, prog: &Program, config: &SearchConfig, progre
                 out.proven = lines;
                 out.abstracted = vars;
                 out.proof_assumed = assumed;
-                progress.note(&out, over.saturating_sub(explorer.guide().n_uncovered()));
-                if explorer.guide().n_uncovered() == 0 {
+                progress.note(&out, over.saturating_sub(explorer.guide().n_open()));
+                if explorer.guide().n_open() == 0 {
                     break;
                 }
             }
@@ -286,6 +293,11 @@ pub fn search(analysis: &Analysis, prog: &Program, config: &SearchConfig, progre
         if config.generate == Generate::Targeted && !new {
             continue;
         }
+        // The invariant behind `lines_without_exit`: no terminating execution covers one of them.
+        debug_assert!(
+            coverage.lines.iter().all(|l| out.no_exit.binary_search(l).is_err()),
+            "an execution covers a line without a path to the end of main"
+        );
         guide.mark_covered(&coverage.lines);
         covered.extend(coverage.lines.iter().copied());
         out.executions.push(FoundExecution { edges, inputs, coverage });
@@ -294,18 +306,18 @@ pub fn search(analysis: &Analysis, prog: &Program, config: &SearchConfig, progre
             executions: out.executions.len(),
             lines: covered.len(),
         });
-        progress.note(&out, over.saturating_sub(explorer.guide().n_uncovered()));
+        progress.note(&out, over.saturating_sub(explorer.guide().n_open()));
         if out.executions.len() >= limit {
             limited = true;
         }
-        if config.generate == Generate::Targeted && explorer.guide().n_uncovered() == 0 {
+        if config.generate == Generate::Targeted && explorer.guide().n_open() == 0 {
             // Everything the over-approximation holds is covered: nothing is left to find.
             break;
         }
     }
     let summary = explorer.summary();
     out.stats = Some(explorer.stats());
-    let all_covered = config.generate == Generate::Targeted && explorer.guide().n_uncovered() == 0;
+    let all_covered = config.generate == Generate::Targeted && explorer.guide().n_open() == 0;
     out.limited = limited || summary.stop.is_some();
     out.interrupted = summary.stop.is_some();
     out.stopped_by = match summary.stop {
@@ -393,7 +405,7 @@ fn prove_not_coverable(
         return None;
     }
     let g = explorer.guide();
-    let lines: Vec<u32> = g.uncovered.ones().map(|l| l as u32).collect();
+    let lines: Vec<u32> = g.uncovered.ones().filter(|&l| !g.settled.contains(l)).map(|l| l as u32).collect();
     let assumed = summary.approx.without(Approx::ABSTRACT);
     (!lines.is_empty()).then_some((lines, havoc, assumed))
 }
@@ -443,6 +455,10 @@ pub struct CoverageGuide<'a> {
     index: std::collections::HashMap<ProductNode, u32>,
     uncovered: FixedBitSet,
     n_uncovered: usize,
+    /// Lines decided without the search (`settle`); the search stops once the rest is covered.
+    settled: FixedBitSet,
+    /// Of the lines not covered yet, those settled.
+    n_settled: usize,
     /// For every product node, the lines it can still cover (edges whose target is not `__FALSE`).
     node_lines: Vec<FixedBitSet>,
     /// For every CFA node, the lines of edges reachable from it (any call stack): the `__TRUE` region.
@@ -470,6 +486,8 @@ impl<'a> CoverageGuide<'a> {
             stacks: a.product.stacks.clone(),
             index,
             n_uncovered: uncovered.count_ones(..),
+            settled: FixedBitSet::with_capacity(width),
+            n_settled: 0,
             uncovered,
             node_lines,
             cfa_lines,
@@ -491,8 +509,26 @@ impl<'a> CoverageGuide<'a> {
             if self.is_uncovered(l) {
                 self.uncovered.set(l as usize, false);
                 self.n_uncovered -= 1;
+                if self.settled.contains(l as usize) {
+                    self.n_settled -= 1;
+                }
             }
         }
+    }
+
+    /// Marks `lines` decided without the search (no terminating execution covers them).
+    fn settle(&mut self, lines: &[u32]) {
+        for &l in lines {
+            if self.is_uncovered(l) && !self.settled.contains(l as usize) {
+                self.settled.insert(l as usize);
+                self.n_settled += 1;
+            }
+        }
+    }
+
+    /// Lines of the over-approximation neither covered nor settled yet.
+    pub fn n_open(&self) -> usize {
+        self.n_uncovered - self.n_settled
     }
 
     /// Lines of the over-approximation not covered yet.

@@ -345,7 +345,11 @@ pub(crate) fn measure(
         inexact_reason.get_or_insert(InexactReason::RejectedByGcc(rejected));
     }
     let proven = search_outcome.as_ref().map(|o| o.proven.as_slice()).unwrap_or_default();
-    let line_status = result::line_status(&lines_to_cover, &over, &under, proven, &executions, search_state);
+    let no_exit = search_outcome.as_ref().map(|o| o.no_exit.as_slice()).unwrap_or_default();
+    let mut decided: Vec<u32> = proven.iter().chain(no_exit).copied().collect();
+    decided.sort_unstable();
+    decided.dedup();
+    let line_status = result::line_status(&lines_to_cover, &over, &under, &decided, &executions, search_state);
     let bug = search_outcome.as_ref().and_then(|o| o.bugs.first().cloned());
 
     let result = CoverageResult {
@@ -374,6 +378,10 @@ pub(crate) fn measure(
             .map(|o| o.abstracted.iter().map(|&v| prog.var(v).name.clone()).collect())
             .unwrap_or_default(),
         proven_by_abstraction: proven.len(),
+        without_exit: line_status
+            .iter()
+            .filter(|(l, st)| **st == LineStatus::NotCoverable && no_exit.binary_search(l).is_ok())
+            .count(),
         assumed: search_outcome
             .as_ref()
             .map(|o| o.assumed.union(if proven.is_empty() { symex::Approx::NONE } else { o.proof_assumed }))
@@ -556,8 +564,12 @@ fn search_state_of(o: &SearchOutcome) -> SearchState {
     }
 }
 
-/// The argument of every line proven not coverable: the proof pass's abstraction, or the exhaustive
-/// search; each followed by the accepted assumptions it relies on.
+/// The argument for lines with no path on to the end of `main` (`Analysis::lines_without_exit`): the
+/// CFA's graph alone, no assumption.
+pub const NO_EXIT_ARGUMENT: &str = "no path to the end of main";
+
+/// The argument of every line proven not coverable: no path to the end of `main`, the proof pass's
+/// abstraction, or the exhaustive search; each followed by the accepted assumptions it relies on.
 fn not_coverable_by(status: &BTreeMap<u32, LineStatus>, outcome: Option<&SearchOutcome>) -> BTreeMap<u32, String> {
     let Some(o) = outcome else { return BTreeMap::new() };
     let argued = |what: &str, assumed: symex::Approx| {
@@ -573,7 +585,16 @@ fn not_coverable_by(status: &BTreeMap<u32, LineStatus>, outcome: Option<&SearchO
     status
         .iter()
         .filter(|(_, s)| **s == LineStatus::NotCoverable)
-        .map(|(&l, _)| (l, if o.proven.binary_search(&l).is_ok() { proof.clone() } else { search.clone() }))
+        .map(|(&l, _)| {
+            let by = if o.no_exit.binary_search(&l).is_ok() {
+                NO_EXIT_ARGUMENT.to_string()
+            } else if o.proven.binary_search(&l).is_ok() {
+                proof.clone()
+            } else {
+                search.clone()
+            };
+            (l, by)
+        })
         .collect()
 }
 

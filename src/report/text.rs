@@ -59,6 +59,9 @@ pub fn coverage_summary(res: &CoverageResult) -> String {
             res.abstracted.join(", ")
         ));
     }
+    if res.without_exit > 0 {
+        notes.push(format!("{} line(s) not coverable: no path leads from them to the end of main", res.without_exit));
+    }
     if let crate::coverage::result::Confirmation::Gcc { confirmed, rejected } = res.confirmation {
         notes.push(format!("confirmed by gcc: {confirmed} execution(s), {rejected} rejected"));
     }

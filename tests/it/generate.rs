@@ -277,7 +277,8 @@ fn paths_meeting_in_one_state_each_cover_their_own_lines() {
     assert_eq!(j["line_status"]["13"], "not_coverable");
     assert_eq!(j["line_status"]["14"], "not_coverable");
     // Blind search enumerates executions; state caching keeps it from enumerating them all here, so
-    // it must not claim that what it missed is not coverable.
+    // it must not claim that what it missed is not coverable. Only the endless loop, from which no
+    // path leads to the end of main, is not coverable whatever the search did.
     let j = run_json(&[
         "fixtures/c/coverage/shared_state.c",
         "--aa",
@@ -288,7 +289,12 @@ fn paths_meeting_in_one_state_each_cover_their_own_lines() {
     assert_eq!(j["exact"], false, "{j}");
     assert!(j["inexact_reason"].as_str().unwrap().contains("pruned as covered"), "{j}");
     for (line, status) in j["line_status"].as_object().unwrap() {
-        assert_ne!(status, "not_coverable", "line {line}");
+        if line == "13" || line == "14" {
+            assert_eq!(status, "not_coverable", "line {line}");
+            assert_eq!(j["not_coverable_by"][line], "no path to the end of main", "line {line}");
+        } else {
+            assert_ne!(status, "not_coverable", "line {line}");
+        }
     }
 }
 
@@ -337,6 +343,38 @@ fn lines_behind_an_endless_counting_loop_are_proven_not_coverable_by_abstraction
     for l in ["8", "9", "10", "11", "14"] {
         assert_eq!(j["line_status"][l], "not_coverable", "line {l}");
     }
+}
+
+#[test]
+fn lines_without_a_way_to_the_end_of_main_are_decided_before_the_search() {
+    // The error location, a function that never returns and an endless loop: no terminating
+    // execution covers their lines, which the CFA alone shows; the unbounded loop in main keeps the
+    // search from ever ending by itself, yet every other line is covered, so the result is exact.
+    let j = run_json(&[
+        "fixtures/c/coverage/no_way_out.c",
+        "--aa",
+        "assumption-automata/true.spc",
+        "--proof-after",
+        "100000000",
+        "--timelimit",
+        "60",
+    ]);
+    assert_eq!(j["exact"], true, "{j}");
+    assert_eq!(j["stopped_by"], serde_json::Value::Null);
+    for l in ["4", "5", "9", "16", "19"] {
+        assert_eq!(j["line_status"][l], "not_coverable", "line {l}");
+        assert_eq!(j["not_coverable_by"][l], "no path to the end of main", "line {l}");
+    }
+    for l in ["14", "15", "18", "21", "22", "23", "25"] {
+        assert_eq!(j["line_status"][l], "covered", "line {l}");
+    }
+    // The summary says why they are not coverable.
+    let text = vcov(["coverage", "fixtures/c/coverage/no_way_out.c", "--aa", "assumption-automata/true.spc"]);
+    assert!(
+        text.stdout.contains("5 line(s) not coverable: no path leads from them to the end of main"),
+        "{}",
+        text.stdout
+    );
 }
 
 #[test]
