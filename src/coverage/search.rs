@@ -392,7 +392,7 @@ fn prove_not_coverable(
         let edges = outcome.path.edges();
         let coverage = analysis.measure(&Execution { origin: String::new(), edges, terminating: true });
         explorer.guide_mut().mark_covered(&coverage.lines);
-        if explorer.guide().n_uncovered() == 0 {
+        if explorer.guide().n_open() == 0 {
             return None;
         }
     }
@@ -529,11 +529,6 @@ impl<'a> CoverageGuide<'a> {
     /// Lines of the over-approximation neither covered nor settled yet.
     pub fn n_open(&self) -> usize {
         self.n_uncovered - self.n_settled
-    }
-
-    /// Lines of the over-approximation not covered yet.
-    pub fn n_uncovered(&self) -> usize {
-        self.n_uncovered
     }
 
     fn is_true(&self, q: StateId) -> bool {
