@@ -192,6 +192,10 @@ pub const MAX_UNDEFINED: usize = 100;
 /// Edges a targeted search executes before it tries to prove the lines it has not covered not
 /// coverable with an abstraction (`symex::counters`); most searches that end by themselves end sooner.
 pub const DEFAULT_PROOF_AFTER: u64 = 1_000_000;
+/// Edges a targeted search executes without covering a new line before it takes some paths from
+/// the oldest pending ones (`Explorer::mix_oldest`); searches that end by exhausting their paths
+/// mostly end sooner after their last new line.
+pub const STALL_EDGES: u64 = 100_000;
 /// Edges the proof pass may execute.
 const PROOF_EDGES: u64 = 10_000_000;
 /// Path segments between two looks at the work done, while the proof is due.
@@ -216,7 +220,15 @@ pub fn search(analysis: &Analysis, prog: &Program, config: &SearchConfig, progre
     let over = analysis.reach.over_lines.len();
     let started = std::time::Instant::now();
     let mut covered: std::collections::BTreeSet<u32> = std::collections::BTreeSet::new();
+    // Edges executed when a line was last covered: a targeted search that covers nothing new for
+    // `STALL_EDGES` is stuck in one subtree and mixes in paths that wait near the root.
+    let mut last_new = 0u64;
+    let mut mixing = false;
     while !limited {
+        if !mixing && config.generate == Generate::Targeted && explorer.edges_executed() - last_new > STALL_EDGES {
+            mixing = true;
+            explorer.mix_oldest();
+        }
         if proof_due && explorer.edges_executed() >= config.proof_after {
             proof_due = false;
             if let Some((lines, vars, assumed)) = prove_not_coverable(analysis, prog, config, explorer.guide()) {
@@ -299,6 +311,7 @@ pub fn search(analysis: &Analysis, prog: &Program, config: &SearchConfig, progre
             "an execution covers a line without a path to the end of main"
         );
         guide.mark_covered(&coverage.lines);
+        last_new = explorer.edges_executed();
         covered.extend(coverage.lines.iter().copied());
         out.executions.push(FoundExecution { edges, inputs, coverage });
         out.timeline.push(TimelinePoint {

@@ -398,6 +398,10 @@ pub struct Explorer<'a, G: Guide> {
     deferred: Vec<Item<G::Tag>>,
     /// DFS: the current depth band (branch points).
     band: u32,
+    /// DFS: whether every fourth path is taken from the oldest pending ones (`mix_oldest`).
+    mix: bool,
+    /// Paths taken from the work list while mixing.
+    picks: u64,
     /// Steps taken, for occasional memory checks.
     ticks: u64,
     pending: VecDeque<PathOutcome<G::Tag>>,
@@ -547,6 +551,8 @@ impl<'a, G: Guide> Explorer<'a, G> {
             work: VecDeque::new(),
             deferred: Vec::new(),
             band,
+            mix: false,
+            picks: 0,
             ticks: 0,
             pending: VecDeque::new(),
             groups: Vec::new(),
@@ -574,6 +580,14 @@ impl<'a, G: Guide> Explorer<'a, G> {
     /// Edges executed so far: a measure of the work done.
     pub fn edges_executed(&self) -> u64 {
         self.stats.edges
+    }
+
+    /// From now on, depth-first search takes every fourth path from the oldest pending ones
+    /// instead of the newest: for a caller whose search stalls in one deep subtree (an endless
+    /// environment loop) while paths branching off near the root wait. Which paths there are does
+    /// not change, only the order they are taken in.
+    pub fn mix_oldest(&mut self) {
+        self.mix = true;
     }
 
     /// The counters so far.
@@ -1236,6 +1250,15 @@ impl<G: Guide> Explorer<'_, G> {
                 self.work.extend(deferred.into_iter().rev());
             }
             let item = match self.config.strategy {
+                Strategy::Dfs if self.mix => {
+                    // Every fourth path from the oldest pending ones (see `mix_oldest`).
+                    self.picks += 1;
+                    if self.picks.is_multiple_of(4) {
+                        self.work.pop_front()
+                    } else {
+                        self.work.pop_back()
+                    }
+                }
                 Strategy::Dfs => self.work.pop_back(),
                 Strategy::Bfs => self.work.pop_front(),
             };

@@ -64,3 +64,37 @@ fn real_automata_fit_their_programs() {
     }
     assert!(differ * 100 <= total, "lines to cover differ on {differ} of {total} lines");
 }
+
+/// kbtab's predicate-analysis run: once depth-first search covers nothing new for a while (it keeps
+/// extending the LDV main loop below one branch of `usb_fill_int_urb`), paths waiting near the root
+/// are mixed in, and the other branch (`dev->speed != 3`, lines 3681-3687) is covered: the result is
+/// exact. Plain depth-first search never took that branch within a minute.
+#[test]
+fn a_stalled_search_mixes_in_waiting_paths_and_ends_exact_on_kbtab() {
+    let Some(corpus) = corpus() else {
+        eprintln!("SKIPPED: ../shared/corpus not found");
+        return;
+    };
+    let run_dir = corpus.join("cpachecker/kbtab-predicate-10s");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.json");
+    let run = vcov([
+        "coverage".as_ref(),
+        run_dir.join("program.c").as_os_str(),
+        "--aa".as_ref(),
+        run_dir.join("AssumptionAutomaton.txt").as_os_str(),
+        "--timelimit".as_ref(),
+        "120".as_ref(),
+        "--json".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let j = json(&out);
+    assert_eq!(j["exact"], true, "{}", run.stdout);
+    assert_eq!(j["stopped_by"], serde_json::Value::Null);
+    for l in 3681..=3687 {
+        if l != 3686 {
+            assert_eq!(j["line_status"][l.to_string()], "covered", "line {l}");
+        }
+    }
+}
