@@ -9,6 +9,20 @@ fn corpus() -> Option<PathBuf> {
     p.is_dir().then_some(p)
 }
 
+/// `vcov coverage` of a CPAchecker output folder (`program.c`, `AssumptionAutomaton.txt`) with
+/// `flags`, its JSON report written to `out`.
+fn coverage_of(run_dir: &std::path::Path, flags: &[&str], out: &std::path::Path) -> crate::util::Run {
+    let mut args: Vec<std::ffi::OsString> = vec![
+        "coverage".into(),
+        run_dir.join("program.c").into(),
+        "--aa".into(),
+        run_dir.join("AssumptionAutomaton.txt").into(),
+    ];
+    args.extend(flags.iter().map(Into::into));
+    args.extend(["--json".into(), out.into()]);
+    vcov(args)
+}
+
 /// Every state of every real CPAchecker assumption automaton is reached in the product, and the lines
 /// to cover agree with CPAchecker's own `coverage.info` to at least 99%.
 #[test]
@@ -28,16 +42,7 @@ fn real_automata_fit_their_programs() {
     assert!(runs.len() >= 27);
     for run_dir in runs {
         let out = dir.path().join("r.json");
-        let run = vcov([
-            "coverage".as_ref(),
-            run_dir.join("program.c").as_os_str(),
-            "--aa".as_ref(),
-            run_dir.join("AssumptionAutomaton.txt").as_os_str(),
-            "--max-executions".as_ref(),
-            "0".as_ref(),
-            "--json".as_ref(),
-            out.as_os_str(),
-        ]);
+        let run = coverage_of(&run_dir, &["--max-executions", "0"], &out);
         assert_eq!(run.code, 0, "{}: {}", run_dir.display(), run.stderr);
         let j = json(&out);
         let m = &j["automaton_match"];
@@ -78,16 +83,7 @@ fn a_stalled_search_mixes_in_waiting_paths_and_ends_exact_on_kbtab() {
     let run_dir = corpus.join("cpachecker/kbtab-predicate-10s");
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("r.json");
-    let run = vcov([
-        "coverage".as_ref(),
-        run_dir.join("program.c").as_os_str(),
-        "--aa".as_ref(),
-        run_dir.join("AssumptionAutomaton.txt").as_os_str(),
-        "--timelimit".as_ref(),
-        "120".as_ref(),
-        "--json".as_ref(),
-        out.as_os_str(),
-    ]);
+    let run = coverage_of(&run_dir, &["--timelimit", "120"], &out);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let j = json(&out);
     assert_eq!(j["exact"], true, "{}", run.stdout);
