@@ -214,9 +214,8 @@ fn compare(a: args::CompareArgs, out: &mut dyn Write, err: &mut dyn Write) -> Re
 /// and exits with `LimitReached`, leaving no output file.
 fn watch_report_run(time_limit: Option<std::time::Duration>, memory_mb: Option<u64>) -> driver::watchdog::Watchdog {
     use driver::watchdog::{Limit, RunLimits, Watchdog};
-    let memory_mb = memory_mb.unwrap_or(crate::symex::DEFAULT_MEMORY_MB);
-    let limits =
-        RunLimits { deadline: time_limit.map(|t| std::time::Instant::now() + t), memory_bytes: memory_mb << 20 };
+    let limits = RunLimits::from_now(time_limit, memory_mb);
+    let memory_mb = limits.memory_bytes >> 20;
     let seconds = time_limit.map(|t| t.as_secs_f64()).unwrap_or_default();
     Watchdog::start(
         limits,

@@ -115,6 +115,17 @@ pub struct RunLimits {
     pub memory_bytes: u64,
 }
 
+impl RunLimits {
+    /// The limits of a run starting now: `--timelimit` (none: no deadline) and `--memory-limit` in
+    /// MiB (none: `symex::DEFAULT_MEMORY_MB`).
+    pub fn from_now(time_limit: Option<Duration>, memory_mb: Option<u64>) -> RunLimits {
+        RunLimits {
+            deadline: time_limit.map(|t| Instant::now() + t),
+            memory_bytes: memory_mb.unwrap_or(crate::symex::DEFAULT_MEMORY_MB) << 20,
+        }
+    }
+}
+
 /// How long the search and the report may run past the deadline.
 pub const GRACE: Duration = Duration::from_secs(1);
 
