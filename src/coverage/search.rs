@@ -17,6 +17,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use fixedbitset::FixedBitSet;
 use petgraph::graph::DiGraph;
 
+use super::exchange::{Participant, Shared};
 use super::result::{InexactReason, TimelinePoint, UndefinedAt};
 use super::{Analysis, Execution, ExecutionCoverage};
 use crate::automaton::StateId;
@@ -68,6 +69,8 @@ pub struct FoundExecution {
     pub inputs: Vec<symex::InputValue>,
     /// What it covers.
     pub coverage: ExecutionCoverage,
+    /// The search (of `vcov compare`) that found it, when another one did (`exchange`).
+    pub found_for: Option<usize>,
 }
 
 /// Counters a running search keeps up to date for a progress display on another thread (relaxed
@@ -202,8 +205,21 @@ const PROOF_EDGES: u64 = 10_000_000;
 const SEGMENTS_PER_LOOK: u64 = 1024;
 
 /// Runs the search on `analysis`'s program and automaton, keeping `progress` up to date.
-pub fn search(analysis: &Analysis, prog: &Program, config: &SearchConfig, progress: &SearchProgress) -> SearchOutcome {
+///
+/// With `share` (targeted generation only), the search takes part in `vcov compare`'s exchange: it
+/// publishes its executions and adds the others' that cover lines it has not covered yet.
+pub fn search(
+    analysis: &Analysis,
+    prog: &Program,
+    config: &SearchConfig,
+    progress: &SearchProgress,
+    mut share: Option<&mut Participant>,
+) -> SearchOutcome {
     let cfa = analysis.cfa;
+    if config.generate != Generate::Targeted {
+        // Blind and guided generation keep every execution they find themselves.
+        share = None;
+    }
     let mut guide = CoverageGuide::new(analysis, config.generate);
     // Lines no terminating execution reaches are decided before the search; it still looks for them
     // (a path there may be a bug worth reporting), but stops once every other line is decided.
@@ -224,7 +240,32 @@ pub fn search(analysis: &Analysis, prog: &Program, config: &SearchConfig, progre
     // `STALL_EDGES` is stuck in one subtree and mixes in paths that wait near the root.
     let mut last_new = 0u64;
     let mut mixing = false;
+    // Own executions published to the exchange so far.
+    let mut published = 0;
     while !limited {
+        if let Some(p) = share.as_deref_mut().filter(|p| p.due(explorer.edges_executed())) {
+            let mine = own_since(&out.executions, &mut published);
+            for (from, (edges, inputs)) in p.exchange(mine) {
+                let exec = Execution { origin: String::new(), edges, terminating: true };
+                let coverage = analysis.measure(&exec);
+                let guide = explorer.guide_mut();
+                if !coverage.lines.iter().any(|&l| guide.is_uncovered(l)) {
+                    continue;
+                }
+                guide.mark_covered(&coverage.lines);
+                covered.extend(coverage.lines.iter().copied());
+                out.executions.push(FoundExecution { edges: exec.edges, inputs, coverage, found_for: Some(from) });
+                out.timeline.push(TimelinePoint {
+                    seconds: started.elapsed().as_secs_f64(),
+                    executions: out.executions.len(),
+                    lines: covered.len(),
+                });
+            }
+            progress.note(&out, over.saturating_sub(explorer.guide().n_open()));
+            if explorer.guide().n_open() == 0 {
+                break;
+            }
+        }
         if !mixing && config.generate == Generate::Targeted && explorer.edges_executed() - last_new > STALL_EDGES {
             mixing = true;
             explorer.mix_oldest();
@@ -313,7 +354,7 @@ pub fn search(analysis: &Analysis, prog: &Program, config: &SearchConfig, progre
         guide.mark_covered(&coverage.lines);
         last_new = explorer.edges_executed();
         covered.extend(coverage.lines.iter().copied());
-        out.executions.push(FoundExecution { edges, inputs, coverage });
+        out.executions.push(FoundExecution { edges, inputs, coverage, found_for: None });
         out.timeline.push(TimelinePoint {
             seconds: started.elapsed().as_secs_f64(),
             executions: out.executions.len(),
@@ -327,6 +368,9 @@ pub fn search(analysis: &Analysis, prog: &Program, config: &SearchConfig, progre
             // Everything the over-approximation holds is covered: nothing is left to find.
             break;
         }
+    }
+    if let Some(p) = share {
+        p.end(own_since(&out.executions, &mut published));
     }
     let summary = explorer.summary();
     out.stats = Some(explorer.stats());
@@ -374,6 +418,17 @@ pub fn search(analysis: &Analysis, prog: &Program, config: &SearchConfig, progre
         std::mem::forget(explorer);
     }
     out
+}
+
+/// The executions of `found` from `*published` on that the search found itself, for the exchange.
+fn own_since(found: &[FoundExecution], published: &mut usize) -> Vec<Shared> {
+    let mine = found[*published..]
+        .iter()
+        .filter(|f| f.found_for.is_none())
+        .map(|f| (f.edges.clone(), f.inputs.clone()))
+        .collect();
+    *published = found.len();
+    mine
 }
 
 /// The proof pass: explores the program with its counters (`symex::counters`) abstracted away, as a

@@ -8,11 +8,12 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 
-use super::coverage::{measure, CoverageConfig};
+use super::coverage::{measure, CoverageConfig, Share, FOUND_FOR};
 use super::output::{self, Dest, Staged};
 use super::{load_automaton, load_program};
 use crate::base::Diagnostic;
 use crate::cfa;
+use crate::coverage::exchange::Exchange;
 use crate::coverage::result::{CoverageResult, LineStatus};
 use crate::coverage::{Analysis, Execution};
 use crate::report::{self, Compared, LineSet};
@@ -73,19 +74,28 @@ pub fn compare(config: &CompareConfig) -> Result<CompareOutcome> {
         diags.extend(d);
         loaded.push(aut);
     }
-    // Each configuration is a `vcov coverage` run without outputs, measured in parallel.
-    let measured: Vec<_> = config
-        .automata
-        .par_iter()
-        .zip(&loaded)
-        .map(|((name, path), aut)| {
-            let mut c = base.clone();
-            c.automaton = path.clone();
-            c.instance = Some(name.clone());
-            c.progress = false;
-            measure(&c, &prog, &cfa, aut, start, t_parse)
-        })
-        .collect();
+    // Each configuration is a `vcov coverage` run without outputs, on a thread of its own (the
+    // searches wait for one another at the exchange's points, so none may wait for a free thread),
+    // exchanging executions as they go.
+    let names: Vec<String> = config.automata.iter().map(|(n, _)| n.clone()).collect();
+    let participants = Exchange::new(names.len()).participants();
+    let measured: Vec<_> = std::thread::scope(|s| {
+        let threads: Vec<_> = config
+            .automata
+            .iter()
+            .zip(&loaded)
+            .zip(participants)
+            .map(|(((name, path), aut), participant)| {
+                let mut c = base.clone();
+                c.automaton = path.clone();
+                c.instance = Some(name.clone());
+                c.progress = false;
+                let (prog, cfa, names) = (&prog, &cfa, &names[..]);
+                s.spawn(move || measure(&c, prog, cfa, aut, start, t_parse, Some(Share { participant, names })))
+            })
+            .collect();
+        threads.into_iter().map(|t| t.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
+    });
     let mut results = Vec::new();
     let mut paths = Vec::new();
     let mut signal = None;
@@ -183,7 +193,8 @@ fn share_executions(
             let mut gained = Vec::new();
             for (a, other) in snapshot.iter().enumerate().filter(|(a, _)| *a != b) {
                 for (k, (rec, path)) in other.executions.iter().zip(&paths[a]).enumerate() {
-                    if !rec.terminating {
+                    // Executions `a` was given by the exchange are shared by the one that found them.
+                    if !rec.terminating || rec.origin.starts_with(FOUND_FOR) {
                         continue;
                     }
                     let exec = Execution { origin: String::new(), edges: path.clone(), terminating: true };
@@ -203,7 +214,7 @@ fn share_executions(
             let mut rec = results[a].executions[k].clone();
             let r = &mut results[b];
             rec.id = r.executions.len() + 1;
-            rec.origin = format!("found for {from}");
+            rec.origin = format!("{FOUND_FOR}{from}");
             for &l in &lines {
                 if r.line_status.get(&l) == Some(&LineStatus::NotCoverable) {
                     r.exact = false;
@@ -316,7 +327,7 @@ mod tests {
         let mut results = Vec::new();
         let mut paths = Vec::new();
         for (c, aut) in configs.iter().zip(&automata) {
-            let m = measure(c, &prog, &cfa, aut, Instant::now(), 0.0).unwrap();
+            let m = measure(c, &prog, &cfa, aut, Instant::now(), 0.0, None).unwrap();
             results.push(m.result);
             paths.push(m.paths);
         }

@@ -15,6 +15,7 @@ use crate::base::{Diagnostic, Severity};
 use crate::cfa::{self, Cfa, EdgeId, LineRule};
 use crate::cfront::ir::Program;
 use crate::cfront::types::DataModel;
+use crate::coverage::exchange::Participant;
 use crate::coverage::result::{self, Confirmation, InexactReason, SearchState, TimelinePoint};
 use crate::coverage::result::{
     BranchInfo, CoverageResult, ExecutionRecord, FunctionInfo, InputValue, LineStatus, MemoryFact, Times,
@@ -138,7 +139,7 @@ pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
     let t_parse = start.elapsed().as_secs_f64();
     let (cfa, cfa_diags) = cfa::build(&mut prog, &cfa::CfaConfig::default())?;
     diags.extend(cfa_diags);
-    let m = measure(config, &prog, &cfa, &aut, start, t_parse)?;
+    let m = measure(config, &prog, &cfa, &aut, start, t_parse, None)?;
     super::watchdog::enter(super::watchdog::Phase::Reporting);
     diags.extend(m.diagnostics);
     let (result, paths, bug) = (m.result, m.paths, m.bug);
@@ -186,9 +187,22 @@ pub(crate) struct Measured {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// The origin of an execution another configuration of `vcov compare` found, before its name.
+pub(crate) const FOUND_FOR: &str = "found for ";
+
+/// A search's part in `vcov compare`'s exchange of executions: its end of the exchange and the
+/// configurations' names.
+pub(crate) struct Share<'a> {
+    /// Its end of the exchange.
+    pub participant: Participant,
+    /// The names of the configurations, in the exchange's order.
+    pub names: &'a [String],
+}
+
 /// Measures `aut` (read from `config.automaton`) on `prog` and its CFA: composes them, checks the
 /// fit, measures the executions (from files or generated) and builds the report. `start` is when the
-/// run began (the time limit counts from it), `t_parse` how long reading took.
+/// run began (the time limit counts from it), `t_parse` how long reading took. With `share` the
+/// search takes part in `vcov compare`'s exchange of executions.
 pub(crate) fn measure(
     config: &CoverageConfig,
     prog: &Program,
@@ -196,6 +210,7 @@ pub(crate) fn measure(
     aut: &crate::automaton::Automaton,
     start: Instant,
     t_parse: f64,
+    share: Option<Share<'_>>,
 ) -> Result<Measured> {
     let mut diags = Vec::new();
     super::watchdog::enter(super::watchdog::Phase::Composing);
@@ -242,13 +257,20 @@ pub(crate) fn measure(
             paths.push(path);
         }
     } else {
-        let (outcome, sig) = generate(config, prog, &analysis, start)?;
+        let (names, participant) = match share {
+            Some(Share { names, participant }) => (names, Some(participant)),
+            None => (&[][..], None),
+        };
+        let (outcome, sig) = generate(config, prog, &analysis, start, participant)?;
         signal = sig;
         for (i, found) in outcome.executions.iter().enumerate() {
             exec_edges.push(found.coverage.edges.clone());
             executions.push(ExecutionRecord {
                 id: i + 1,
-                origin: "generated".into(),
+                origin: match found.found_for {
+                    Some(other) => format!("{FOUND_FOR}{}", names[other]),
+                    None => "generated".into(),
+                },
                 lines: found.coverage.lines.clone(),
                 terminating: true,
                 violates_property: false,
@@ -526,6 +548,7 @@ fn generate(
     prog: &Program,
     analysis: &Analysis,
     start: Instant,
+    mut participant: Option<Participant>,
 ) -> Result<(SearchOutcome, Option<i32>)> {
     let signals = super::signals::StopSignals::install()?;
     let explore = ExploreConfig {
@@ -548,7 +571,7 @@ fn generate(
         explore,
     };
     let progress = ProgressLine::start(config.progress, analysis.reach.over_lines.len());
-    let outcome = search::search(analysis, prog, &search_config, progress.counters());
+    let outcome = search::search(analysis, prog, &search_config, progress.counters(), participant.as_mut());
     progress.finish(&outcome);
     Ok((outcome, signals.received()))
 }

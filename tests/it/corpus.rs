@@ -94,3 +94,50 @@ fn a_stalled_search_mixes_in_waiting_paths_and_ends_exact_on_kbtab() {
         }
     }
 }
+
+/// `vcov compare` of kbtab's value and predicate runs: the predicate search takes the value search's
+/// executions at its first exchange point and ends exact at once (alone it needs seconds to find the
+/// branch of lines 3681-3687, see above); the exchange happens at points of each search's own
+/// progress, so the report is the same on every run and thread count.
+#[test]
+fn compared_searches_share_executions_while_they_run_and_stay_deterministic() {
+    let Some(corpus) = corpus() else {
+        eprintln!("SKIPPED: ../shared/corpus not found");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let program = corpus.join("cpachecker/kbtab-value-10s/program.c");
+    let reports: Vec<String> = ["1", "2", "1"]
+        .iter()
+        .enumerate()
+        .map(|(i, threads)| {
+            let out = dir.path().join(format!("c{i}.json"));
+            let res = std::process::Command::new(env!("CARGO_BIN_EXE_vcov"))
+                .arg("compare")
+                .arg(&program)
+                .args(["--no-progress", "--reproducible", "--timelimit", "120", "--json"])
+                .arg(&out)
+                .arg("--aa")
+                .arg(corpus.join("cpachecker/kbtab-value-10s/AssumptionAutomaton.txt"))
+                .arg("--aa")
+                .arg(corpus.join("cpachecker/kbtab-predicate-10s/AssumptionAutomaton.txt"))
+                .env("RAYON_NUM_THREADS", threads)
+                .output()
+                .unwrap();
+            assert!(res.status.success(), "{}", String::from_utf8_lossy(&res.stderr));
+            std::fs::read_to_string(out).unwrap()
+        })
+        .collect();
+    assert_eq!(reports[0], reports[1], "one thread against two");
+    assert_eq!(reports[0], reports[2], "two runs");
+    let c: serde_json::Value = serde_json::from_str(&reports[0]).unwrap();
+    assert_eq!(c["names"], serde_json::json!(["kbtab-value-10s", "kbtab-predicate-10s"]));
+    let predicate = &c["configurations"][1];
+    assert_eq!(predicate["exact"], true);
+    let executions = predicate["executions"].as_array().unwrap();
+    for l in [3681u64, 3682, 3683, 3684, 3685, 3687] {
+        let id = predicate["covered_by"][l.to_string()].as_u64().unwrap_or_else(|| panic!("line {l} covered"));
+        let e = executions.iter().find(|e| e["id"] == id).unwrap();
+        assert_eq!(e["origin"], "found for kbtab-value-10s", "line {l}");
+    }
+}
