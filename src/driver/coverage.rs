@@ -367,7 +367,12 @@ pub(crate) fn measure(
         inexact_reason.get_or_insert(InexactReason::RejectedByGcc(rejected));
     }
     let proven = search_outcome.as_ref().map(|o| o.proven.as_slice()).unwrap_or_default();
-    let no_exit = search_outcome.as_ref().map(|o| o.no_exit.as_slice()).unwrap_or_default();
+    // Lines no terminating execution reaches need no search: decided also for executions from files.
+    let no_exit = match &search_outcome {
+        Some(o) => o.no_exit.clone(),
+        None => analysis.lines_without_exit(),
+    };
+    let no_exit = no_exit.as_slice();
     let mut decided: Vec<u32> = proven.iter().chain(no_exit).copied().collect();
     decided.sort_unstable();
     decided.dedup();
@@ -409,7 +414,7 @@ pub(crate) fn measure(
             .map(|o| o.assumed.union(if proven.is_empty() { symex::Approx::NONE } else { o.proof_assumed }))
             .unwrap_or_default()
             .assumptions(),
-        not_coverable_by: not_coverable_by(&line_status, search_outcome.as_ref()),
+        not_coverable_by: not_coverable_by(&line_status, search_outcome.as_ref(), no_exit),
         undefined_paths: search_outcome.as_ref().map_or(0, |o| o.undefined_paths),
         undefined: search_outcome.as_ref().map(|o| o.undefined.clone()).unwrap_or_default(),
         assumed_violations: search_outcome
@@ -593,8 +598,15 @@ pub const NO_EXIT_ARGUMENT: &str = "no path to the end of main";
 
 /// The argument of every line proven not coverable: no path to the end of `main`, the proof pass's
 /// abstraction, or the exhaustive search; each followed by the accepted assumptions it relies on.
-fn not_coverable_by(status: &BTreeMap<u32, LineStatus>, outcome: Option<&SearchOutcome>) -> BTreeMap<u32, String> {
-    let Some(o) = outcome else { return BTreeMap::new() };
+fn not_coverable_by(
+    status: &BTreeMap<u32, LineStatus>,
+    outcome: Option<&SearchOutcome>,
+    no_exit: &[u32],
+) -> BTreeMap<u32, String> {
+    let not_coverable = status.iter().filter(|(_, s)| **s == LineStatus::NotCoverable).map(|(&l, _)| l);
+    let Some(o) = outcome else {
+        return not_coverable.map(|l| (l, NO_EXIT_ARGUMENT.to_string())).collect();
+    };
     let argued = |what: &str, assumed: symex::Approx| {
         let names = assumed.assumption_names();
         if names.is_empty() {
@@ -605,11 +617,9 @@ fn not_coverable_by(status: &BTreeMap<u32, LineStatus>, outcome: Option<&SearchO
     };
     let proof = argued("counter abstraction", o.proof_assumed);
     let search = argued("exhaustive search", o.assumed);
-    status
-        .iter()
-        .filter(|(_, s)| **s == LineStatus::NotCoverable)
-        .map(|(&l, _)| {
-            let by = if o.no_exit.binary_search(&l).is_ok() {
+    not_coverable
+        .map(|l| {
+            let by = if no_exit.binary_search(&l).is_ok() {
                 NO_EXIT_ARGUMENT.to_string()
             } else if o.proven.binary_search(&l).is_ok() {
                 proof.clone()
@@ -906,19 +916,26 @@ mod tests {
             (2, LineStatus::NotCoverable),
             (3, LineStatus::NotCoverable),
             (4, LineStatus::Unknown),
+            (5, LineStatus::NotCoverable),
         ]
         .into_iter()
         .collect();
         let outcome = SearchOutcome {
             proven: vec![3],
+            no_exit: vec![5],
             assumed: symex::Approx::LAZY_MEMORY,
             proof_assumed: symex::Approx::NONE,
             ..SearchOutcome::default()
         };
-        let by = not_coverable_by(&status, Some(&outcome));
-        assert_eq!(by.len(), 2);
+        let by = not_coverable_by(&status, Some(&outcome), &[5]);
+        assert_eq!(by.len(), 3);
         assert_eq!(by[&2], "exhaustive search, assuming fresh-pointers");
         assert_eq!(by[&3], "counter abstraction");
-        assert!(not_coverable_by(&status, None).is_empty());
+        assert_eq!(by[&5], NO_EXIT_ARGUMENT);
+        // Without a search only the lines without a way out are not coverable.
+        let unsearched: BTreeMap<u32, LineStatus> =
+            [(1, LineStatus::OverOnly), (5, LineStatus::NotCoverable)].into_iter().collect();
+        let by = not_coverable_by(&unsearched, None, &[5]);
+        assert_eq!(by.into_iter().collect::<Vec<_>>(), [(5, NO_EXIT_ARGUMENT.to_string())]);
     }
 }

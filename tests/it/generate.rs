@@ -368,6 +368,34 @@ fn lines_without_a_way_to_the_end_of_main_are_decided_before_the_search() {
     for l in ["14", "15", "18", "21", "22", "23", "25"] {
         assert_eq!(j["line_status"][l], "covered", "line {l}");
     }
+    // The CFA alone decides them, so they are decided without a search too: for executions read
+    // from files, here the one execution of a run stopped after it.
+    let dir = tempfile::tempdir().unwrap();
+    let evidence = dir.path().join("evidence");
+    let first = vcov([
+        "coverage",
+        "fixtures/c/coverage/no_way_out.c",
+        "--aa",
+        "assumption-automata/true.spc",
+        "--max-executions",
+        "1",
+        "--evidence",
+        evidence.to_str().unwrap(),
+    ]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let j = run_json(&[
+        "fixtures/c/coverage/no_way_out.c",
+        "--aa",
+        "assumption-automata/true.spc",
+        "--executions-from",
+        evidence.to_str().unwrap(),
+    ]);
+    assert_eq!(j["exact"], false, "{j}");
+    for l in ["4", "5", "9", "16", "19"] {
+        assert_eq!(j["line_status"][l], "not_coverable", "line {l}");
+        assert_eq!(j["not_coverable_by"][l], "no path to the end of main", "line {l}");
+    }
+    assert!(j["line_status"].as_object().unwrap().values().any(|s| s == "over_only"), "{j}");
     // The summary says why they are not coverable.
     let text = vcov(["coverage", "fixtures/c/coverage/no_way_out.c", "--aa", "assumption-automata/true.spc"]);
     assert!(
