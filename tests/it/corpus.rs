@@ -141,3 +141,111 @@ fn compared_searches_share_executions_while_they_run_and_stay_deterministic() {
         assert_eq!(e["origin"], "found for kbtab-value-10s", "line {l}");
     }
 }
+
+/// No line any run proves not coverable is covered by an execution of another run of the same
+/// program (issue #13): every driver run of the corpus and the everything-explored automaton on its
+/// program, each with its evidence; every run's executions (the counterexample automata of its
+/// evidence) are measured under every other automaton of the same program with `--executions-from`,
+/// and none may cover a line that automaton's run proved not coverable.
+#[test]
+fn no_execution_of_any_run_covers_a_line_another_run_proved_not_coverable() {
+    let Some(corpus) = corpus() else {
+        eprintln!("SKIPPED: ../shared/corpus not found");
+        return;
+    };
+    let cpa = corpus.join("cpachecker");
+    let true_aa = cpa.join("coverage-script-tests/true_aa.spc");
+    let drivers = [
+        "farsync.BUG-predicate-10s",
+        "gigaset.BUG-value-10s",
+        "iowarrior.BUG-predicate-10s",
+        "kbtab-predicate-10s",
+        "kbtab-value-10s",
+        "keyspan_remote-explicit",
+        "keyspan_remote.BUG-value-10s",
+        "lirc_imon.BUG-value-10s",
+        "ppp_generic.BUG-predicate-10s",
+        "usbmouse.BUG-value-10s",
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    // (program, automaton, evidence directory, JSON report) of every run.
+    let mut runs: Vec<(PathBuf, PathBuf, PathBuf, PathBuf)> = Vec::new();
+    for d in drivers {
+        let program = cpa.join(d).join("program.c");
+        for (k, aa) in [cpa.join(d).join("AssumptionAutomaton.txt"), true_aa.clone()].into_iter().enumerate() {
+            let base = dir.path().join(format!("{d}.{k}"));
+            std::fs::create_dir(&base).unwrap();
+            runs.push((program.clone(), aa, base.join("evidence"), base.join("r.json")));
+        }
+    }
+    // Two runs at a time, 5 s each: long enough for proofs and dozens of executions per run.
+    for pair in runs.chunks(2) {
+        std::thread::scope(|s| {
+            for (program, aa, evidence, json_out) in pair {
+                s.spawn(move || {
+                    let run = vcov([
+                        "coverage".as_ref(),
+                        program.as_os_str(),
+                        "--aa".as_ref(),
+                        aa.as_os_str(),
+                        "--timelimit".as_ref(),
+                        "5".as_ref(),
+                        "--evidence".as_ref(),
+                        evidence.as_os_str(),
+                        "--json".as_ref(),
+                        json_out.as_os_str(),
+                    ]);
+                    assert_eq!(run.code, 0, "{}: {}", program.display(), run.stderr);
+                });
+            }
+        });
+    }
+    let (mut checked, mut lines) = (0, 0);
+    for (a_program, a_aa, _, a_json) in &runs {
+        let a = json(a_json);
+        let not_coverable: Vec<&String> = a["line_status"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .filter(|(_, s)| *s == "not_coverable")
+            .map(|(l, _)| l)
+            .collect();
+        for (b_program, _, b_evidence, _) in &runs {
+            let same_program = std::fs::read(a_program).unwrap() == std::fs::read(b_program).unwrap();
+            if !same_program || !b_evidence.join("metadata.xml").exists() {
+                continue;
+            }
+            let out = dir.path().join("cross.json");
+            let run = vcov([
+                "coverage".as_ref(),
+                a_program.as_os_str(),
+                "--aa".as_ref(),
+                a_aa.as_os_str(),
+                "--executions-from".as_ref(),
+                b_evidence.as_os_str(),
+                "--json".as_ref(),
+                out.as_os_str(),
+            ]);
+            if run.code == 2 && run.stderr.contains("no counterexample automata") {
+                continue;
+            }
+            assert_eq!(run.code, 0, "{}", run.stderr);
+            let covered = nums(&json(&out)["under_approximation"]["lines"]);
+            for l in &not_coverable {
+                assert!(
+                    !covered.contains(&l.parse::<u64>().unwrap()),
+                    "line {l} of {} is proven not coverable under {} ({}), yet an execution of {} covers it",
+                    a_program.display(),
+                    a_aa.display(),
+                    a["not_coverable_by"][l.as_str()],
+                    b_evidence.display()
+                );
+            }
+            checked += 1;
+            lines += not_coverable.len();
+        }
+    }
+    eprintln!("{checked} pairs of runs checked, {lines} not-coverable lines against the other run's executions");
+    // Each run against itself and against the other automata of its program.
+    assert!(checked >= runs.len() + 4, "{checked} pairs");
+}
