@@ -75,11 +75,6 @@ pub struct Participant {
 }
 
 impl Participant {
-    /// This search's index.
-    pub fn index(&self) -> usize {
-        self.me
-    }
-
     /// Whether a search that executed `edges` edges is at its next exchange point.
     pub fn due(&self, edges: u64) -> bool {
         !self.ended && edges >= point(self.passed)

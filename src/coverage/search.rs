@@ -189,6 +189,15 @@ pub struct SearchOutcome {
     pub assumed_violation: Option<UndefinedAt>,
 }
 
+impl SearchOutcome {
+    /// A point of the timeline for the execution just kept: time since `started`, executions,
+    /// `lines` covered.
+    fn mark_time(&mut self, started: std::time::Instant, lines: usize) {
+        let seconds = started.elapsed().as_secs_f64();
+        self.timeline.push(TimelinePoint { seconds, executions: self.executions.len(), lines });
+    }
+}
+
 /// Distinct places of possible undefined behaviour a search reports.
 pub const MAX_UNDEFINED: usize = 100;
 
@@ -255,11 +264,7 @@ pub fn search(
                 guide.mark_covered(&coverage.lines);
                 covered.extend(coverage.lines.iter().copied());
                 out.executions.push(FoundExecution { edges: exec.edges, inputs, coverage, found_for: Some(from) });
-                out.timeline.push(TimelinePoint {
-                    seconds: started.elapsed().as_secs_f64(),
-                    executions: out.executions.len(),
-                    lines: covered.len(),
-                });
+                out.mark_time(started, covered.len());
             }
             progress.note(&out, over.saturating_sub(explorer.guide().n_open()));
             if explorer.guide().n_open() == 0 {
@@ -355,11 +360,7 @@ pub fn search(
         last_new = explorer.edges_executed();
         covered.extend(coverage.lines.iter().copied());
         out.executions.push(FoundExecution { edges, inputs, coverage, found_for: None });
-        out.timeline.push(TimelinePoint {
-            seconds: started.elapsed().as_secs_f64(),
-            executions: out.executions.len(),
-            lines: covered.len(),
-        });
+        out.mark_time(started, covered.len());
         progress.note(&out, over.saturating_sub(explorer.guide().n_open()));
         if out.executions.len() >= limit {
             limited = true;
