@@ -347,6 +347,8 @@ pub struct CoverageResult {
     pub inexact_reason: Option<InexactReason>,
     /// The variables the proof pass abstracted away, when it proved lines not coverable.
     pub abstracted: Vec<String>,
+    /// Whether the proof pass took what functions without body write as arbitrary.
+    pub abstracted_extern_writes: bool,
     /// How many lines the proof pass proved not coverable.
     pub proven_by_abstraction: usize,
     /// How many lines are not coverable because no path leads from them to the end of `main`.
@@ -375,7 +377,20 @@ pub struct CoverageResult {
     pub times: Times,
 }
 
+/// How the proof pass names its abstraction of what functions without body write.
+pub const EXTERN_WRITES_ABSTRACTED: &str = "what functions without body write";
+
 impl CoverageResult {
+    /// What the proof pass abstracted away, for messages: the variables, and what functions without
+    /// body write (`None` if it proved nothing).
+    pub fn abstraction(&self) -> Option<String> {
+        let mut what = self.abstracted.clone();
+        if self.abstracted_extern_writes {
+            what.push(EXTERN_WRITES_ABSTRACTED.to_string());
+        }
+        (self.proven_by_abstraction > 0 && !what.is_empty()).then(|| what.join(", "))
+    }
+
     /// Number of terminating executions.
     pub fn n_terminating(&self) -> usize {
         self.executions.iter().filter(|e| e.terminating).count()

@@ -175,6 +175,8 @@ pub struct SearchOutcome {
     pub assumed: Approx,
     /// The accepted assumptions the proof pass relied on.
     pub proof_assumed: Approx,
+    /// Whether the proof pass took the writes of functions without body as arbitrary.
+    pub proof_extern_writes: bool,
     /// Paths that ended at possible undefined behaviour (they are not terminating executions).
     pub undefined_paths: u64,
     /// Where undefined behaviour can happen, one per line and kind (at most `MAX_UNDEFINED`), in
@@ -210,6 +212,10 @@ pub const DEFAULT_PROOF_AFTER: u64 = 1_000_000;
 pub const STALL_EDGES: u64 = 100_000;
 /// Edges the proof pass may execute.
 const PROOF_EDGES: u64 = 10_000_000;
+/// The most edges the proof pass after an exhausted search may execute: that search has an answer
+/// already, which the proof may only sharpen (the over-approximation explores more paths than the
+/// search, most of them with arbitrary values a solver must reason about).
+const FINAL_PROOF_EDGES: u64 = 200_000;
 /// Path segments between two looks at the work done, while the proof is due.
 const SEGMENTS_PER_LOOK: u64 = 1024;
 
@@ -277,11 +283,11 @@ pub fn search(
         }
         if proof_due && explorer.edges_executed() >= config.proof_after {
             proof_due = false;
-            if let Some((lines, vars, assumed)) = prove_not_coverable(analysis, prog, config, explorer.guide()) {
-                explorer.guide_mut().mark_proven(&lines);
-                out.proven = lines;
-                out.abstracted = vars;
-                out.proof_assumed = assumed;
+            let extern_writes = reads_extern_writes(config, &explorer.summary());
+            if let Some(proof) =
+                prove_not_coverable(analysis, prog, config, explorer.guide(), extern_writes, PROOF_EDGES)
+            {
+                out.add_proof(explorer.guide_mut(), proof);
                 progress.note(&out, over.saturating_sub(explorer.guide().n_open()));
                 if explorer.guide().n_open() == 0 {
                     break;
@@ -373,7 +379,24 @@ pub fn search(
     if let Some(p) = share {
         p.end(own_since(&out.executions, &mut published));
     }
-    let summary = explorer.summary();
+    let mut summary = explorer.summary();
+    // An exhausted search whose paths read what functions without body may have written decides
+    // the rest in the model where they write arbitrary values (a lossy cut or a limit would leave
+    // paths unexplored that the proof does not make up for).
+    if config.generate == Generate::Targeted
+        && summary.exhausted
+        && !limited
+        && summary.lossy_cuts() == 0
+        && reads_extern_writes(config, &summary)
+        && EXTERN_EFFECTS.contains(summary.approx.without(config.assume))
+        && explorer.guide().n_open() > 0
+    {
+        if let Some(proof) = prove_not_coverable(analysis, prog, config, explorer.guide(), true, FINAL_PROOF_EDGES) {
+            out.add_proof(explorer.guide_mut(), proof);
+            progress.note(&out, over.saturating_sub(explorer.guide().n_open()));
+        }
+        summary = explorer.summary();
+    }
     out.stats = Some(explorer.stats());
     let all_covered = config.generate == Generate::Targeted && explorer.guide().n_open() == 0;
     out.limited = limited || summary.stop.is_some();
@@ -432,26 +455,69 @@ fn own_since(found: &[FoundExecution], published: &mut usize) -> Vec<Shared> {
     mine
 }
 
-/// The proof pass: explores the program with its counters (`symex::counters`) abstracted away, as a
-/// targeted search for the lines `concrete` has not covered. If it ends without a cut, a limit or an
-/// approximation other than the abstraction and the accepted assumptions, the lines no terminating
-/// path of the abstraction covered are not coverable; returns them with the abstracted variables and
-/// the assumptions the proof relied on. (Paths ending at undefined behaviour are not terminating
-/// executions: they do not stand in the proof's way.)
+/// What the over-approximating exploration with `ExploreConfig::havoc_extern_writes` models: what
+/// functions without body and library functions vcov does not model write and return.
+const EXTERN_EFFECTS: Approx = Approx::EXTERN_WRITE.union(Approx::UNMODELLED);
+
+/// Whether a proof should take the writes of functions without body as arbitrary: the search so far
+/// read what they may have written, and the user did not accept that they write nothing.
+fn reads_extern_writes(config: &SearchConfig, summary: &symex::Summary) -> bool {
+    let unaccepted = summary.approx.without(config.assume);
+    unaccepted.contains(Approx::EXTERN_WRITE) || unaccepted.contains(Approx::UNMODELLED)
+}
+
+/// What the proof pass showed: the lines, and the over-approximation it explored.
+pub struct Proof {
+    lines: Vec<u32>,
+    vars: Vec<VarId>,
+    extern_writes: bool,
+    assumed: Approx,
+}
+
+impl SearchOutcome {
+    /// Records `proof` (adding to an earlier one) and settles its lines in `guide`.
+    fn add_proof(&mut self, guide: &mut CoverageGuide, proof: Proof) {
+        guide.mark_proven(&proof.lines);
+        self.proven.extend(proof.lines);
+        self.proven.sort_unstable();
+        self.proven.dedup();
+        for v in proof.vars {
+            if !self.abstracted.contains(&v) {
+                self.abstracted.push(v);
+            }
+        }
+        self.proof_extern_writes |= proof.extern_writes;
+        self.proof_assumed = self.proof_assumed.union(proof.assumed);
+    }
+}
+
+/// The proof pass: explores an over-approximation of the program, with its counters
+/// (`symex::counters`) abstracted away and, if `extern_writes`, functions without body writing
+/// arbitrary values through the pointers they receive, as a targeted search for the lines `concrete`
+/// has not covered. If it ends without a cut, a limit or an approximation other than the abstraction
+/// and the accepted assumptions, the lines no terminating path of the abstraction covered are not
+/// coverable; returns them with what was abstracted and the assumptions the proof relied on. (Paths
+/// ending at undefined behaviour are not terminating executions: they do not stand in the proof's
+/// way.)
 fn prove_not_coverable(
     analysis: &Analysis,
     prog: &Program,
     config: &SearchConfig,
     concrete: &CoverageGuide,
-) -> Option<(Vec<u32>, Vec<VarId>, Approx)> {
+    extern_writes: bool,
+    max_edges: u64,
+) -> Option<Proof> {
     let havoc = symex::counters(prog, analysis.cfa);
-    if havoc.is_empty() {
+    if havoc.is_empty() && !extern_writes {
         return None;
     }
-    let explore = ExploreConfig { havoc: havoc.clone().into(), ..config.explore.clone() };
+    let explore =
+        ExploreConfig { havoc: havoc.clone().into(), havoc_extern_writes: extern_writes, ..config.explore.clone() };
+    // What the exploration over-approximates rather than assumes.
+    let modelled = if extern_writes { Approx::UNMODELLED } else { Approx::NONE };
     let mut explorer = symex::explore(prog, analysis.cfa, explore, concrete.clone());
     while let Some(outcome) = explorer.next() {
-        if explorer.edges_executed() > PROOF_EDGES {
+        if explorer.edges_executed() > max_edges {
             return None;
         }
         if outcome.end != PathEnd::Exit {
@@ -469,14 +535,14 @@ fn prove_not_coverable(
     let sound = summary.exhausted
         && summary.lossy_cuts() == 0
         && summary.stop.is_none()
-        && Approx::ABSTRACT.union(config.assume).contains(summary.approx);
+        && Approx::ABSTRACT.union(config.assume).union(modelled).contains(summary.approx);
     if !sound {
         return None;
     }
     let g = explorer.guide();
     let lines: Vec<u32> = g.uncovered.ones().filter(|&l| !g.settled.contains(l)).map(|l| l as u32).collect();
-    let assumed = summary.approx.without(Approx::ABSTRACT);
-    (!lines.is_empty()).then_some((lines, havoc, assumed))
+    let assumed = summary.approx.without(Approx::ABSTRACT).without(modelled);
+    (!lines.is_empty()).then_some(Proof { lines, vars: havoc, extern_writes, assumed })
 }
 
 /// The lines of `edges`, in order, without immediate repetitions: the trace of a path for reports.

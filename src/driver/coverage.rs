@@ -19,6 +19,7 @@ use crate::coverage::exchange::Participant;
 use crate::coverage::result::{self, Confirmation, InexactReason, SearchState, TimelinePoint};
 use crate::coverage::result::{
     BranchInfo, CoverageResult, ExecutionRecord, FunctionInfo, InputValue, LineStatus, MemoryFact, Times,
+    EXTERN_WRITES_ABSTRACTED,
 };
 use crate::coverage::search::{self, Generate, SearchConfig, SearchOutcome};
 use crate::coverage::{path_of_counterexample, Analysis, Execution};
@@ -404,6 +405,7 @@ pub(crate) fn measure(
             .as_ref()
             .map(|o| o.abstracted.iter().map(|&v| prog.var(v).name.clone()).collect())
             .unwrap_or_default(),
+        abstracted_extern_writes: search_outcome.as_ref().is_some_and(|o| o.proof_extern_writes),
         proven_by_abstraction: proven.len(),
         without_exit: line_status
             .iter()
@@ -615,7 +617,12 @@ fn not_coverable_by(
             format!("{what}, assuming {}", names.join(", "))
         }
     };
-    let proof = argued("counter abstraction", o.proof_assumed);
+    let abstraction = match (o.proof_extern_writes, o.abstracted.is_empty()) {
+        (false, _) => "counter abstraction".to_string(),
+        (true, true) => format!("search with {EXTERN_WRITES_ABSTRACTED} abstracted away"),
+        (true, false) => format!("counter abstraction, with {EXTERN_WRITES_ABSTRACTED} abstracted away"),
+    };
+    let proof = argued(&abstraction, o.proof_assumed);
     let search = argued("exhaustive search", o.assumed);
     not_coverable
         .map(|l| {
@@ -908,6 +915,7 @@ fn counterexample_files(dir: &Path) -> Result<Vec<PathBuf>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cfront::ir::VarId;
 
     #[test]
     fn every_not_coverable_line_names_its_argument_and_assumptions() {
@@ -932,6 +940,13 @@ mod tests {
         assert_eq!(by[&2], "exhaustive search, assuming fresh-pointers");
         assert_eq!(by[&3], "counter abstraction");
         assert_eq!(by[&5], NO_EXIT_ARGUMENT);
+        // A proof that took what functions without body write as arbitrary says so.
+        let outcome = SearchOutcome { proof_extern_writes: true, ..outcome };
+        let by = not_coverable_by(&status, Some(&outcome), &[5]);
+        assert_eq!(by[&3], "search with what functions without body write abstracted away");
+        let outcome = SearchOutcome { abstracted: vec![VarId(0)], ..outcome };
+        let by = not_coverable_by(&status, Some(&outcome), &[5]);
+        assert_eq!(by[&3], "counter abstraction, with what functions without body write abstracted away");
         // Without a search only the lines without a way out are not coverable.
         let unsearched: BTreeMap<u32, LineStatus> =
             [(1, LineStatus::OverOnly), (5, LineStatus::NotCoverable)].into_iter().collect();

@@ -238,10 +238,9 @@ fn config_view(input: &HtmlInput, i: usize, r: &CoverageResult) -> Config {
         } else {
             r.assumed.iter().map(|(n, s)| format!("{n} ({s})")).collect::<Vec<_>>().join("; ")
         },
-        approximated: if r.abstracted.is_empty() {
-            "-".into()
-        } else {
-            format!("{} line(s) proven with {} abstracted away", r.proven_by_abstraction, r.abstracted.join(", "))
+        approximated: match r.abstraction() {
+            None => "-".into(),
+            Some(what) => format!("{} line(s) proven with {what} abstracted away", r.proven_by_abstraction),
         },
         confirmation: match r.confirmation {
             Confirmation::Interpreter => "vcov's concrete interpreter".into(),

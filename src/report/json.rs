@@ -56,10 +56,12 @@ struct ConfirmationJson {
     rejected: Option<usize>,
 }
 
-/// The proof pass: which variables it abstracted away, how many lines it proved not coverable.
+/// The proof pass: which variables it abstracted away, whether it took what functions without body
+/// write as arbitrary, how many lines it proved not coverable.
 #[derive(Serialize)]
 struct Abstraction<'a> {
     variables: &'a [String],
+    extern_writes: bool,
     lines_proven: usize,
 }
 
@@ -159,8 +161,11 @@ pub fn coverage_json(res: &CoverageResult) -> String {
         bug_found: res.bug_found,
         exact: res.exact,
         inexact_reason: res.inexact_reason.as_ref().map(|r| r.to_string()),
-        abstraction: (res.proven_by_abstraction > 0)
-            .then(|| Abstraction { variables: &res.abstracted, lines_proven: res.proven_by_abstraction }),
+        abstraction: (res.proven_by_abstraction > 0).then(|| Abstraction {
+            variables: &res.abstracted,
+            extern_writes: res.abstracted_extern_writes,
+            lines_proven: res.proven_by_abstraction,
+        }),
         interrupted: res.interrupted,
         stopped_by: res.stopped_by.map(|s| s.name()),
         confirmation: match res.confirmation {

@@ -52,12 +52,8 @@ pub fn coverage_summary(res: &CoverageResult) -> String {
     } else if let (Some(why), "blind" | "guided" | "targeted") = (&res.inexact_reason, res.generate) {
         notes.push(format!("not exact: {why}"));
     }
-    if res.proven_by_abstraction > 0 {
-        notes.push(format!(
-            "{} line(s) proven not coverable with {} abstracted away",
-            res.proven_by_abstraction,
-            res.abstracted.join(", ")
-        ));
+    if let Some(what) = res.abstraction() {
+        notes.push(format!("{} line(s) proven not coverable with {what} abstracted away", res.proven_by_abstraction));
     }
     if res.without_exit > 0 {
         notes.push(format!("{} line(s) not coverable: no path leads from them to the end of main", res.without_exit));

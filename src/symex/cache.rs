@@ -18,7 +18,8 @@
 //!
 //! The check `C(S_new) ⊆ C(S_old)` is sufficient-only, by three keys hashed with SHA-256:
 //! 1. The state's structure: location, call stack, the guide's tag, and for every live object its
-//!    id, size and bytes. Locals that are dead at the location (by a live-variable analysis of the
+//!    id, size, whether it escaped to a function without body (its later reads are approximations,
+//!    which a pruned path must not hide) and bytes. Locals that are dead at the location (by a live-variable analysis of the
 //!    function; address-taken locals are always live) are left out, since no execution reads them
 //!    before writing them.
 //! 2. The bytes as AIG cones with the inputs renamed in order of first appearance ("canonical"), and
@@ -471,14 +472,30 @@ impl<'a> KeyWriter<'a> {
         let diff = value.wrapping_sub(base) & mask;
         self.u64(0x53_4849_4654);
         self.u64(id as u64);
+        self.escape_marks(o);
         for k in 0..o.size {
             self.u64((diff >> (8 * k)) as u8 as u64);
+        }
+    }
+
+    /// Whether `o` escaped to functions without body and which of its bytes are stale: a later
+    /// read of a stale byte is an approximation (`Memory::escape`) that a pruned path must not hide.
+    fn escape_marks(&mut self, o: &Object) {
+        self.u64(o.escaped as u64);
+        if let Some(stale) = o.stale() {
+            self.u64(0x57A1E | (stale.default as u64) << 32);
+            for (&ci, &mask) in &stale.chunks {
+                self.u64(ci);
+                self.u64(mask);
+            }
+            self.u64(u64::MAX);
         }
     }
 
     fn object(&mut self, id: ObjId, o: &Object) {
         self.u64(id as u64);
         self.u64(o.size);
+        self.escape_marks(o);
         let (default, written) = o.written();
         self.byte(&default);
         for (off, b) in written {

@@ -35,7 +35,7 @@ use crate::libmodels::LibFn;
 use std::collections::{BTreeMap, HashSet};
 use std::rc::Rc;
 
-use super::memory::{bv_to_bytes, bytes_to_bv, Byte, Layout, MemCtx, Memory, ObjId, ObjKind, Object};
+use super::memory::{bv_to_bytes, bytes_to_bv, Byte, Escape, Layout, MemCtx, Memory, ObjId, ObjKind, Object};
 use super::semantics::{self, Repr, UbKind, Unsupported};
 use super::state::{Approx, Conjunct, Facts, Frame, InputKind, List, SymInput, SymState};
 use crate::cfa::{Cfa, EdgeId, EdgeKind, GlobalKind};
@@ -75,6 +75,8 @@ pub struct World<'a> {
     pub property: Property,
     /// Variables abstracted away (`ExploreConfig::havoc`).
     pub havoc: HashSet<VarId>,
+    /// Whether functions without body write arbitrary values (`ExploreConfig::havoc_extern_writes`).
+    pub havoc_extern_writes: bool,
     lib: Vec<LibFn>,
 }
 
@@ -141,6 +143,8 @@ struct Ctx<'x> {
     inputs: &'x mut List<SymInput>,
     pc: &'x List<Conjunct>,
     facts: &'x Facts,
+    approx: &'x mut Approx,
+    havoc_extern_writes: bool,
     oracle: &'x mut dyn Oracle,
 }
 
@@ -169,13 +173,29 @@ impl MemCtx for Ctx<'_> {
         facts.learn(self.aig, assume);
         facts.value_of(self.aig, bv)
     }
+
+    /// The path reads what a function without body may have written: in the over-approximating
+    /// exploration an arbitrary value, otherwise an approximation of the path.
+    fn read_stale(&mut self) -> bool {
+        let a = if self.havoc_extern_writes { Approx::ABSTRACT } else { Approx::EXTERN_WRITE };
+        *self.approx = self.approx.union(a);
+        self.havoc_extern_writes
+    }
 }
 
 impl<'a> World<'a> {
     /// The shared facts of `prog` and `cfa` for checking `property`.
     pub fn new(prog: &'a Program, cfa: &'a Cfa, property: Property) -> World<'a> {
         let lib = prog.funcs.iter().map(|f| LibFn::of(&f.name)).collect();
-        World { prog, cfa, layout: Layout::for_model(prog.data_model()), property, havoc: HashSet::new(), lib }
+        World {
+            prog,
+            cfa,
+            layout: Layout::for_model(prog.data_model()),
+            property,
+            havoc: HashSet::new(),
+            havoc_extern_writes: false,
+            lib,
+        }
     }
 
     /// The object id of function `f`.
@@ -552,20 +572,50 @@ impl<'w, 'a> Exec<'w, 'a> {
         args: &[Expr],
         lib: LibFn,
     ) -> R<Effect> {
-        let mut writes = false;
+        let mut passed = Vec::new();
         for a in args {
-            self.rvalue(a)?;
-            if matches!(self.types().kind(a.strip_implicit().ty), TypeKind::Pointer(_) | TypeKind::Array(..)) {
-                writes = true;
+            match self.rvalue(a)? {
+                // A pointer, or an integer that may hold one.
+                Value::Scalar(v) if v.width() == self.w.layout.ptr_bits => passed.push(v),
+                Value::Scalar(_) => {}
+                // An aggregate passed by value: the pointers stored in it are passed too.
+                Value::Bytes(b) => {
+                    let width = (self.w.layout.ptr_bits / 8) as usize;
+                    passed.extend(b.chunks_exact(width).filter(|w| w.iter().all(|b| !b.is_uninit())).map(bytes_to_bv));
+                }
             }
         }
+        let callback = args.iter().any(|a| match self.types().kind(a.ty) {
+            TypeKind::Pointer(t) => matches!(self.types().kind(*t), TypeKind::Func(_)),
+            _ => false,
+        });
         match lib {
-            LibFn::Unmodelled => self.st.approx = self.st.approx.union(Approx::UNMODELLED),
-            LibFn::Unknown if writes => self.st.approx = self.st.approx.union(Approx::EXTERN_WRITE),
+            LibFn::Unmodelled => {
+                self.st.approx = self.st.approx.union(Approx::UNMODELLED);
+                // In the over-approximating exploration it writes like a function without body;
+                // one that calls back into the program (`qsort`) is not over-approximated so.
+                if self.w.havoc_extern_writes {
+                    self.escape(&passed, callback);
+                }
+            }
+            LibFn::Unknown => self.escape(&passed, false),
             _ => {}
         }
         self.unknown_result(e, f, lhs)?;
         Ok(Effect::Moved)
+    }
+
+    /// A function without body receives the pointer values `passed`: what they reach may be
+    /// written from now on (`Memory::escape`; a later read of it is an approximation or, in the
+    /// over-approximating exploration, an arbitrary value).
+    fn escape(&mut self, passed: &[Bv], callback: bool) {
+        let a = match self.st.mem.escape(self.aig, passed) {
+            _ if callback => Approx::EXTERN_WRITE,
+            Escape::Bounded => Approx::NONE,
+            Escape::Unknown => Approx::LAZY_MEMORY,
+            Escape::Unbounded => Approx::EXTERN_WRITE,
+        };
+        self.st.approx = self.st.approx.union(a);
     }
 
     /// Creates the arbitrary result of a call of `f` on edge `e` (an input, even if unused) and
@@ -1021,8 +1071,16 @@ impl<'w, 'a> Exec<'w, 'a> {
             }
             None => {
                 // Where the read is valid, does the address denote one object at a fixed offset?
-                let SymState { mem, inputs, pc, facts, .. } = &mut *self.st;
-                let mut ctx = Ctx { aig: self.aig, inputs, pc, facts, oracle: &mut *self.oracle };
+                let SymState { mem, inputs, pc, facts, approx, .. } = &mut *self.st;
+                let mut ctx = Ctx {
+                    aig: self.aig,
+                    inputs,
+                    pc,
+                    facts,
+                    approx,
+                    havoc_extern_writes: self.w.havoc_extern_writes,
+                    oracle: &mut *self.oracle,
+                };
                 let t = mem.targets(&mut ctx, &place.addr)?;
                 match (t.objs.as_slice(), t.off.as_const()) {
                     ([(id, _)], Some(off)) => (*id, off as u64, t.none),
@@ -1030,6 +1088,13 @@ impl<'w, 'a> Exec<'w, 'a> {
                 }
             }
         };
+        if self.w.havoc_extern_writes && self.st.mem.get(obj).is_some_and(|o| o.any_stale(Some((off, size)))) {
+            // What a function without body wrote there is an unknown pointer.
+            let SymState { mem, inputs, pc, facts, approx, .. } = &mut *self.st;
+            let mut ctx =
+                Ctx { aig: self.aig, inputs, pc, facts, approx, havoc_extern_writes: true, oracle: &mut *self.oracle };
+            mem.check_stale(&mut ctx, obj, Some((off, size)));
+        }
         let Some(o) = self.st.mem.get(obj) else { return Ok(None) };
         if obj == 0 || off + size > o.size || !(off..off + size).all(|k| o.byte(k).is_uninit()) {
             return Ok(None);
@@ -1075,8 +1140,16 @@ impl<'w, 'a> Exec<'w, 'a> {
         if n == 0 {
             return Ok(vec![]);
         }
-        let SymState { mem, inputs, pc, facts, .. } = &mut *self.st;
-        let mut ctx = Ctx { aig: self.aig, inputs, pc, facts, oracle: &mut *self.oracle };
+        let SymState { mem, inputs, pc, facts, approx, .. } = &mut *self.st;
+        let mut ctx = Ctx {
+            aig: self.aig,
+            inputs,
+            pc,
+            facts,
+            approx,
+            havoc_extern_writes: self.w.havoc_extern_writes,
+            oracle: &mut *self.oracle,
+        };
         let (bytes, invalid) = mem.read(&mut ctx, addr, n)?;
         if invalid != AigLit::FALSE {
             let g = self.aig.and(self.guard, invalid);
@@ -1086,8 +1159,16 @@ impl<'w, 'a> Exec<'w, 'a> {
     }
 
     fn write_bytes(&mut self, addr: &Bv, bytes: &[Byte]) -> R<()> {
-        let SymState { mem, inputs, pc, facts, .. } = &mut *self.st;
-        let mut ctx = Ctx { aig: self.aig, inputs, pc, facts, oracle: &mut *self.oracle };
+        let SymState { mem, inputs, pc, facts, approx, .. } = &mut *self.st;
+        let mut ctx = Ctx {
+            aig: self.aig,
+            inputs,
+            pc,
+            facts,
+            approx,
+            havoc_extern_writes: self.w.havoc_extern_writes,
+            oracle: &mut *self.oracle,
+        };
         let invalid = mem.write(&mut ctx, addr, bytes, self.guard)?;
         if invalid != AigLit::FALSE {
             let g = self.aig.and(self.guard, invalid);

@@ -87,6 +87,11 @@ pub struct ExploreConfig {
     /// The exploration then over-approximates the program's behaviours: every path carries
     /// `Approx::ABSTRACT` and shows only what *cannot* happen. [default: none]
     pub havoc: Rc<[VarId]>,
+    /// Functions without body write arbitrary values through the pointers they receive: a read of
+    /// a byte they may have written (`memory::Memory::escape`) gives an arbitrary value and marks
+    /// the path `Approx::ABSTRACT` (instead of `Approx::EXTERN_WRITE` with the path's own value).
+    /// [default: false]
+    pub havoc_extern_writes: bool,
 }
 
 /// What the guide says about a path taking an edge.
@@ -433,6 +438,7 @@ impl Default for ExploreConfig {
             dfs_band: Some(256),
             self_check: false,
             havoc: Rc::from(Vec::new()),
+            havoc_extern_writes: false,
         }
     }
 }
@@ -460,9 +466,11 @@ impl PathEnd {
 
     /// Whether this end keeps the enclosing state-cache entries from counting as explored in full.
     /// A guide's prune does not (pruning is monotone, see `Step::Prune`); it only makes them
-    /// possibly completing.
+    /// possibly completing. Nor do undefined behaviour and violations: the execution ends there,
+    /// and so does every execution from a state the entry covers that gets there (counted and
+    /// reported when met: `Summary::lossy_cuts`, `Stats::violations`).
     fn taints(&self) -> bool {
-        matches!(self, PathEnd::Cut(_) | PathEnd::Dropped | PathEnd::Violation)
+        matches!(self, PathEnd::Cut(r) if !matches!(r, CutReason::Undefined(_))) || *self == PathEnd::Dropped
     }
 }
 
@@ -537,6 +545,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
     pub fn new(prog: &'a Program, cfa: &'a Cfa, config: ExploreConfig, guide: G) -> Self {
         let mut world = World::new(prog, cfa, config.property);
         world.havoc = config.havoc.iter().copied().collect();
+        world.havoc_extern_writes = config.havoc_extern_writes;
         let solver = Solver::new(config.mode, config.budget.interrupt());
         let liveness = config.state_caching.then(|| Liveness::compute(prog, cfa));
         let band = config.dfs_band.unwrap_or(u32::MAX);

@@ -47,6 +47,31 @@ const CHUNK: u64 = 64;
 const MAX_SYMBOLIC_EXPANSION: u64 = 1 << 16;
 /// The most objects a symbolic object id may resolve to.
 pub const MAX_TARGETS: usize = 16;
+/// The most inputs a stored value's object id may depend on for `Memory::escape` to enumerate it.
+const ESCAPE_INPUTS: usize = 10;
+
+/// How `Memory::escape` bounded the objects a function without body can reach.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Escape {
+    /// Every pointer's objects are known.
+    Bounded,
+    /// Some pointer is an unknown value (its object id is arbitrary input bits): taken as an
+    /// unknown pointer, which reaches no object of the path (null or fresh memory).
+    Unknown,
+    /// Some pointer may denote too many objects: any object may have been reached.
+    Unbounded,
+}
+
+impl Escape {
+    /// The weaker of two bounds.
+    fn and(self, other: Escape) -> Escape {
+        match (self, other) {
+            (Escape::Unbounded, _) | (_, Escape::Unbounded) => Escape::Unbounded,
+            (Escape::Unknown, _) | (_, Escape::Unknown) => Escape::Unknown,
+            _ => Escape::Bounded,
+        }
+    }
+}
 
 /// One byte of memory: eight literals, least significant first, or the mark "never written".
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -89,7 +114,22 @@ pub struct Object {
     pub alloc: u32,
     /// Abstracted away: every read gives fresh bytes, writes are dropped (`ExploreConfig::havoc`).
     pub havoc: bool,
+    /// Reachable by a function without body (`Memory::escape`): every such call may write it.
+    pub escaped: bool,
+    /// The bytes such a call may have changed since the path last wrote them (`None`: none). A
+    /// read of one depends on the model of that call (`MemCtx::read_escaped`); a byte never written
+    /// is not stale, its fresh value already stands for anything the call may have written.
+    stale: Option<Rc<Stale>>,
     store: Store,
+}
+
+/// Stale bytes: a mask per chunk (bit `i` for byte `i`), the chunks not listed all stale or not.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Stale {
+    /// Whether the bytes of chunks not listed are stale.
+    pub default: bool,
+    /// Masks of the chunks listed, by chunk index.
+    pub chunks: BTreeMap<u64, u64>,
 }
 
 /// Copy-on-write chunks of bytes, with a default for chunks never written.
@@ -136,6 +176,12 @@ pub trait MemCtx {
     fn fixed_assuming(&mut self, bv: &Bv, assume: AigLit) -> Option<u128> {
         let _ = assume;
         self.fixed(bv)
+    }
+    /// Called when an access may see a stale byte (one a function without body may have written
+    /// since the path wrote it, see `Memory::escape`); returns whether to take the stale bytes as
+    /// arbitrary (forget them) instead of keeping the path's own values.
+    fn read_stale(&mut self) -> bool {
+        false
     }
 }
 
@@ -251,7 +297,15 @@ impl Layout {
 impl Object {
     /// A new object of `size` bytes, every byte `fill` (zero or never written).
     pub fn new(size: u64, kind: ObjKind, alloc: u32, fill: Byte) -> Object {
-        Object { size, kind, alloc, havoc: false, store: Store { default: fill, chunks: BTreeMap::new() } }
+        Object {
+            size,
+            kind,
+            alloc,
+            havoc: false,
+            escaped: false,
+            stale: None,
+            store: Store { default: fill, chunks: BTreeMap::new() },
+        }
     }
 
     /// Byte `off` as stored (possibly the never-written mark).
@@ -266,9 +320,73 @@ impl Object {
     /// Stores `b` at byte `off`.
     pub fn set_byte(&mut self, off: u64, b: Byte) {
         debug_assert!(off < self.size, "byte {off} of an object of {} bytes", self.size);
+        if let Some(stale) = &mut self.stale {
+            let stale = Rc::make_mut(stale);
+            let mask = stale.chunks.entry(off / CHUNK).or_insert(if stale.default { u64::MAX } else { 0 });
+            *mask &= !(1u64 << (off % CHUNK));
+        }
         let default = self.store.default;
         let chunk = self.store.chunks.entry(off / CHUNK).or_insert_with(|| Rc::new([default; CHUNK as usize]));
         Rc::make_mut(chunk)[(off % CHUNK) as usize] = b;
+    }
+
+    /// Marks every byte that holds a value as stale (a function without body may have written it).
+    fn make_stale(&mut self) {
+        let default = !self.store.default.is_uninit();
+        let chunks = self
+            .store
+            .chunks
+            .iter()
+            .map(|(&ci, c)| {
+                (ci, c.iter().enumerate().filter(|(_, b)| !b.is_uninit()).fold(0u64, |m, (i, _)| m | 1 << i))
+            })
+            .collect();
+        self.stale = Some(Rc::new(Stale { default, chunks }));
+    }
+
+    /// Makes the stale bytes in `range` (`None`: all) never written, so that reads give fresh
+    /// values: what a function without body may have written there.
+    fn forget_stale(&mut self, range: Option<(u64, u64)>) {
+        let Some(stale) = self.stale.clone() else { return };
+        match range {
+            Some((off, n)) => {
+                let stale: Vec<u64> =
+                    (off..off.saturating_add(n).min(self.size)).filter(|&k| self.any_stale(Some((k, 1)))).collect();
+                for k in stale {
+                    self.set_byte(k, Byte::uninit());
+                }
+            }
+            None => {
+                // Chunks without a mask are the chunks not stored (see `make_stale`).
+                if stale.default {
+                    self.store.default = Byte::uninit();
+                }
+                let size = self.size;
+                for (&ci, &mask) in &stale.chunks {
+                    for i in (0..CHUNK).filter(|&i| mask >> i & 1 == 1 && ci * CHUNK + i < size) {
+                        self.set_byte(ci * CHUNK + i, Byte::uninit());
+                    }
+                }
+                self.stale = None;
+            }
+        }
+    }
+
+    /// The stale bytes, if any.
+    pub fn stale(&self) -> Option<&Stale> {
+        self.stale.as_deref()
+    }
+
+    /// Whether a byte among `off..off + n` is stale (`None`: any byte of the object).
+    pub fn any_stale(&self, range: Option<(u64, u64)>) -> bool {
+        let Some(stale) = &self.stale else { return false };
+        let Some((off, n)) = range else {
+            return stale.default || stale.chunks.values().any(|&m| m != 0);
+        };
+        (off..off + n).any(|k| {
+            let mask = stale.chunks.get(&(k / CHUNK)).copied().unwrap_or(if stale.default { u64::MAX } else { 0 });
+            mask >> (k % CHUNK) & 1 == 1
+        })
     }
 
     /// Whether the object can be written (not a function or string literal).
@@ -427,6 +545,10 @@ impl Memory {
     /// Reads `n` bytes at `addr`; returns them and the condition under which the read is invalid.
     pub fn read(&mut self, ctx: &mut dyn MemCtx, addr: &Bv, n: u64) -> Result<(Vec<Byte>, AigLit), Unsupported> {
         let t = self.targets(ctx, addr)?;
+        let range = t.off.as_const().map(|k| (k as u64, n));
+        for &(id, _) in &t.objs {
+            self.check_stale(ctx, id, range);
+        }
         let mut res: Option<Vec<Byte>> = None;
         let mut invalid = t.none;
         for &(id, cond) in t.objs.iter().rev() {
@@ -454,10 +576,15 @@ impl Memory {
     ) -> Result<AigLit, Unsupported> {
         let t = self.targets(ctx, addr)?;
         let mut invalid = t.none;
+        let range = t.off.as_const().map(|k| (k as u64, bytes.len() as u64));
         for &(id, cond) in &t.objs {
             let g = ctx.aig().and(guard, cond);
             if g == AigLit::FALSE {
                 continue;
+            }
+            if g != AigLit::TRUE || range.is_none() {
+                // The old bytes stay where the write does not happen: as good as read.
+                self.check_stale(ctx, id, range);
             }
             let ok = self.write_in(ctx, id, &t.off, bytes, g)?;
             let aig = ctx.aig();
@@ -465,6 +592,101 @@ impl Memory {
             invalid = aig.or(invalid, bad);
         }
         Ok(invalid)
+    }
+
+    /// Marks as escaped the objects the pointer values `roots` may point to and, transitively, the
+    /// objects that pointers stored in escaped objects may point to: what a function without body
+    /// that receives `roots` can write (it may also keep pointers it received before, so objects
+    /// escaped earlier are scanned again). A stored pointer is a value of pointer width at an
+    /// aligned offset. Returns how the objects were bounded (`Escape`); when they could not be,
+    /// nothing is marked.
+    pub fn escape(&mut self, aig: &Aig, roots: &[Bv]) -> Escape {
+        let mut work: Vec<ObjId> = Vec::new();
+        let mut res = Escape::Bounded;
+        for r in roots {
+            res = res.and(self.pointees(aig, r, &mut work));
+        }
+        work.extend(self.objects().filter(|(_, o)| o.escaped).map(|(id, _)| id));
+        let mut reached: Vec<ObjId> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let width = (self.layout.ptr_bits / 8) as u64;
+        while let Some(id) = work.pop() {
+            if res == Escape::Unbounded {
+                return res;
+            }
+            if !seen.insert(id) {
+                continue;
+            }
+            let Some(o) = self.get(id) else { continue };
+            if !o.is_writable() {
+                continue;
+            }
+            reached.push(id);
+            let (_, written) = o.written();
+            let mut window: Vec<Byte> = Vec::with_capacity(width as usize);
+            let mut stored: Vec<Bv> = Vec::new();
+            for (off, b) in written {
+                if off % width == 0 {
+                    window.clear();
+                }
+                window.push(b);
+                if window.len() as u64 == width && window.iter().all(|b| !b.is_uninit()) {
+                    stored.push(bytes_to_bv(&window));
+                }
+            }
+            for v in &stored {
+                res = res.and(self.pointees(aig, v, &mut work));
+            }
+        }
+        if res == Escape::Unbounded {
+            return res;
+        }
+        for id in reached {
+            let o = self.get_mut(id).expect("live");
+            o.escaped = true;
+            o.make_stale();
+        }
+        res
+    }
+
+    /// Adds to `out` the live objects the value `v` may point to, judged by its structure alone: a
+    /// constant, or a choice among addresses (an object id that depends on at most
+    /// `ESCAPE_INPUTS` inputs). An object id whose bits are constants and inputs of their own (more
+    /// than a choice among `MAX_TARGETS` objects would need) is data no address flowed into: as a
+    /// pointer, an unknown pointer.
+    fn pointees(&self, aig: &Aig, v: &Bv, out: &mut Vec<ObjId>) -> Escape {
+        let (obj, _) = self.layout.split(v);
+        let live = |id: u128| id != 0 && self.get(id as ObjId).is_some();
+        if let Some(id) = obj.as_const() {
+            if live(id) {
+                out.push(id as ObjId);
+            }
+            return Escape::Bounded;
+        }
+        if let Some(values) = value_set(aig, &obj, ESCAPE_INPUTS) {
+            let cands: Vec<ObjId> = values.into_iter().filter(|&v| live(v)).map(|v| v as ObjId).collect();
+            if cands.len() <= MAX_TARGETS {
+                out.extend(cands);
+                return Escape::Bounded;
+            }
+        }
+        let mut inputs = std::collections::HashSet::new();
+        let data = obj
+            .bits()
+            .iter()
+            .all(|b| b.is_const() || matches!(aig.node(*b), crate::sat::AigNode::Input(i) if inputs.insert(i.0)));
+        if data && inputs.len() > MAX_TARGETS.ilog2() as usize {
+            return Escape::Unknown;
+        }
+        Escape::Unbounded
+    }
+
+    /// Reports an access to stale bytes of object `id` in `range` (`None`: anywhere) to `ctx`, and
+    /// forgets them if it says so.
+    pub fn check_stale(&mut self, ctx: &mut dyn MemCtx, id: ObjId, range: Option<(u64, u64)>) {
+        if self.get(id).is_some_and(|o| o.any_stale(range)) && ctx.read_stale() {
+            self.get_mut(id).expect("live").forget_stale(range);
+        }
     }
 
     /// Byte `off` of object `id`, created fresh (and stored) if never written.
@@ -592,12 +814,17 @@ impl Memory {
 
 /// Every value `bv` can take, if it depends on at most 6 inputs (by enumerating them).
 fn small_value_set(aig: &Aig, bv: &Bv) -> Option<Vec<u128>> {
+    value_set(aig, bv, 6)
+}
+
+/// The values `bv` can take if it depends on at most `max_inputs` inputs.
+fn value_set(aig: &Aig, bv: &Bv, max_inputs: usize) -> Option<Vec<u128>> {
     let mut inputs: Vec<u32> = Vec::new();
     for &bit in bv.bits() {
         for &i in super::state::support(aig, bit).iter() {
             if !inputs.contains(&i) {
                 inputs.push(i);
-                if inputs.len() > 6 {
+                if inputs.len() > max_inputs {
                     return None;
                 }
             }
@@ -660,10 +887,12 @@ mod tests {
     use super::*;
 
     /// A context without path condition: fresh bytes are new inputs, and `possible_values` is not
-    /// needed by these tests.
+    /// needed by these tests. Counts reads of stale bytes and forgets them if `havoc`.
     struct Ctx {
         aig: Aig,
         fresh: Vec<(u32, u64)>,
+        stale_reads: u32,
+        havoc: bool,
     }
 
     impl MemCtx for Ctx {
@@ -677,11 +906,15 @@ mod tests {
         fn possible_values(&mut self, _bv: &Bv, _max: usize) -> Option<Vec<u128>> {
             None
         }
+        fn read_stale(&mut self) -> bool {
+            self.stale_reads += 1;
+            self.havoc
+        }
     }
 
     fn setup() -> (Memory, Ctx, Layout) {
         let layout = Layout::for_model(DataModel::Ilp32);
-        (Memory::new(layout, 1), Ctx { aig: Aig::default(), fresh: vec![] }, layout)
+        (Memory::new(layout, 1), Ctx { aig: Aig::default(), fresh: vec![], stale_reads: 0, havoc: false }, layout)
     }
 
     fn word(v: u32) -> Vec<Byte> {
@@ -792,5 +1025,72 @@ mod tests {
         assert!(!mem.shares(&copy, a));
         let (bytes, _) = copy.clone().read(&mut ctx, &l.address_bv(a, 200), 4).unwrap();
         assert_eq!(bytes_to_bv(&bytes).as_const(), Some(0));
+    }
+
+    #[test]
+    fn escape_reaches_through_stored_pointers_and_stale_bytes_are_reported_until_written() {
+        let (mut mem, mut ctx, l) = setup();
+        let a = mem.alloc(Object::new(8, ObjKind::Heap, 0, Byte::constant(0))).unwrap();
+        let b = mem.alloc(Object::new(4, ObjKind::Heap, 1, Byte::constant(0))).unwrap();
+        let c = mem.alloc(Object::new(4, ObjKind::Heap, 2, Byte::constant(0))).unwrap();
+        let u = mem.alloc(Object::new(8, ObjKind::Heap, 3, Byte::uninit())).unwrap();
+        // a holds a pointer to b at offset 4; c is not reachable; u's bytes were never written.
+        mem.write(&mut ctx, &l.address_bv(a, 4), &bv_to_bytes(&l.address_bv(b, 0)), AigLit::TRUE).unwrap();
+        assert_eq!(mem.escape(&ctx.aig, &[l.address_bv(a, 0), l.address_bv(u, 0)]), Escape::Bounded);
+        let escaped: Vec<ObjId> = mem.objects().filter(|(_, o)| o.escaped).map(|(id, _)| id).collect();
+        assert_eq!(escaped, vec![a, b, u]);
+        // Reading b (reached through a) is reported; reading c is not; nor is a byte never written.
+        mem.read(&mut ctx, &l.address_bv(b, 0), 4).unwrap();
+        assert_eq!(ctx.stale_reads, 1);
+        mem.read(&mut ctx, &l.address_bv(c, 0), 4).unwrap();
+        mem.read(&mut ctx, &l.address_bv(u, 0), 4).unwrap();
+        assert_eq!(ctx.stale_reads, 1);
+        // Once the path writes a byte, reading it is the path's own value again; its neighbour is not.
+        mem.write(&mut ctx, &l.address_bv(a, 0), &word(7), AigLit::TRUE).unwrap();
+        mem.read(&mut ctx, &l.address_bv(a, 0), 4).unwrap();
+        assert_eq!(ctx.stale_reads, 1);
+        mem.read(&mut ctx, &l.address_bv(a, 2), 4).unwrap();
+        assert_eq!(ctx.stale_reads, 2);
+        // A write where a condition holds keeps the old bytes elsewhere: as good as a read.
+        let cond = ctx.aig.new_input();
+        mem.write(&mut ctx, &l.address_bv(b, 0), &word(1), cond).unwrap();
+        assert_eq!(ctx.stale_reads, 3);
+        // A later call (here with no pointer at all) may write what escaped before: stale again.
+        // (The bytes of u read above are arbitrary data: as a pointer, an unknown one.)
+        assert_eq!(mem.escape(&ctx.aig, &[]), Escape::Unknown);
+        mem.read(&mut ctx, &l.address_bv(a, 0), 4).unwrap();
+        assert_eq!(ctx.stale_reads, 4);
+        // Where writes are arbitrary, a stale byte read becomes a fresh input, then is the path's own.
+        ctx.havoc = true;
+        let fresh = ctx.fresh.len();
+        let (x, _) = mem.read(&mut ctx, &l.address_bv(c, 0), 4).unwrap();
+        assert_eq!(bytes_to_bv(&x).as_const(), Some(0));
+        let (x, _) = mem.read(&mut ctx, &l.address_bv(a, 0), 4).unwrap();
+        assert_eq!(bytes_to_bv(&x).as_const(), None);
+        assert_eq!(ctx.fresh.len(), fresh + 4);
+        let (y, _) = mem.read(&mut ctx, &l.address_bv(a, 0), 4).unwrap();
+        assert_eq!(x, y);
+        assert_eq!(ctx.stale_reads, 5);
+    }
+
+    #[test]
+    fn escape_bounds_what_a_stored_value_may_point_to() {
+        let (mut mem, mut ctx, l) = setup();
+        let a = mem.alloc(Object::new(4, ObjKind::Heap, 0, Byte::constant(0))).unwrap();
+        let b = mem.alloc(Object::new(4, ObjKind::Heap, 1, Byte::constant(0))).unwrap();
+        // A choice between two addresses reaches both.
+        let c = ctx.aig.new_input();
+        let p = Bv::ite(&mut ctx.aig, c, &l.address_bv(a, 0), &l.address_bv(b, 0));
+        assert_eq!(mem.escape(&ctx.aig, &[p]), Escape::Bounded);
+        assert!(mem.get(a).unwrap().escaped && mem.get(b).unwrap().escaped);
+        // Data no address flowed into (arbitrary bits) is an unknown pointer.
+        let (mut mem, mut ctx, _) = setup();
+        let data = Bv::input(&mut ctx.aig, 32);
+        assert_eq!(mem.escape(&ctx.aig, std::slice::from_ref(&data)), Escape::Unknown);
+        // An address plus arbitrary data may denote any object: nothing is marked.
+        let a = mem.alloc(Object::new(4, ObjKind::Heap, 0, Byte::constant(0))).unwrap();
+        let q = l.address_bv(a, 0).add(&mut ctx.aig, &data);
+        assert_eq!(mem.escape(&ctx.aig, &[q]), Escape::Unbounded);
+        assert!(!mem.get(a).unwrap().escaped);
     }
 }

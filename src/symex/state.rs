@@ -276,7 +276,7 @@ impl Approx {
     pub const ABSTRACT: Approx = Approx(8);
 
     /// Both sets of approximations.
-    pub fn union(self, other: Approx) -> Approx {
+    pub const fn union(self, other: Approx) -> Approx {
         Approx(self.0 | other.0)
     }
 

@@ -204,10 +204,14 @@ fn undefined_behaviour_ends_the_execution_and_is_reported_where_it_happens() {
 fn approximations_block_exactness_unless_the_user_assumes_them() {
     // `get` has no body and receives a pointer: without assumptions the search cannot exclude that
     // it writes `flag`; with `--assume no-extern-writes` the result is exact relative to that.
+    // (`value` is read after the call, so the search's own paths do not settle it; the proof that
+    // takes what `get` writes as arbitrary decides line 9, not line 7.)
     let plain = run_json(&["fixtures/c/coverage/extern_write.c", "--aa", "assumption-automata/true.spc"]);
     assert_eq!(plain["exact"], false, "{plain}");
     assert!(plain["inexact_reason"].as_str().unwrap().contains("may write through them"), "{plain}");
-    assert_eq!(plain["line_status"]["9"], "unknown", "{plain}");
+    assert_eq!(plain["line_status"]["7"], "unknown", "{plain}");
+    assert_eq!(plain["line_status"]["9"], "not_coverable", "{plain}");
+    assert_eq!(plain["not_coverable_by"]["9"], "search with what functions without body write abstracted away");
     let assumed = run_json(&[
         "fixtures/c/coverage/extern_write.c",
         "--aa",
@@ -228,6 +232,40 @@ fn approximations_block_exactness_unless_the_user_assumes_them() {
         "no-extern-writes,fresh-pointers",
     ]);
     assert_eq!(both["assumptions"].as_array().unwrap().len(), 1, "{both}");
+}
+
+#[test]
+fn what_functions_without_body_may_write_matters_only_where_the_path_reads_it() {
+    // `reg(&d)` may write `d` and, through `d.buf`, `data`; `secret` never escapes, and `d.id` is
+    // written by the path after the last call: no read depends on what `reg` writes, so the
+    // exhaustive search alone is exact without any assumption.
+    let j = run_json(&["fixtures/c/coverage/extern_untouched.c", "--aa", "assumption-automata/true.spc"]);
+    assert_eq!(j["exact"], true, "{j}");
+    assert_eq!(j["assumptions"].as_array().unwrap().len(), 0, "{j}");
+    for l in ["11", "14"] {
+        assert_eq!(j["line_status"][l], "not_coverable", "line {l}: {j}");
+        assert_eq!(j["not_coverable_by"][l], "exhaustive search", "line {l}");
+    }
+    // `reg` may keep the pointer: after `reg(0)`, `d.id` is again what it may have written. The
+    // search's paths read it, so they alone decide nothing; the proof that takes those writes as
+    // arbitrary shows line 10 not coverable, and the rest is covered.
+    let j = run_json(&["fixtures/c/coverage/extern_retained.c", "--aa", "assumption-automata/true.spc"]);
+    assert_eq!(j["exact"], true, "{j}");
+    assert_eq!(j["line_status"]["10"], "not_coverable", "{j}");
+    assert_eq!(j["not_coverable_by"]["10"], "search with what functions without body write abstracted away");
+    assert_eq!(j["abstraction"]["extern_writes"], true, "{j}");
+    for l in ["13", "14"] {
+        assert_eq!(j["line_status"][l], "covered", "line {l}: {j}");
+    }
+    // `data` is reached through the pointer stored in `d`: the branch on it is what `reg` wrote.
+    // Line 10 is reachable in that model (unknown: no execution of the program shows it, no proof
+    // excludes it); line 12 also needs `secret`, which `reg` cannot reach.
+    let j = run_json(&["fixtures/c/coverage/extern_reached.c", "--aa", "assumption-automata/true.spc"]);
+    assert_eq!(j["exact"], false, "{j}");
+    assert!(j["inexact_reason"].as_str().unwrap().contains("may write through them"), "{j}");
+    assert_eq!(j["line_status"]["10"], "unknown", "{j}");
+    assert_eq!(j["line_status"]["12"], "not_coverable", "{j}");
+    assert_eq!(j["not_coverable_by"]["12"], "search with what functions without body write abstracted away");
 }
 
 #[test]
