@@ -212,10 +212,13 @@ pub const DEFAULT_PROOF_AFTER: u64 = 1_000_000;
 pub const STALL_EDGES: u64 = 100_000;
 /// Edges the proof pass may execute.
 const PROOF_EDGES: u64 = 10_000_000;
-/// The most edges the proof pass after an exhausted search may execute: that search has an answer
-/// already, which the proof may only sharpen (the over-approximation explores more paths than the
-/// search, most of them with arbitrary values a solver must reason about).
-const FINAL_PROOF_EDGES: u64 = 200_000;
+/// The proof pass after an exhausted search may execute this many times the search's edges (at
+/// least `FINAL_PROOF_MIN_EDGES`, at most `PROOF_EDGES`): the search has an answer already, which
+/// the proof may only sharpen, and the over-approximation has more paths than the program, most of
+/// them with arbitrary values a solver must reason about. A budget in edges keeps the result
+/// independent of the machine.
+const FINAL_PROOF_FACTOR: u64 = 4;
+const FINAL_PROOF_MIN_EDGES: u64 = 10_000;
 /// Path segments between two looks at the work done, while the proof is due.
 const SEGMENTS_PER_LOOK: u64 = 1024;
 
@@ -391,7 +394,8 @@ pub fn search(
         && EXTERN_EFFECTS.contains(summary.approx.without(config.assume))
         && explorer.guide().n_open() > 0
     {
-        if let Some(proof) = prove_not_coverable(analysis, prog, config, explorer.guide(), true, FINAL_PROOF_EDGES) {
+        let budget = (FINAL_PROOF_FACTOR * explorer.edges_executed()).clamp(FINAL_PROOF_MIN_EDGES, PROOF_EDGES);
+        if let Some(proof) = prove_not_coverable(analysis, prog, config, explorer.guide(), true, budget) {
             out.add_proof(explorer.guide_mut(), proof);
             progress.note(&out, over.saturating_sub(explorer.guide().n_open()));
         }

@@ -8,9 +8,11 @@
 //! can be pruned provided `S_old`'s subtree is (or will be) explored in full.
 //!
 //! Which earlier states count: a state whose subtree was fully explored (every path below it ended
-//! without a cut, a dropped alternative or a violation; pruned-as-covered paths count as explored,
-//! and so do paths the guide pruned, since it prunes monotonically: it would prune the same
-//! continuations of the new path), or a state on the new path's own history (a cycle: the subtree of that
+//! without a cut or a dropped alternative; pruned-as-covered paths count as explored, and so do
+//! paths the guide pruned, since it prunes monotonically: it would prune the same continuations of
+//! the new path, and paths that ended at a violation or at undefined behaviour, since every
+//! execution from a covered state that gets there ends there too, and the explorer counted and
+//! reported that end when it met it), or a state on the new path's own history (a cycle: the subtree of that
 //! ancestor contains the new path, and an execution that violates the property from `S_new` would
 //! reach a violation from `S_old` in fewer steps, so induction on the length of that execution shows
 //! the ancestor's subtree finds it unless it is cut). The explorer reports whether any cut happened;
