@@ -1071,16 +1071,7 @@ impl<'w, 'a> Exec<'w, 'a> {
             }
             None => {
                 // Where the read is valid, does the address denote one object at a fixed offset?
-                let SymState { mem, inputs, pc, facts, approx, .. } = &mut *self.st;
-                let mut ctx = Ctx {
-                    aig: self.aig,
-                    inputs,
-                    pc,
-                    facts,
-                    approx,
-                    havoc_extern_writes: self.w.havoc_extern_writes,
-                    oracle: &mut *self.oracle,
-                };
+                let (mem, mut ctx) = self.mem_ctx();
                 let t = mem.targets(&mut ctx, &place.addr)?;
                 match (t.objs.as_slice(), t.off.as_const()) {
                     ([(id, _)], Some(off)) => (*id, off as u64, t.none),
@@ -1090,9 +1081,7 @@ impl<'w, 'a> Exec<'w, 'a> {
         };
         if self.w.havoc_extern_writes && self.st.mem.get(obj).is_some_and(|o| o.any_stale(Some((off, size)))) {
             // What a function without body wrote there is an unknown pointer.
-            let SymState { mem, inputs, pc, facts, approx, .. } = &mut *self.st;
-            let mut ctx =
-                Ctx { aig: self.aig, inputs, pc, facts, approx, havoc_extern_writes: true, oracle: &mut *self.oracle };
+            let (mem, mut ctx) = self.mem_ctx();
             mem.check_stale(&mut ctx, obj, Some((off, size)));
         }
         let Some(o) = self.st.mem.get(obj) else { return Ok(None) };
@@ -1136,20 +1125,18 @@ impl<'w, 'a> Exec<'w, 'a> {
         self.write_bytes(&place.addr, &bytes)
     }
 
+    /// The state's memory and the `MemCtx` its accesses need.
+    fn mem_ctx(&mut self) -> (&mut Memory, Ctx<'_>) {
+        let SymState { mem, inputs, pc, facts, approx, .. } = &mut *self.st;
+        let havoc_extern_writes = self.w.havoc_extern_writes;
+        (mem, Ctx { aig: &mut *self.aig, inputs, pc, facts, approx, havoc_extern_writes, oracle: &mut *self.oracle })
+    }
+
     fn read_bytes(&mut self, addr: &Bv, n: u64) -> R<Vec<Byte>> {
         if n == 0 {
             return Ok(vec![]);
         }
-        let SymState { mem, inputs, pc, facts, approx, .. } = &mut *self.st;
-        let mut ctx = Ctx {
-            aig: self.aig,
-            inputs,
-            pc,
-            facts,
-            approx,
-            havoc_extern_writes: self.w.havoc_extern_writes,
-            oracle: &mut *self.oracle,
-        };
+        let (mem, mut ctx) = self.mem_ctx();
         let (bytes, invalid) = mem.read(&mut ctx, addr, n)?;
         if invalid != AigLit::FALSE {
             let g = self.aig.and(self.guard, invalid);
@@ -1159,17 +1146,9 @@ impl<'w, 'a> Exec<'w, 'a> {
     }
 
     fn write_bytes(&mut self, addr: &Bv, bytes: &[Byte]) -> R<()> {
-        let SymState { mem, inputs, pc, facts, approx, .. } = &mut *self.st;
-        let mut ctx = Ctx {
-            aig: self.aig,
-            inputs,
-            pc,
-            facts,
-            approx,
-            havoc_extern_writes: self.w.havoc_extern_writes,
-            oracle: &mut *self.oracle,
-        };
-        let invalid = mem.write(&mut ctx, addr, bytes, self.guard)?;
+        let guard = self.guard;
+        let (mem, mut ctx) = self.mem_ctx();
+        let invalid = mem.write(&mut ctx, addr, bytes, guard)?;
         if invalid != AigLit::FALSE {
             let g = self.aig.and(self.guard, invalid);
             self.ub.push((g, UbKind::InvalidAccess));
