@@ -585,16 +585,16 @@ impl<'w, 'a> Exec<'w, 'a> {
                 }
             }
         }
-        let callback = args.iter().any(|a| match self.types().kind(a.ty) {
-            TypeKind::Pointer(t) => matches!(self.types().kind(*t), TypeKind::Func(_)),
-            _ => false,
-        });
         match lib {
             LibFn::Unmodelled => {
                 self.st.approx = self.st.approx.union(Approx::UNMODELLED);
                 // In the over-approximating exploration it writes like a function without body;
                 // one that calls back into the program (`qsort`) is not over-approximated so.
                 if self.w.havoc_extern_writes {
+                    let callback = args.iter().any(|a| match self.types().kind(a.ty) {
+                        TypeKind::Pointer(t) => matches!(self.types().kind(*t), TypeKind::Func(_)),
+                        _ => false,
+                    });
                     self.escape(&passed, callback);
                 }
             }
