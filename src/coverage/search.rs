@@ -471,7 +471,7 @@ fn reads_extern_writes(config: &SearchConfig, summary: &symex::Summary) -> bool 
 }
 
 /// What the proof pass showed: the lines, and the over-approximation it explored.
-pub struct Proof {
+struct Proof {
     lines: Vec<u32>,
     vars: Vec<VarId>,
     extern_writes: bool,

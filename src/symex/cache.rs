@@ -12,7 +12,8 @@
 //! paths the guide pruned, since it prunes monotonically: it would prune the same continuations of
 //! the new path, and paths that ended at a violation or at undefined behaviour, since every
 //! execution from a covered state that gets there ends there too, and the explorer counted and
-//! reported that end when it met it), or a state on the new path's own history (a cycle: the subtree of that
+//! reported that end when it met it), or a state on the new path's own history (a cycle: the
+//! subtree of that
 //! ancestor contains the new path, and an execution that violates the property from `S_new` would
 //! reach a violation from `S_old` in fewer steps, so induction on the length of that execution shows
 //! the ancestor's subtree finds it unless it is cut). The explorer reports whether any cut happened;
@@ -20,8 +21,9 @@
 //!
 //! The check `C(S_new) ⊆ C(S_old)` is sufficient-only, by three keys hashed with SHA-256:
 //! 1. The state's structure: location, call stack, the guide's tag, and for every live object its
-//!    id, size, whether it escaped to a function without body (its later reads are approximations,
-//!    which a pruned path must not hide) and bytes. Locals that are dead at the location (by a live-variable analysis of the
+//!    id, size, whether it escaped to a function without body and which bytes are stale (their
+//!    later reads are approximations, which a pruned path must not hide) and bytes. Locals that
+//!    are dead at the location (by a live-variable analysis of the
 //!    function; address-taken locals are always live) are left out, since no execution reads them
 //!    before writing them.
 //! 2. The bytes as AIG cones with the inputs renamed in order of first appearance ("canonical"), and

@@ -47,9 +47,6 @@ const CHUNK: u64 = 64;
 const MAX_SYMBOLIC_EXPANSION: u64 = 1 << 16;
 /// The most objects a symbolic object id may resolve to.
 pub const MAX_TARGETS: usize = 16;
-/// The most inputs a stored value's object id may depend on for `Memory::escape` to enumerate it
-/// (it does so at every call of a function without body: 10 made kbtab's search 2.6 times slower).
-const ESCAPE_INPUTS: usize = 6;
 
 /// How `Memory::escape` bounded the objects a function without body can reach.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -118,7 +115,7 @@ pub struct Object {
     /// Reachable by a function without body (`Memory::escape`): every such call may write it.
     pub escaped: bool,
     /// The bytes such a call may have changed since the path last wrote them (`None`: none). A
-    /// read of one depends on the model of that call (`MemCtx::read_escaped`); a byte never written
+    /// read of one depends on the model of that call (`MemCtx::read_stale`); a byte never written
     /// is not stale, its fresh value already stands for anything the call may have written.
     stale: Option<Rc<Stale>>,
     /// Escaped, and not written since `Memory::escape` last scanned it and made it stale: a scan
@@ -374,6 +371,7 @@ impl Object {
                     }
                 }
                 self.stale = None;
+                self.scanned = false;
             }
         }
     }
@@ -659,8 +657,8 @@ impl Memory {
     }
 
     /// Adds to `out` the live objects the value `v` may point to, judged by its structure alone: a
-    /// constant, or a choice among addresses (an object id that depends on at most
-    /// `ESCAPE_INPUTS` inputs). An object id whose bits are constants and inputs of their own (more
+    /// constant, or a choice among addresses (an object id that depends on at most 6 inputs,
+    /// `small_value_set`). An object id whose bits are constants and inputs of their own (more
     /// than a choice among `MAX_TARGETS` objects would need) is data no address flowed into: as a
     /// pointer, an unknown pointer.
     fn pointees(&self, aig: &Aig, v: &Bv, out: &mut Vec<ObjId>) -> Escape {
@@ -680,7 +678,9 @@ impl Memory {
         if data && inputs.len() > MAX_TARGETS.ilog2() as usize {
             return Escape::Unknown;
         }
-        if let Some(values) = value_set(aig, &obj, ESCAPE_INPUTS) {
+        // (At every call of a function without body: enumerating more inputs than
+        // `small_value_set` does, 10, made kbtab's search 2.6 times slower.)
+        if let Some(values) = small_value_set(aig, &obj) {
             let cands: Vec<ObjId> = values.into_iter().filter(|&v| live(v)).map(|v| v as ObjId).collect();
             if cands.len() <= MAX_TARGETS {
                 out.extend(cands);
@@ -823,17 +823,12 @@ impl Memory {
 
 /// Every value `bv` can take, if it depends on at most 6 inputs (by enumerating them).
 fn small_value_set(aig: &Aig, bv: &Bv) -> Option<Vec<u128>> {
-    value_set(aig, bv, 6)
-}
-
-/// The values `bv` can take if it depends on at most `max_inputs` inputs.
-fn value_set(aig: &Aig, bv: &Bv, max_inputs: usize) -> Option<Vec<u128>> {
     let mut inputs: Vec<u32> = Vec::new();
     for &bit in bv.bits() {
         for &i in super::state::support(aig, bit).iter() {
             if !inputs.contains(&i) {
                 inputs.push(i);
-                if inputs.len() > max_inputs {
+                if inputs.len() > 6 {
                     return None;
                 }
             }
