@@ -1,6 +1,7 @@
-//! Integer constant evaluation over typed expressions, with C's conversion rules.
+//! Integer evaluation over typed expressions, with C's conversion rules: of constant expressions,
+//! and of expressions over integer variables whose values a caller supplies.
 
-use super::ir::{BinOp, Expr, ExprKind, UnOp};
+use super::ir::{BinOp, Expr, ExprKind, UnOp, VarId};
 use super::types::{IntType, TypeKind, Types};
 
 /// The value of `e` if it is an integer constant expression (casts, arithmetic, `sizeof`, `?:`).
@@ -8,12 +9,23 @@ use super::types::{IntType, TypeKind, Types};
 /// Returns `None` for anything that needs run-time values, for division by zero and for overflowing
 /// shifts (which are not constant expressions).
 pub fn eval_int(types: &Types, e: &Expr) -> Option<i128> {
+    eval_int_with(types, e, &mut |_| None)
+}
+
+/// The value of `e` when every variable `v` it reads holds `read(v)` (a value of `v`'s type; `None`:
+/// unknown). Like `eval_int` otherwise: `None` for memory, calls, floating point and undefined
+/// results. `&&`, `||` and `?:` read only the operands C evaluates.
+pub fn eval_int_with(types: &Types, e: &Expr, read: &mut dyn FnMut(VarId) -> Option<i128>) -> Option<i128> {
     let dm = types.data_model();
     match &e.kind {
+        ExprKind::Var(v) => {
+            types.as_int(e.ty)?;
+            read(*v)
+        }
         ExprKind::IntConst(v) => Some(*v),
         ExprKind::SizeOf(v) => Some(*v as i128),
         ExprKind::Cast(inner, _) => {
-            let v = eval_int(types, inner)?;
+            let v = eval_int_with(types, inner, read)?;
             match types.kind(e.ty) {
                 TypeKind::Int(it) => Some(it.wrap(v, dm)),
                 TypeKind::Pointer(_) => Some(IntType::ULONG.wrap(v, dm)),
@@ -21,7 +33,7 @@ pub fn eval_int(types: &Types, e: &Expr) -> Option<i128> {
             }
         }
         ExprKind::Unary(op, inner) => {
-            let v = eval_int(types, inner)?;
+            let v = eval_int_with(types, inner, read)?;
             let it = types.as_int(e.ty)?;
             Some(match op {
                 UnOp::Neg => it.wrap(-v, dm),
@@ -31,38 +43,38 @@ pub fn eval_int(types: &Types, e: &Expr) -> Option<i128> {
             })
         }
         ExprKind::Binary(op, a, b) => {
-            let x = eval_int(types, a)?;
+            let x = eval_int_with(types, a, read)?;
             if *op == BinOp::LogAnd && x == 0 {
                 return Some(0);
             }
             if *op == BinOp::LogOr && x != 0 {
                 return Some(1);
             }
-            let y = eval_int(types, b)?;
+            let y = eval_int_with(types, b, read)?;
             let operand_ty = types.as_int(a.ty)?;
             let res_ty = types.as_int(e.ty)?;
             fold_binary(*op, x, y, operand_ty, res_ty, types)
         }
         ExprKind::Cond(c, a, b) => {
-            let c = eval_int(types, c)?;
-            eval_int(types, if c != 0 { a } else { b })
+            let c = eval_int_with(types, c, read)?;
+            eval_int_with(types, if c != 0 { a } else { b }, read)
         }
-        ExprKind::Comma(_, b) => eval_int(types, b),
-        ExprKind::AddrOf(lv) => eval_address(types, lv),
+        ExprKind::Comma(_, b) => eval_int_with(types, b, read),
+        ExprKind::AddrOf(lv) => eval_address(types, lv, read),
         _ => None,
     }
 }
 
 /// The address of an lvalue built on a constant pointer, as in the `offsetof` idiom
 /// `&((struct s *)0)->field`.
-fn eval_address(types: &Types, lv: &Expr) -> Option<i128> {
+fn eval_address(types: &Types, lv: &Expr, read: &mut dyn FnMut(VarId) -> Option<i128>) -> Option<i128> {
     match &lv.kind {
-        ExprKind::Deref(p) => eval_int(types, p),
+        ExprKind::Deref(p) => eval_int_with(types, p, read),
         ExprKind::Member { base, field, arrow, .. } => {
             let (base_addr, rec_ty) = if *arrow {
-                (eval_int(types, base)?, types.pointee(base.ty)?)
+                (eval_int_with(types, base, read)?, types.pointee(base.ty)?)
             } else {
-                (eval_address(types, base)?, base.ty)
+                (eval_address(types, base, read)?, base.ty)
             };
             let TypeKind::Record(r) = types.kind(rec_ty) else { return None };
             let f = types.record(*r).fields.as_ref()?.get(*field)?;
@@ -70,7 +82,7 @@ fn eval_address(types: &Types, lv: &Expr) -> Option<i128> {
         }
         ExprKind::Index(base, idx) => {
             let elem = types.size_of(types.pointee(base.ty)?)? as i128;
-            Some(eval_int(types, base)? + eval_int(types, idx)? * elem)
+            Some(eval_int_with(types, base, read)? + eval_int_with(types, idx, read)? * elem)
         }
         _ => None,
     }

@@ -16,6 +16,8 @@ use std::collections::BTreeSet;
 
 use crate::automaton::{Automaton, StateId};
 use crate::cfa::{Cfa, EdgeId, LineRule};
+use crate::cfront::ir::Program;
+use crate::product::values::Feasible;
 use crate::product::{stack_after, step, takeable_edges, MatchStats, Matcher, Product, ReachInfo, Stacks, Step};
 
 pub use follow::{path_of_counterexample, FollowError};
@@ -144,6 +146,20 @@ impl<'a> Analysis<'a> {
             }
         }
         self.reach.over_lines.iter().copied().filter(|l| way_out.get(l) == Some(&false)).collect()
+    }
+
+    /// The value analysis of the product (`product::values`): the product edges an execution can
+    /// take; `None` when its `__TRUE` region is too large to follow.
+    pub fn feasibility(&self, prog: &Program) -> Option<Feasible> {
+        crate::product::values::analyse(&self.product, self.cfa, prog)
+    }
+
+    /// Lines of the over-approximation no execution reaches inside the explored region, by the value
+    /// analysis `feasible`: every edge that counts for one of them is taken only where the values of
+    /// the program's variables rule it out. Ascending.
+    pub fn lines_infeasible(&self, feasible: &Feasible) -> Vec<u32> {
+        let kept = feasible.lines(&self.product, self.cfa, self.line_rule);
+        self.reach.over_lines.iter().copied().filter(|l| kept.binary_search(l).is_err()).collect()
     }
 
     /// The matcher of the automaton's transitions on the CFA's edges.

@@ -353,6 +353,9 @@ pub struct CoverageResult {
     pub proven_by_abstraction: usize,
     /// How many lines are not coverable because no path leads from them to the end of `main`.
     pub without_exit: usize,
+    /// How many lines are not coverable because the value analysis of the product rules out every
+    /// way there inside the explored region (and some path leads from them to the end of `main`).
+    pub infeasible: usize,
     /// The environment assumptions the result relies on (accepted by the user with `--assume` and
     /// made by the search or the proof): their names and what they state.
     pub assumed: Vec<(&'static str, &'static str)>,

@@ -12,6 +12,7 @@
 
 mod matching;
 mod reach;
+pub mod values;
 mod walk;
 
 use std::collections::HashMap;

@@ -13,7 +13,7 @@ use fixedbitset::FixedBitSet;
 use petgraph::algo::tarjan_scc;
 use petgraph::graph::DiGraph;
 
-use super::{Product, ProductNodeId, StackId};
+use super::{Product, ProductNodeId, StackId, Stacks};
 use crate::automaton::Automaton;
 use crate::cfa::{Cfa, EdgeKind, LineRule, NodeId};
 
@@ -61,16 +61,16 @@ impl<'a> TrueRegion<'a> {
     }
 
     /// The locations reachable from `node` with call stack `stack` (both must have been queried).
-    pub fn reach(&mut self, product: &Product, node: NodeId, stack: StackId) -> FixedBitSet {
+    pub fn reach(&mut self, stacks: &Stacks, node: NodeId, stack: StackId) -> FixedBitSet {
         if let Some(r) = self.memo.get(&(node, stack)) {
             return r.clone();
         }
         let mut set = self.local[&node].clone();
         let exit = self.cfa.func(self.cfa.node(node).func).expect("defined").exit;
         if set.contains(exit.idx()) {
-            if let Some((cs, rest)) = product.stacks.top(stack) {
+            if let Some((cs, rest)) = stacks.top(stack) {
                 if let Some(ret) = self.cfa.call_site(cs).return_node {
-                    let outer = self.reach(product, ret, rest);
+                    let outer = self.reach(stacks, ret, rest);
                     set.union_with(&outer);
                 }
             }
@@ -223,7 +223,7 @@ impl ReachInfo {
         let mut true_union = FixedBitSet::with_capacity(n_cfa);
         for (i, n) in product.nodes.iter().enumerate() {
             if is_true(i) {
-                let set = region.reach(product, n.cfa, n.stack);
+                let set = region.reach(&product.stacks, n.cfa, n.stack);
                 true_union.union_with(&set);
                 true_sets.insert(i, set);
             }

@@ -55,6 +55,12 @@ pub fn coverage_summary(res: &CoverageResult) -> String {
     if let Some(what) = res.abstraction() {
         notes.push(format!("{} line(s) proven not coverable with {what} abstracted away", res.proven_by_abstraction));
     }
+    if res.infeasible > 0 {
+        notes.push(format!(
+            "{} line(s) not coverable: the values of the program's variables rule out every way there inside the explored region",
+            res.infeasible
+        ));
+    }
     if res.without_exit > 0 {
         notes.push(format!("{} line(s) not coverable: no path leads from them to the end of main", res.without_exit));
     }

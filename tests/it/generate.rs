@@ -203,7 +203,8 @@ fn undefined_behaviour_ends_the_execution_and_is_reported_where_it_happens() {
 #[test]
 fn approximations_block_exactness_unless_the_user_assumes_them() {
     // `get` has no body and receives a pointer: without assumptions the search cannot exclude that
-    // it writes `flag`; with `--assume no-extern-writes` the result is exact relative to that.
+    // it writes `flag` (whose address `keep` takes, so the value analysis of the product does not
+    // track it); with `--assume no-extern-writes` the result is exact relative to that.
     // (`value` is read after the call, so the search's own paths do not settle it; the proof that
     // takes what `get` writes as arbitrary decides line 9, not line 7.)
     let plain = run_json(&["fixtures/c/coverage/extern_write.c", "--aa", "assumption-automata/true.spc"]);
@@ -238,7 +239,9 @@ fn approximations_block_exactness_unless_the_user_assumes_them() {
 fn what_functions_without_body_may_write_matters_only_where_the_path_reads_it() {
     // `reg(&d)` may write `d` and, through `d.buf`, `data`; `secret` never escapes, and `d.id` is
     // written by the path after the last call: no read depends on what `reg` writes, so the
-    // exhaustive search alone is exact without any assumption.
+    // exhaustive search alone is exact without any assumption. (In these programs `keep` takes the
+    // address of `secret`, so the value analysis of the product, which tracks only variables whose
+    // address is never taken, leaves the lines to the search and its proofs.)
     let j = run_json(&["fixtures/c/coverage/extern_untouched.c", "--aa", "assumption-automata/true.spc"]);
     assert_eq!(j["exact"], true, "{j}");
     assert_eq!(j["assumptions"].as_array().unwrap().len(), 0, "{j}");
@@ -545,4 +548,29 @@ fn an_uninitialized_local_is_replayed_with_the_bytes_vcov_read() {
         assert_eq!(j["confirmation"]["rejected"], 0, "{j}");
         assert_eq!(j["line_status"]["10"], "covered", "{j}");
     }
+}
+
+#[test]
+fn lines_behind_a_branch_the_values_rule_out_are_not_coverable_before_any_search() {
+    // The automaton sends `[state == 1]` to `__TRUE`, as CPAchecker does with a branch its analysis
+    // ruled out, so the handler counts in the over-approximation; `state` is 0 there, which the
+    // value analysis of the product shows without the search.
+    let program = "fixtures/c/coverage/mode_guard.c";
+    let aa = "fixtures/automata/mode_guard_aa.txt";
+    let j = run_json(&[program, "--aa", aa]);
+    assert_eq!(j["exact"], true, "{j}");
+    for l in ["4", "5", "11"] {
+        assert_eq!(j["line_status"][l], "not_coverable", "line {l}: {j}");
+        assert_eq!(j["not_coverable_by"][l], "value analysis of automaton x CFA", "line {l}");
+    }
+    assert_eq!(nums(&j["over_approximation"]["lines"]), [2, 4, 5, 9, 10, 11, 13, 14]);
+    assert_eq!(nums(&j["under_approximation"]["lines"]), [2, 9, 10, 13, 14]);
+    // The same in the text report a user reads.
+    let run = vcov(["coverage", program, "--aa", aa, "--no-progress"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("3 line(s) not coverable: the values of the program's variables rule out"),
+        "{}",
+        run.stdout
+    );
 }

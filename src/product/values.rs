@@ -1,0 +1,935 @@
+//! A value analysis over the product: which product edges an execution of the program can take,
+//! given the values of its integer variables whose address is never taken.
+//!
+//! The product follows the automaton and the CFA's control flow, not the program's values, so it
+//! holds paths no execution takes. An automaton CPAchecker wrote sends every edge its analysis did
+//! not explore (most of them infeasible there) to `__TRUE`, and the over-approximation then counts
+//! everything the CFA reaches from there: a disconnect handler behind `if (state == 3)` in a state
+//! where the environment's `state` is 0. Forward abstract interpretation over the product, with a
+//! finite set of values (at most `MAX_VALUES`, else any value) per variable and product node,
+//! tells those edges apart: an edge whose condition is false for every value the node can hold is
+//! taken by no execution, and neither is anything only behind it.
+//!
+//! Soundness: the tracked variables are integer variables whose address is never taken (not in an
+//! `&` or array decay anywhere in the program) and that belong to no recursive function, so only the
+//! edges that name them change them (assignments, declarations, calls and returns); everything
+//! else (a read of memory, a call of a function without body, a floating-point value) is any value.
+//! The analysis joins at product nodes and each variable's set only grows, to "any value", so it
+//! ends. Undefined behaviour in an expression gives any value.
+//!
+//! Invariant: only edges and nodes no execution inside the region can reach are dropped; the result
+//! is a subset of the over-approximation that still contains every line a terminating execution's
+//! prefix inside the region covers.
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::rc::Rc;
+
+use fixedbitset::FixedBitSet;
+
+use super::reach::TrueRegion;
+use super::{stack_after, takeable_edges, Product, StackId, Stacks};
+use crate::cfa::{Cfa, EdgeId, EdgeKind, GlobalKind, LineRule, NodeId};
+use crate::cfront::eval_int_with;
+use crate::cfront::ir::{Expr, ExprKind, FuncId, Init, Program, VarId, VarKind};
+use crate::cfront::types::{DataModel, IntRank, IntType, TypeKind};
+
+/// Values a variable may hold at a node before the analysis takes it as any value.
+pub const MAX_VALUES: usize = 8;
+/// Combinations of variable values an expression is evaluated for before it is taken as any value.
+const MAX_COMBINATIONS: usize = 256;
+
+/// What each tracked variable may hold; a variable absent may hold any value.
+type Env = BTreeMap<VarId, Val>;
+
+/// What the analysis found: the product edges an execution can take, and the CFA edges it can take
+/// after the automaton reached `__TRUE`.
+pub struct Feasible {
+    /// For every product node, which of its successor edges (by index) an execution can take.
+    pub edges: Vec<FixedBitSet>,
+    /// For every product node, whether an execution can be there.
+    pub reached: FixedBitSet,
+    /// CFA edges an execution can take inside the `__TRUE` region.
+    pub true_edges: FixedBitSet,
+    /// Places of the `__TRUE` region where the analysis stopped following calls (into a recursive
+    /// function): everything the CFA reaches from there counts.
+    pub unfollowed: Vec<(NodeId, StackId)>,
+    /// The call stacks of the product and of the `__TRUE` region.
+    pub stacks: Stacks,
+}
+
+impl Feasible {
+    /// The lines of the over-approximation that remain when only feasible edges count: edges taken
+    /// from reached product nodes outside `__FALSE`, the feasible edges of the `__TRUE` region, and
+    /// everything the CFA reaches from where the analysis stopped following it.
+    pub fn lines(&self, product: &Product, cfa: &Cfa, rule: LineRule) -> Vec<u32> {
+        let is_false = |i: usize| Some(product.nodes[i].aut) == product.false_state;
+        let mut edges: Vec<EdgeId> = self.true_edges.ones().map(EdgeId::from_idx).collect();
+        for i in self.reached.ones() {
+            if !is_false(i) {
+                edges.extend(self.edges[i].ones().map(|j| product.succ[i][j].edge));
+            }
+        }
+        let mut queries: Vec<NodeId> = Vec::new();
+        for &(node, stack) in &self.unfollowed {
+            queries.push(node);
+            let mut s = stack;
+            while let Some((cs, rest)) = self.stacks.top(s) {
+                queries.extend(cfa.call_site(cs).return_node);
+                s = rest;
+            }
+        }
+        if !queries.is_empty() {
+            queries.sort_unstable();
+            queries.dedup();
+            let mut region = TrueRegion::new(cfa, &queries);
+            let mut all = FixedBitSet::with_capacity(cfa.n_nodes());
+            for &(node, stack) in &self.unfollowed {
+                all.union_with(&region.reach(&self.stacks, node, stack));
+            }
+            for v in all.ones() {
+                for &e in cfa.out_edges(NodeId::from_idx(v)) {
+                    if !matches!(cfa.edge(e).kind, EdgeKind::Return(_) | EdgeKind::Summary(_)) {
+                        edges.push(e);
+                    }
+                }
+            }
+        }
+        edges.sort_unstable();
+        edges.dedup();
+        cfa.lines_of_edges(&edges, rule)
+    }
+}
+
+/// Places of the `__TRUE` region the analysis follows at most; beyond, it gives up (no line is
+/// dropped).
+const MAX_TRUE_NODES: usize = 4_000_000;
+
+/// Runs the analysis on `product`; `None` if the `__TRUE` region has more than `MAX_TRUE_NODES`
+/// places.
+pub fn analyse(product: &Product, cfa: &Cfa, prog: &Program) -> Option<Feasible> {
+    let tracked = tracked_vars(cfa, prog);
+    let recursive = recursive_functions(cfa, prog.funcs.len());
+    let n = product.nodes.len();
+    let is_true = |i: usize| Some(product.nodes[i].aut) == product.true_state;
+    let a = Analyser { cfa, prog, tracked: &tracked };
+    let mut stacks = product.stacks.clone();
+    // Nodes 0..n are the product's; the rest are places (CFA node, call stack) of the `__TRUE`
+    // region, with their successors (edge, node) computed when first visited.
+    let mut states: Vec<Option<Rc<Env>>> = vec![None; n];
+    let mut places: Vec<(NodeId, StackId)> = Vec::new();
+    let mut place_index: HashMap<(NodeId, StackId), usize> = HashMap::new();
+    let mut place_succ: Vec<Option<Vec<(EdgeId, usize)>>> = Vec::new();
+    let mut edges: Vec<FixedBitSet> = product.succ.iter().map(|s| FixedBitSet::with_capacity(s.len())).collect();
+    let mut true_edges = FixedBitSet::with_capacity(cfa.n_edges());
+    let mut unfollowed = Vec::new();
+    let mut queued = FixedBitSet::with_capacity(n);
+    let mut work = VecDeque::new();
+    if n > 0 {
+        states[0] = Some(Rc::new(Env::new()));
+        work.push_back(0usize);
+        queued.insert(0);
+    }
+    let mut place = |key: (NodeId, StackId),
+                     states: &mut Vec<Option<Rc<Env>>>,
+                     queued: &mut FixedBitSet,
+                     places: &mut Vec<(NodeId, StackId)>,
+                     place_succ: &mut Vec<Option<Vec<(EdgeId, usize)>>>| {
+        *place_index.entry(key).or_insert_with(|| {
+            places.push(key);
+            place_succ.push(None);
+            states.push(None);
+            queued.grow(states.len());
+            states.len() - 1
+        })
+    };
+    while let Some(i) = work.pop_front() {
+        queued.set(i, false);
+        let Some(env) = states[i].clone() else { continue };
+        // The successors: product edges, the place a `__TRUE` leaf stands for, or CFA edges.
+        let succ: Vec<(EdgeId, usize, Option<usize>)> = if i < n {
+            if is_true(i) {
+                let node = product.nodes[i];
+                let p = place((node.cfa, node.stack), &mut states, &mut queued, &mut places, &mut place_succ);
+                if states.len() - n > MAX_TRUE_NODES {
+                    return None;
+                }
+                join_into(&mut states, p, &env, None, &mut queued, &mut work);
+                continue;
+            }
+            product.succ[i].iter().enumerate().map(|(j, pe)| (pe.edge, pe.to.idx(), Some(j))).collect()
+        } else {
+            let k = i - n;
+            if place_succ[k].is_none() {
+                let (node, stack) = places[k];
+                let mut succ = Vec::new();
+                for e in takeable_edges(cfa, &stacks, stack, node) {
+                    if let EdgeKind::Call(cs) = cfa.edge(e).kind {
+                        if recursive[cfa.call_site(cs).callee.idx()] {
+                            unfollowed.push((node, stack));
+                            continue;
+                        }
+                    }
+                    let next = stack_after(cfa, &mut stacks, stack, e);
+                    let p = place((cfa.edge(e).dst, next), &mut states, &mut queued, &mut places, &mut place_succ);
+                    succ.push((e, p));
+                }
+                if states.len() - n > MAX_TRUE_NODES {
+                    return None;
+                }
+                place_succ[k] = Some(succ);
+            }
+            place_succ[k].as_ref().expect("computed").iter().map(|&(e, p)| (e, p, None)).collect()
+        };
+        for (edge, to, j) in succ {
+            let Some(out) = a.transfer(&env, edge) else { continue };
+            match j {
+                Some(j) => edges[i].insert(j),
+                None => true_edges.insert(edge.idx()),
+            }
+            let out = match out {
+                Out::Same => None,
+                Out::New(e) => Some(e),
+            };
+            join_into(&mut states, to, &env, out, &mut queued, &mut work);
+        }
+    }
+    let mut reached = FixedBitSet::with_capacity(n);
+    for (i, s) in states.iter().take(n).enumerate() {
+        if s.is_some() {
+            reached.insert(i);
+        }
+    }
+    unfollowed.sort_unstable();
+    unfollowed.dedup();
+    Some(Feasible { edges, reached, true_edges, unfollowed, stacks })
+}
+
+/// Joins `out` (or, if `None`, `env` unchanged) into the state of node `to`, queueing it if it grew.
+fn join_into(
+    states: &mut [Option<Rc<Env>>],
+    to: usize,
+    env: &Rc<Env>,
+    out: Option<Env>,
+    queued: &mut FixedBitSet,
+    work: &mut VecDeque<usize>,
+) {
+    let changed = match &states[to] {
+        None => {
+            states[to] = Some(match out {
+                None => env.clone(),
+                Some(e) => Rc::new(e),
+            });
+            true
+        }
+        Some(old) => match join(old, out.as_ref().unwrap_or(env)) {
+            Some(joined) => {
+                states[to] = Some(Rc::new(joined));
+                true
+            }
+            None => false,
+        },
+    };
+    if changed && !queued.contains(to) {
+        queued.insert(to);
+        work.push_back(to);
+    }
+}
+
+/// The join of `old` and `new` if it differs from `old`.
+fn join(old: &Env, new: &Env) -> Option<Env> {
+    let mut out = Env::new();
+    let mut changed = false;
+    for (v, a) in old {
+        let Some(b) = new.get(v) else {
+            changed = true;
+            continue;
+        };
+        match a.join(b) {
+            Some(u) => {
+                changed |= u != *a;
+                out.insert(*v, u);
+            }
+            None => changed = true,
+        }
+    }
+    changed.then_some(out)
+}
+
+/// What a tracked variable may hold (a variable absent from an `Env` may hold anything).
+#[derive(Clone, PartialEq, Eq, Debug)]
+enum Val {
+    /// One of these values (sorted, at most `MAX_VALUES`, never empty).
+    Is(Vec<i128>),
+    /// Any value but these (sorted, at most `MAX_VALUES`, never empty): a pointer known not null.
+    Not(Vec<i128>),
+}
+
+impl Val {
+    /// The join, `None` for any value.
+    fn join(&self, other: &Val) -> Option<Val> {
+        match (self, other) {
+            (Val::Is(a), Val::Is(b)) => {
+                let mut u: Vec<i128> = a.iter().chain(b).copied().collect();
+                u.sort_unstable();
+                u.dedup();
+                (u.len() <= MAX_VALUES).then_some(Val::Is(u))
+            }
+            (Val::Not(a), Val::Not(b)) => {
+                let both: Vec<i128> = a.iter().filter(|x| b.contains(x)).copied().collect();
+                (!both.is_empty()).then_some(Val::Not(both))
+            }
+            (Val::Is(s), Val::Not(x)) | (Val::Not(x), Val::Is(s)) => {
+                let rest: Vec<i128> = x.iter().filter(|c| !s.contains(c)).copied().collect();
+                (!rest.is_empty()).then_some(Val::Not(rest))
+            }
+        }
+    }
+
+    /// Whether `c` is a possible value.
+    fn admits(&self, c: i128) -> bool {
+        match self {
+            Val::Is(s) => s.contains(&c),
+            Val::Not(x) => !x.contains(&c),
+        }
+    }
+}
+
+/// The result of an edge on a state.
+enum Out {
+    Same,
+    New(Env),
+}
+
+struct Analyser<'a> {
+    cfa: &'a Cfa,
+    prog: &'a Program,
+    /// For every variable, its integer type (pointers: unsigned long) if it is tracked.
+    tracked: &'a [Option<IntType>],
+}
+
+impl Analyser<'_> {
+    fn int_of(&self, v: VarId) -> Option<IntType> {
+        self.tracked.get(v.idx()).copied().flatten()
+    }
+
+    /// The state after `edge`, `None` if no execution in `env` takes it.
+    fn transfer(&self, env: &Env, edge: EdgeId) -> Option<Out> {
+        let e = self.cfa.edge(edge);
+        let set = |env: &Env, v: VarId, val: Option<Val>| -> Out {
+            let mut next = env.clone();
+            match val {
+                Some(val) => next.insert(v, val),
+                None => next.remove(&v),
+            };
+            Out::New(next)
+        };
+        Some(match &e.kind {
+            EdgeKind::Assign { lhs, rhs } => match self.tracked_lvalue(lhs) {
+                Some(v) => set(env, v, self.value(env, rhs)),
+                None => Out::Same,
+            },
+            EdgeKind::ExternCall { lhs: Some(lhs), .. } => match self.tracked_lvalue(lhs) {
+                Some(v) => set(env, v, None),
+                None => Out::Same,
+            },
+            EdgeKind::Decl { var, init } if self.int_of(*var).is_some() => {
+                let val = init.as_ref().and_then(|init| self.init_value(env, init));
+                set(env, *var, val)
+            }
+            EdgeKind::Global(GlobalKind::Var { var, init }) if self.int_of(*var).is_some() => {
+                let val = match init {
+                    Some(init) => self.init_value(env, init),
+                    None if self.prog.var(*var).is_extern => None,
+                    None => Some(Val::Is(vec![0])),
+                };
+                set(env, *var, val)
+            }
+            EdgeKind::Assume { cond, truth } => return self.assume(env, cond, *truth),
+            EdgeKind::Call(cs) => {
+                let site = self.cfa.call_site(*cs);
+                let params = &self.prog.func(site.callee).params;
+                let mut next = env.clone();
+                for (p, arg) in params.iter().zip(&site.args) {
+                    if self.int_of(*p).is_some() {
+                        match self.value(env, arg) {
+                            Some(val) => next.insert(*p, val),
+                            None => next.remove(p),
+                        };
+                    }
+                }
+                Out::New(next)
+            }
+            EdgeKind::Return(cs) => {
+                let site = self.cfa.call_site(*cs);
+                let Some(v) = site.lhs.as_ref().and_then(|l| self.tracked_lvalue(l)) else { return Some(Out::Same) };
+                let ret = self.cfa.func(site.callee).and_then(|f| f.ret_var);
+                let val = ret.and_then(|r| self.converted(env, r, v));
+                set(env, v, val)
+            }
+            EdgeKind::ReturnStmt(Some(x)) => {
+                let f = self.cfa.node(e.src).func;
+                match self.cfa.func(f).and_then(|fc| fc.ret_var).filter(|&r| self.int_of(r).is_some()) {
+                    Some(r) => {
+                        let to = self.int_of(r).expect("tracked");
+                        let val = self.value(env, x).and_then(|val| self.convert(val, self.int_like(x.ty)?, to));
+                        set(env, r, val)
+                    }
+                    None => Out::Same,
+                }
+            }
+            _ => Out::Same,
+        })
+    }
+
+    /// The value of tracked `from` converted to the type of tracked `to`.
+    fn converted(&self, env: &Env, from: VarId, to: VarId) -> Option<Val> {
+        let val = env.get(&from)?.clone();
+        self.convert(val, self.int_of(from)?, self.int_of(to)?)
+    }
+
+    /// `val` of type `from` converted to `to`: sets value by value; "not these" only when every value
+    /// of `from` is one of `to`.
+    fn convert(&self, val: Val, from: IntType, to: IntType) -> Option<Val> {
+        let dm = self.prog.data_model();
+        match val {
+            Val::Is(s) => {
+                let mut c: Vec<i128> = s.iter().map(|&x| to.wrap(x, dm)).collect();
+                c.sort_unstable();
+                c.dedup();
+                Some(Val::Is(c))
+            }
+            Val::Not(x) => preserves(from, to, dm).then_some(Val::Not(x)),
+        }
+    }
+
+    /// The integer type standing for `ty`: itself, or unsigned long (the pointer width) for a pointer.
+    fn int_like(&self, ty: crate::cfront::types::TypeId) -> Option<IntType> {
+        match self.prog.types.kind(ty) {
+            TypeKind::Int(it) => Some(*it),
+            TypeKind::Pointer(_) => Some(IntType::ULONG),
+            _ => None,
+        }
+    }
+
+    /// The tracked variable `lhs` names, if it is one.
+    fn tracked_lvalue(&self, lhs: &Expr) -> Option<VarId> {
+        match lhs.kind {
+            ExprKind::Var(v) if self.int_of(v).is_some() => Some(v),
+            _ => None,
+        }
+    }
+
+    fn init_value(&self, env: &Env, init: &Init) -> Option<Val> {
+        match init {
+            Init::Expr(e) => self.value(env, e),
+            Init::List(leaves) => match leaves.as_slice() {
+                [leaf] if leaf.path.is_empty() => self.value(env, &leaf.value),
+                // `int x = {};`: the rest of the object is zero.
+                [] => Some(Val::Is(vec![0])),
+                _ => None,
+            },
+        }
+    }
+
+    /// The tracked variable `e` is, through conversions that keep every value (pointers count as
+    /// unsigned long).
+    fn var_through_casts(&self, e: &Expr) -> Option<VarId> {
+        let dm = self.prog.data_model();
+        let mut x = e;
+        loop {
+            match &x.kind {
+                ExprKind::Var(v) => return self.int_of(*v).map(|_| *v),
+                ExprKind::Cast(inner, _) => {
+                    if !preserves(self.int_like(inner.ty)?, self.int_like(x.ty)?, dm) {
+                        return None;
+                    }
+                    x = inner;
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// What `e` may be, `None` for any value.
+    fn value(&self, env: &Env, e: &Expr) -> Option<Val> {
+        if let Some(v) = self.var_through_casts(e) {
+            return env.get(&v).cloned();
+        }
+        if let Some(b) = self.decide(env, e) {
+            return Some(Val::Is(vec![b as i128]));
+        }
+        let mut out = Vec::new();
+        let complete = self.for_each_combination(env, e, |_, v| {
+            match v {
+                Some(v) => out.push(v),
+                None => return false,
+            }
+            true
+        });
+        if !complete {
+            return None;
+        }
+        out.sort_unstable();
+        out.dedup();
+        (out.len() <= MAX_VALUES).then_some(Val::Is(out))
+    }
+
+    /// The truth of a comparison `v == c`, `v != c`, `!v` or `v` (through value-keeping
+    /// conversions) that "not these" values decide.
+    fn decide(&self, env: &Env, e: &Expr) -> Option<bool> {
+        let (v, eq, c) = self.atom(env, e, true)?;
+        match env.get(&v)? {
+            Val::Not(x) if x.contains(&c) => Some(!eq),
+            _ => None,
+        }
+    }
+
+    /// `(v, eq, c)` if `cond` being `truth` means tracked `v` equals `c` (`eq`) or differs from it.
+    fn atom(&self, env: &Env, cond: &Expr, truth: bool) -> Option<(VarId, bool, i128)> {
+        use crate::cfront::ir::{BinOp, UnOp};
+        match &cond.kind {
+            ExprKind::Unary(UnOp::LogNot, x) => self.atom(env, x, !truth),
+            ExprKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
+                let eq = (*op == BinOp::Eq) == truth;
+                let side = |x: &Expr, y: &Expr| -> Option<(VarId, bool, i128)> {
+                    let v = self.var_through_casts(x)?;
+                    match self.value(env, y)? {
+                        Val::Is(s) if s.len() == 1 => Some((v, eq, s[0])),
+                        _ => None,
+                    }
+                };
+                side(a, b).or_else(|| side(b, a))
+            }
+            ExprKind::Cast(inner, _) if self.int_like(cond.ty).is_some() => {
+                // A conversion to `_Bool` or a wider type keeps zero and non-zero apart.
+                let (from, to) = (self.int_like(inner.ty)?, self.int_like(cond.ty)?);
+                let dm = self.prog.data_model();
+                if to.rank == IntRank::Bool || preserves(from, to, dm) {
+                    self.atom(env, inner, truth)
+                } else {
+                    None
+                }
+            }
+            ExprKind::Var(v) if self.int_of(*v).is_some() => Some((*v, !truth, 0)),
+            _ => None,
+        }
+    }
+
+    /// Calls `f` with each combination of the known values of the tracked variables `e` reads and
+    /// the value of `e` there (`None`: unknown); stops when `f` returns false. Returns false if it
+    /// stopped or there were too many combinations.
+    fn for_each_combination(
+        &self,
+        env: &Env,
+        e: &Expr,
+        mut f: impl FnMut(&[(VarId, i128)], Option<i128>) -> bool,
+    ) -> bool {
+        let mut vars = Vec::new();
+        reads(e, &mut vars);
+        vars.sort_unstable();
+        vars.dedup();
+        let known: Vec<(VarId, &Vec<i128>)> = vars
+            .iter()
+            .filter_map(|v| match env.get(v) {
+                Some(Val::Is(s)) => Some((*v, s)),
+                _ => None,
+            })
+            .collect();
+        let total = known.iter().try_fold(1usize, |acc, (_, s)| acc.checked_mul(s.len()));
+        if total.is_none_or(|t| t > MAX_COMBINATIONS) {
+            return false;
+        }
+        let types = &self.prog.types;
+        let mut idx = vec![0usize; known.len()];
+        let mut assignment: Vec<(VarId, i128)> = known.iter().map(|(v, s)| (*v, s[0])).collect();
+        loop {
+            for (k, (_, s)) in known.iter().enumerate() {
+                assignment[k].1 = s[idx[k]];
+            }
+            let value = eval_int_with(types, e, &mut |v| assignment.iter().find(|(w, _)| *w == v).map(|(_, x)| *x));
+            if !f(&assignment, value) {
+                return false;
+            }
+            // The next combination.
+            let mut k = 0;
+            loop {
+                if k == known.len() {
+                    return true;
+                }
+                idx[k] += 1;
+                if idx[k] < known[k].1.len() {
+                    break;
+                }
+                idx[k] = 0;
+                k += 1;
+            }
+        }
+    }
+
+    /// The state after assuming `cond` is `truth`, `None` if no value in `env` allows it: the values
+    /// of each variable the condition reads are narrowed to those some combination satisfying it
+    /// (or not decided) uses, and a comparison with a constant pins or excludes a value.
+    fn assume(&self, env: &Env, cond: &Expr, truth: bool) -> Option<Out> {
+        let mut kept: BTreeMap<VarId, Vec<i128>> = BTreeMap::new();
+        let mut any = false;
+        let complete = self.for_each_combination(env, cond, |assignment, value| {
+            if value.is_none_or(|c| (c != 0) == truth) {
+                any = true;
+                for &(v, x) in assignment {
+                    kept.entry(v).or_default().push(x);
+                }
+            }
+            true
+        });
+        if complete && !any {
+            return None;
+        }
+        let mut next: Option<Env> = None;
+        if complete {
+            for (v, mut vals) in kept {
+                vals.sort_unstable();
+                vals.dedup();
+                if matches!(env.get(&v), Some(Val::Is(old)) if old.len() != vals.len()) {
+                    next.get_or_insert_with(|| env.clone()).insert(v, Val::Is(vals));
+                }
+            }
+        }
+        if let Some((v, eq, c)) = self.atom(env, cond, truth) {
+            let ty = self.int_of(v).expect("tracked");
+            let dm = self.prog.data_model();
+            let cur = next.as_ref().unwrap_or(env).get(&v).cloned();
+            let refined = match (eq, cur) {
+                (true, _) if ty.wrap(c, dm) != c => return None,
+                (true, Some(val)) if !val.admits(c) => return None,
+                (true, _) => Some(Val::Is(vec![c])),
+                (false, Some(Val::Is(s))) => {
+                    let rest: Vec<i128> = s.iter().filter(|&&x| x != c).copied().collect();
+                    if rest.is_empty() {
+                        return None;
+                    }
+                    Some(Val::Is(rest))
+                }
+                (false, Some(Val::Not(mut x))) => {
+                    if !x.contains(&c) && x.len() < MAX_VALUES {
+                        x.push(c);
+                        x.sort_unstable();
+                    }
+                    Some(Val::Not(x))
+                }
+                (false, None) if ty.wrap(c, dm) == c => Some(Val::Not(vec![c])),
+                (false, None) => None,
+            };
+            if let Some(val) = refined {
+                if env.get(&v) != Some(&val) {
+                    next.get_or_insert_with(|| env.clone()).insert(v, val);
+                }
+            }
+        }
+        Some(next.map_or(Out::Same, Out::New))
+    }
+}
+
+/// Whether every value of `from` is one of `to`.
+fn preserves(from: IntType, to: IntType, dm: DataModel) -> bool {
+    to.min(dm) <= from.min(dm) && to.max(dm) >= from.max(dm)
+}
+
+/// The variables `e` reads as values (not those it only takes the address of).
+fn reads(e: &Expr, out: &mut Vec<VarId>) {
+    match &e.kind {
+        ExprKind::Var(v) => out.push(*v),
+        ExprKind::AddrOf(_) | ExprKind::Decay(_) | ExprKind::SizeOf(_) => {}
+        _ => each_child(e, |c| reads(c, out)),
+    }
+}
+
+/// Calls `f` on every direct subexpression of `e`.
+fn each_child(e: &Expr, mut f: impl FnMut(&Expr)) {
+    match &e.kind {
+        ExprKind::Unary(_, a)
+        | ExprKind::Cast(a, _)
+        | ExprKind::Decay(a)
+        | ExprKind::Deref(a)
+        | ExprKind::AddrOf(a)
+        | ExprKind::IncDec { target: a, .. }
+        | ExprKind::Member { base: a, .. } => f(a),
+        ExprKind::Binary(_, a, b)
+        | ExprKind::Assign(a, b)
+        | ExprKind::CompoundAssign(_, a, b, _)
+        | ExprKind::Comma(a, b)
+        | ExprKind::Index(a, b) => {
+            f(a);
+            f(b);
+        }
+        ExprKind::Cond(c, a, b) => {
+            f(c);
+            f(a);
+            f(b);
+        }
+        ExprKind::Call(callee, args) => {
+            f(callee);
+            args.iter().for_each(f);
+        }
+        ExprKind::IntConst(_)
+        | ExprKind::FloatConst(_)
+        | ExprKind::Str(_)
+        | ExprKind::Var(_)
+        | ExprKind::Func(_)
+        | ExprKind::SizeOf(_)
+        | ExprKind::Unsupported(_) => {}
+    }
+}
+
+/// Every variable named anywhere inside an `&` or an array decay of `e`.
+fn address_taken(e: &Expr, out: &mut FixedBitSet) {
+    fn all_vars(e: &Expr, out: &mut FixedBitSet) {
+        if let ExprKind::Var(v) = e.kind {
+            out.grow(v.idx() + 1);
+            out.insert(v.idx());
+        }
+        each_child(e, |c| all_vars(c, out));
+    }
+    match &e.kind {
+        ExprKind::AddrOf(a) | ExprKind::Decay(a) => all_vars(a, out),
+        _ => each_child(e, |c| address_taken(c, out)),
+    }
+}
+
+/// The expressions of an edge.
+fn edge_exprs(cfa: &Cfa, kind: &EdgeKind, mut f: impl FnMut(&Expr)) {
+    let init = |i: &Init, f: &mut dyn FnMut(&Expr)| match i {
+        Init::Expr(e) => f(e),
+        Init::List(leaves) => leaves.iter().for_each(|l| f(&l.value)),
+    };
+    match kind {
+        EdgeKind::Global(GlobalKind::Var { init: Some(i), .. }) | EdgeKind::Decl { init: Some(i), .. } => {
+            init(i, &mut f)
+        }
+        EdgeKind::Assign { lhs, rhs } => {
+            f(lhs);
+            f(rhs);
+        }
+        EdgeKind::Eval(x) | EdgeKind::Assume { cond: x, .. } | EdgeKind::ReturnStmt(Some(x)) => f(x),
+        EdgeKind::ExternCall { lhs, callee, args } => {
+            lhs.iter().for_each(&mut f);
+            f(callee);
+            args.iter().for_each(&mut f);
+        }
+        EdgeKind::Call(cs) => {
+            let site = cfa.call_site(*cs);
+            site.lhs.iter().for_each(&mut f);
+            site.args.iter().for_each(&mut f);
+        }
+        _ => {}
+    }
+}
+
+/// For every variable, its integer type if the analysis tracks it: an integer variable whose
+/// address the program never takes, of no function that can call itself.
+fn tracked_vars(cfa: &Cfa, prog: &Program) -> Vec<Option<IntType>> {
+    let mut taken = FixedBitSet::with_capacity(prog.vars.len());
+    for (_, e) in cfa.edges() {
+        edge_exprs(cfa, &e.kind, |x| address_taken(x, &mut taken));
+    }
+    let recursive = recursive_functions(cfa, prog.funcs.len());
+    prog.vars
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let func = match v.kind {
+                VarKind::Global => None,
+                VarKind::Local(f) | VarKind::Param(f, _) | VarKind::StaticLocal(f) => Some(f),
+            };
+            let excluded = taken.contains(i) || func.is_some_and(|f| recursive[f.idx()]);
+            if excluded {
+                return None;
+            }
+            match prog.types.kind(v.ty) {
+                TypeKind::Int(it) => Some(*it),
+                TypeKind::Pointer(_) => Some(IntType::ULONG),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// Functions on a cycle of the call graph (calls of functions with a body).
+fn recursive_functions(cfa: &Cfa, n_funcs: usize) -> Vec<bool> {
+    let mut g = petgraph::graph::DiGraph::<(), ()>::with_capacity(n_funcs, cfa.call_sites.len());
+    for _ in 0..n_funcs {
+        g.add_node(());
+    }
+    let mut out = vec![false; n_funcs];
+    for site in &cfa.call_sites {
+        if site.caller == site.callee {
+            out[site.caller.idx()] = true;
+        }
+        g.add_edge(site.caller.0.into(), site.callee.0.into(), ());
+    }
+    for scc in petgraph::algo::tarjan_scc(&g) {
+        if scc.len() > 1 {
+            for f in scc {
+                out[FuncId(f.index() as u32).idx()] = true;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::automaton::parse;
+    use crate::base::SourceFile;
+    use crate::cfa::{build, CfaConfig};
+    use crate::cfront::parse_program;
+    use crate::cfront::types::DataModel;
+    use crate::product::ReachInfo;
+
+    /// An automaton that sends the edge with text `to_true` to `__TRUE` and stays in its state on
+    /// every other edge, as CPAchecker's automata do with the branches their analysis ruled out.
+    fn aa(to_true: &str) -> String {
+        format!(
+            "OBSERVER AUTOMATON AssumptionAutomaton\nINITIAL STATE ARG0;\nSTATE __TRUE :\n    TRUE -> GOTO __TRUE;\n\
+             STATE USEFIRST ARG0 :\n    MATCH \"{to_true}\" -> GOTO __TRUE;\n    TRUE -> GOTO ARG0;\nEND AUTOMATON\n"
+        )
+    }
+
+    /// The over-approximation's lines and those of them the value analysis rules out.
+    fn lines(src: &str, automaton: &str) -> (Vec<u32>, Vec<u32>) {
+        let (mut prog, _) = parse_program(SourceFile::new("t.c", src.to_string()), DataModel::Ilp32).expect("parses");
+        let (cfa, _) = build(&mut prog, &CfaConfig::default()).expect("builds");
+        let (aut, _) = parse(&SourceFile::new("aa.txt", automaton.to_string())).expect("automaton parses");
+        let names = prog.funcs.iter().map(|f| f.name.clone()).collect();
+        let product = Product::build(&aut, &cfa, names);
+        let reach = ReachInfo::compute(&product, &aut, &cfa, LineRule::Spanned);
+        let kept = analyse(&product, &cfa, &prog).expect("small").lines(&product, &cfa, LineRule::Spanned);
+        let ruled_out = reach.over_lines.iter().copied().filter(|l| kept.binary_search(l).is_err()).collect();
+        (reach.over_lines, ruled_out)
+    }
+
+    const MODE: &str = "extern int __VERIFIER_nondet_int(void);
+int state = 0;
+void handler(int x) {
+  if (x > 3) {
+    x = 3;
+  }
+}
+int main(void) {
+  int x = __VERIFIER_nondet_int();
+  if (state == 1) {
+    handler(x);
+  }
+  state = 1;
+  return 0;
+}
+";
+
+    #[test]
+    fn a_branch_the_values_rule_out_does_not_bring_in_what_the_cfa_reaches_behind_it() {
+        let (over, out) = lines(MODE, &aa("[state == 1]"));
+        // Behind `[state == 1]` the automaton reaches `__TRUE`: the handler counts in the
+        // over-approximation, but `state` is 0 there.
+        for l in [4, 5, 11] {
+            assert!(over.contains(&l), "line {l} in {over:?}");
+        }
+        assert_eq!(out, vec![4, 5, 11]);
+    }
+
+    #[test]
+    fn a_variable_whose_address_is_taken_is_not_tracked() {
+        // `reset(&state)` may write anything into `state`.
+        let src = MODE.replace("int main(void) {\n", "void reset(int *p);\nint main(void) {\n  reset(&state);\n");
+        let (over, out) = lines(&src, &aa("[state == 1]"));
+        assert!(over.contains(&12), "{over:?}");
+        assert_eq!(out, Vec::<u32>::new());
+    }
+
+    #[test]
+    fn values_flow_through_calls_returns_and_conversions() {
+        let src = "extern int __VERIFIER_nondet_int(void);
+int twice(int v) {
+  return v + v;
+}
+int main(void) {
+  unsigned char c = 255;
+  int k;
+  c = c + 1;
+  k = twice(c);
+  if (k == 0) {
+    k = 1;
+  }
+  if (k == 2) {
+    k = 3;
+  }
+  return 0;
+}
+";
+        // `c` wraps to 0: `k == 0` holds (and after it, `k` is 1, so `k == 2` cannot)...
+        let (over, out) = lines(src, &aa("[k == 0]"));
+        assert!(over.contains(&11) && over.contains(&14), "{over:?}");
+        assert_eq!(out, vec![14]);
+        // ... and without the automaton's help either.
+        let (over, out) = lines(src, &aa("[k == 2]"));
+        assert!(over.contains(&14), "{over:?}");
+        assert_eq!(out, vec![14]);
+    }
+
+    #[test]
+    fn a_pointer_tested_not_null_stays_not_null_where_it_is_copied() {
+        let src = "extern void *get(void);
+int main(void) {
+  int *q = get();
+  int *r;
+  if (q == 0) {
+    return 1;
+  }
+  r = q;
+  if (r == 0) {
+    return 2;
+  }
+  return 0;
+}
+";
+        let (over, out) = lines(src, &aa("[r == 0]"));
+        assert!(over.contains(&10), "{over:?}");
+        assert_eq!(out, vec![10]);
+    }
+
+    #[test]
+    fn a_counter_with_more_values_than_the_analysis_keeps_may_hold_anything() {
+        let src = "int main(void) {
+  int i = 0;
+  while (i < 20) {
+    i++;
+  }
+  if (i == 20) {
+    i = 0;
+  }
+  if (i == 30) {
+    i = 1;
+  }
+  return 0;
+}
+";
+        // Sound, not precise: past `MAX_VALUES` values `i` may be anything, so neither branch is
+        // ruled out (the first is taken by every execution).
+        for target in ["[i == 20]", "[i == 30]"] {
+            let (over, out) = lines(src, &aa(target));
+            assert!(over.contains(&7) && over.contains(&10), "{over:?}");
+            assert_eq!(out, Vec::<u32>::new(), "{target}");
+        }
+    }
+
+    #[test]
+    fn joins_keep_value_sets_and_excluded_values_apart() {
+        let is = |v: &[i128]| Val::Is(v.to_vec());
+        let not = |v: &[i128]| Val::Not(v.to_vec());
+        assert_eq!(is(&[1, 3]).join(&is(&[2])), Some(is(&[1, 2, 3])));
+        assert_eq!(is(&[0, 1, 2, 3, 4, 5, 6]).join(&is(&[7, 8])), None);
+        assert_eq!(not(&[0]).join(&is(&[5])), Some(not(&[0])));
+        assert_eq!(not(&[0]).join(&is(&[0])), None);
+        assert_eq!(not(&[0, 1]).join(&not(&[1, 2])), Some(not(&[1])));
+        assert!(not(&[0]).admits(7) && !not(&[0]).admits(0) && !is(&[1]).admits(0));
+    }
+}
