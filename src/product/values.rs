@@ -32,6 +32,7 @@ use crate::cfa::{Cfa, EdgeId, EdgeKind, GlobalKind, LineRule, NodeId};
 use crate::cfront::eval_int_with;
 use crate::cfront::ir::{Expr, ExprKind, FuncId, Init, Program, VarId, VarKind};
 use crate::cfront::types::{DataModel, IntRank, IntType, TypeKind};
+use crate::libmodels::LibFn;
 
 /// Values a variable may hold at a node before the analysis takes it as any value.
 pub const MAX_VALUES: usize = 8;
@@ -328,8 +329,17 @@ impl Analyser<'_> {
                 Some(v) => set(env, v, self.value(env, rhs)),
                 None => Out::Same,
             },
-            EdgeKind::ExternCall { lhs: Some(lhs), .. } => match self.tracked_lvalue(lhs) {
-                Some(v) => set(env, v, None),
+            EdgeKind::ExternCall { lhs: Some(lhs), callee, args } => match self.tracked_lvalue(lhs) {
+                // `__builtin_expect(e, c)` is `e`; other functions without body return anything.
+                Some(v) => {
+                    let val = match (&callee.kind, args.first()) {
+                        (ExprKind::Func(f), Some(arg)) if LibFn::of(&self.prog.func(*f).name) == LibFn::Expect => self
+                            .value(env, arg)
+                            .and_then(|val| self.convert(val, self.int_like(arg.ty)?, self.int_of(v)?)),
+                        _ => None,
+                    };
+                    set(env, v, val)
+                }
                 None => Out::Same,
             },
             EdgeKind::Decl { var, init } if self.int_of(*var).is_some() => {
@@ -455,6 +465,9 @@ impl Analyser<'_> {
         if let Some(v) = self.var_through_casts(e) {
             return env.get(&v).cloned();
         }
+        if self.is_object_address(e) {
+            return Some(Val::Not(vec![0]));
+        }
         if let Some(b) = self.decide(env, e) {
             return Some(Val::Is(vec![b as i128]));
         }
@@ -472,6 +485,30 @@ impl Analyser<'_> {
         out.sort_unstable();
         out.dedup();
         (out.len() <= MAX_VALUES).then_some(Val::Is(out))
+    }
+
+    /// Whether `e` is, through pointer conversions, the address of a variable, of a part of one, or of
+    /// a function: never null.
+    fn is_object_address(&self, e: &Expr) -> bool {
+        let mut x = e;
+        while let ExprKind::Cast(inner, _) = &x.kind {
+            let pointers = |t| matches!(self.prog.types.kind(t), TypeKind::Pointer(_));
+            if !pointers(x.ty) || !pointers(inner.ty) {
+                return false;
+            }
+            x = inner;
+        }
+        let mut lv = match &x.kind {
+            ExprKind::AddrOf(lv) | ExprKind::Decay(lv) => &**lv,
+            _ => return false,
+        };
+        loop {
+            match &lv.kind {
+                ExprKind::Var(_) | ExprKind::Func(_) | ExprKind::Str(_) => return true,
+                ExprKind::Member { base, arrow: false, .. } => lv = base,
+                _ => return false,
+            }
+        }
     }
 
     /// The truth of a comparison `v == c`, `v != c`, `!v` or `v` (through value-keeping
@@ -894,6 +931,25 @@ int main(void) {
         let (over, out) = lines(src, &aa("[r == 0]"));
         assert!(over.contains(&10), "{over:?}");
         assert_eq!(out, vec![10]);
+    }
+
+    #[test]
+    fn an_address_is_not_null_and_builtin_expect_is_its_first_argument() {
+        let src = "long __builtin_expect(long e, long c);
+int g;
+int main(void) {
+  int *p = &g;
+  long t;
+  t = __builtin_expect((long)(p == 0), 0L);
+  if (t != 0L) {
+    return 1;
+  }
+  return 0;
+}
+";
+        let (over, out) = lines(src, &aa("[t != 0L]"));
+        assert!(over.contains(&8), "{over:?}");
+        assert_eq!(out, vec![8]);
     }
 
     #[test]
