@@ -313,6 +313,11 @@ impl Analyser<'_> {
         self.tracked.get(v.idx()).copied().flatten()
     }
 
+    /// Whether `v` is a local variable or parameter of `f` (its return value included).
+    fn local_of(&self, v: VarId, f: FuncId) -> bool {
+        matches!(self.prog.var(v).kind, VarKind::Local(g) | VarKind::Param(g, _) if g == f)
+    }
+
     /// The state after `edge`, `None` if no execution in `env` takes it.
     fn transfer(&self, env: &Env, edge: EdgeId) -> Option<Out> {
         let e = self.cfa.edge(edge);
@@ -358,7 +363,13 @@ impl Analyser<'_> {
             EdgeKind::Call(cs) => {
                 let site = self.cfa.call_site(*cs);
                 let params = &self.prog.func(site.callee).params;
-                let mut next = env.clone();
+                // A call starts with fresh locals (and return value): nothing of an earlier call of
+                // the same function is left in them.
+                let mut next: Env = env
+                    .iter()
+                    .filter(|(v, _)| !self.local_of(**v, site.callee))
+                    .map(|(v, x)| (*v, x.clone()))
+                    .collect();
                 for (p, arg) in params.iter().zip(&site.args) {
                     if self.int_of(*p).is_some() {
                         match self.value(env, arg) {
@@ -765,8 +776,14 @@ fn edge_exprs(cfa: &Cfa, kind: &EdgeKind, mut f: impl FnMut(&Expr)) {
 /// address the program never takes, of no function that can call itself.
 fn tracked_vars(cfa: &Cfa, prog: &Program) -> Vec<Option<IntType>> {
     let mut taken = FixedBitSet::with_capacity(prog.vars.len());
+    // Inline assembly may write the variables it names (its outputs); its operands are not in the
+    // IR, so every name in its text counts.
+    let mut in_asm: std::collections::HashSet<&str> = std::collections::HashSet::new();
     for (_, e) in cfa.edges() {
         edge_exprs(cfa, &e.kind, |x| address_taken(x, &mut taken));
+        if matches!(e.kind, EdgeKind::Blank(crate::cfa::BlankKind::Asm)) {
+            in_asm.extend(e.text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).filter(|w| !w.is_empty()));
+        }
     }
     let recursive = recursive_functions(cfa, prog.funcs.len());
     prog.vars
@@ -777,7 +794,10 @@ fn tracked_vars(cfa: &Cfa, prog: &Program) -> Vec<Option<IntType>> {
                 VarKind::Global => None,
                 VarKind::Local(f) | VarKind::Param(f, _) | VarKind::StaticLocal(f) => Some(f),
             };
-            let excluded = taken.contains(i) || func.is_some_and(|f| recursive[f.idx()]);
+            let excluded = taken.contains(i)
+                || func.is_some_and(|f| recursive[f.idx()])
+                || in_asm.contains(v.name.as_str())
+                || in_asm.contains(v.cpa_name.as_str());
             if excluded {
                 return None;
             }
@@ -910,6 +930,45 @@ int main(void) {
         let (over, out) = lines(src, &aa("[k == 2]"));
         assert!(over.contains(&14), "{over:?}");
         assert_eq!(out, vec![14]);
+    }
+
+    #[test]
+    fn a_call_does_not_see_the_locals_or_return_value_of_an_earlier_call() {
+        // The second call of `f` falls off its end: its result is indeterminate, not the 1 of the
+        // first call (the executor reads a fresh value there).
+        let src = "int f(int x) {
+  if (x) {
+    return 1;
+  }
+}
+int main(void) {
+  int a = f(1);
+  int b = f(0);
+  if (b == 2) {
+    return 1;
+  }
+  return 0;
+}
+";
+        let (over, out) = lines(src, &aa("[b == 2]"));
+        assert!(over.contains(&10), "{over:?}");
+        assert_eq!(out, Vec::<u32>::new());
+    }
+
+    #[test]
+    fn a_variable_inline_assembly_names_is_not_tracked() {
+        let src = "int main(void) {
+  int r = 0;
+  __asm__ volatile (\"movl $1, %0\" : \"=r\" (r));
+  if (r == 1) {
+    return 1;
+  }
+  return 0;
+}
+";
+        let (over, out) = lines(src, &aa("[r == 1]"));
+        assert!(over.contains(&5), "{over:?}");
+        assert_eq!(out, Vec::<u32>::new());
     }
 
     #[test]
