@@ -80,6 +80,17 @@ impl<'a> TrueRegion<'a> {
     }
 }
 
+/// The edges taken from the CFA nodes of `nodes` (the `__TRUE` region), calls included and returns
+/// left out (`TrueRegion` reaches the return node of a call over the call itself).
+pub fn region_edges<'c>(cfa: &'c Cfa, nodes: &'c FixedBitSet) -> impl Iterator<Item = crate::cfa::EdgeId> + 'c {
+    nodes.ones().flat_map(move |v| {
+        cfa.out_edges(NodeId::from_idx(v))
+            .iter()
+            .copied()
+            .filter(|&e| !matches!(cfa.edge(e).kind, EdgeKind::Return(_) | EdgeKind::Summary(_)))
+    })
+}
+
 /// Which functions can return: the exit is reachable from the entry when calls of functions that
 /// cannot return are dead ends (least fixpoint, so recursion without a base case does not return).
 fn returning_functions(cfa: &Cfa) -> Vec<bool> {
@@ -267,13 +278,7 @@ impl ReachInfo {
                 edges.extend(succ.iter().map(|e| e.edge));
             }
         }
-        for v in true_union.ones() {
-            for &e in cfa.out_edges(NodeId::from_idx(v)) {
-                if !matches!(cfa.edge(e).kind, EdgeKind::Return(_) | EdgeKind::Summary(_)) {
-                    edges.push(e);
-                }
-            }
-        }
+        edges.extend(region_edges(cfa, &true_union));
         edges.sort_unstable();
         edges.dedup();
         let lines = cfa.lines_of_edges(&edges, rule);

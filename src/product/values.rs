@@ -26,9 +26,9 @@ use std::rc::Rc;
 
 use fixedbitset::FixedBitSet;
 
-use super::reach::TrueRegion;
+use super::reach::{region_edges, TrueRegion};
 use super::{stack_after, takeable_edges, Product, StackId, Stacks};
-use crate::cfa::{Cfa, EdgeId, EdgeKind, GlobalKind, LineRule, NodeId};
+use crate::cfa::{expr_vars, Cfa, EdgeId, EdgeKind, GlobalKind, LineRule, NodeId};
 use crate::cfront::eval_int_with;
 use crate::cfront::ir::{Expr, ExprKind, FuncId, Init, Program, VarId, VarKind};
 use crate::cfront::types::{DataModel, IntRank, IntType, TypeKind};
@@ -87,13 +87,7 @@ impl Feasible {
             for &(node, stack) in &self.unfollowed {
                 all.union_with(&region.reach(&self.stacks, node, stack));
             }
-            for v in all.ones() {
-                for &e in cfa.out_edges(NodeId::from_idx(v)) {
-                    if !matches!(cfa.edge(e).kind, EdgeKind::Return(_) | EdgeKind::Summary(_)) {
-                        edges.push(e);
-                    }
-                }
-            }
+            edges.extend(region_edges(cfa, &all));
         }
         edges.sort_unstable();
         edges.dedup();
@@ -117,9 +111,7 @@ pub fn analyse(product: &Product, cfa: &Cfa, prog: &Program) -> Option<Feasible>
     // Nodes 0..n are the product's; the rest are places (CFA node, call stack) of the `__TRUE`
     // region, with their successors (edge, node) computed when first visited.
     let mut states: Vec<Option<Rc<Env>>> = vec![None; n];
-    let mut places: Vec<(NodeId, StackId)> = Vec::new();
-    let mut place_index: HashMap<(NodeId, StackId), usize> = HashMap::new();
-    let mut place_succ: Vec<Option<Vec<(EdgeId, usize)>>> = Vec::new();
+    let mut places = Places::default();
     let mut edges: Vec<FixedBitSet> = product.succ.iter().map(|s| FixedBitSet::with_capacity(s.len())).collect();
     let mut true_edges = FixedBitSet::with_capacity(cfa.n_edges());
     let mut unfollowed = Vec::new();
@@ -130,19 +122,6 @@ pub fn analyse(product: &Product, cfa: &Cfa, prog: &Program) -> Option<Feasible>
         work.push_back(0usize);
         queued.insert(0);
     }
-    let mut place = |key: (NodeId, StackId),
-                     states: &mut Vec<Option<Rc<Env>>>,
-                     queued: &mut FixedBitSet,
-                     places: &mut Vec<(NodeId, StackId)>,
-                     place_succ: &mut Vec<Option<Vec<(EdgeId, usize)>>>| {
-        *place_index.entry(key).or_insert_with(|| {
-            places.push(key);
-            place_succ.push(None);
-            states.push(None);
-            queued.grow(states.len());
-            states.len() - 1
-        })
-    };
     while let Some(i) = work.pop_front() {
         queued.set(i, false);
         let Some(env) = states[i].clone() else { continue };
@@ -150,8 +129,8 @@ pub fn analyse(product: &Product, cfa: &Cfa, prog: &Program) -> Option<Feasible>
         let succ: Vec<(EdgeId, usize, Option<usize>)> = if i < n {
             if is_true(i) {
                 let node = product.nodes[i];
-                let p = place((node.cfa, node.stack), &mut states, &mut queued, &mut places, &mut place_succ);
-                if states.len() - n > MAX_TRUE_NODES {
+                let p = places.node((node.cfa, node.stack), &mut states, &mut queued);
+                if places.keys.len() > MAX_TRUE_NODES {
                     return None;
                 }
                 join_into(&mut states, p, &env, None, &mut queued, &mut work);
@@ -160,8 +139,8 @@ pub fn analyse(product: &Product, cfa: &Cfa, prog: &Program) -> Option<Feasible>
             product.succ[i].iter().enumerate().map(|(j, pe)| (pe.edge, pe.to.idx(), Some(j))).collect()
         } else {
             let k = i - n;
-            if place_succ[k].is_none() {
-                let (node, stack) = places[k];
+            if places.succ[k].is_none() {
+                let (node, stack) = places.keys[k];
                 let mut succ = Vec::new();
                 for e in takeable_edges(cfa, &stacks, stack, node) {
                     if let EdgeKind::Call(cs) = cfa.edge(e).kind {
@@ -171,15 +150,15 @@ pub fn analyse(product: &Product, cfa: &Cfa, prog: &Program) -> Option<Feasible>
                         }
                     }
                     let next = stack_after(cfa, &mut stacks, stack, e);
-                    let p = place((cfa.edge(e).dst, next), &mut states, &mut queued, &mut places, &mut place_succ);
+                    let p = places.node((cfa.edge(e).dst, next), &mut states, &mut queued);
                     succ.push((e, p));
                 }
-                if states.len() - n > MAX_TRUE_NODES {
+                if places.keys.len() > MAX_TRUE_NODES {
                     return None;
                 }
-                place_succ[k] = Some(succ);
+                places.succ[k] = Some(succ);
             }
-            place_succ[k].as_ref().expect("computed").iter().map(|&(e, p)| (e, p, None)).collect()
+            places.succ[k].as_ref().expect("computed").iter().map(|&(e, p)| (e, p, None)).collect()
         };
         for (edge, to, j) in succ {
             let Some(out) = a.transfer(&env, edge) else { continue };
@@ -203,6 +182,28 @@ pub fn analyse(product: &Product, cfa: &Cfa, prog: &Program) -> Option<Feasible>
     unfollowed.sort_unstable();
     unfollowed.dedup();
     Some(Feasible { edges, reached, true_edges, unfollowed, stacks })
+}
+
+/// The places (CFA node, call stack) of the `__TRUE` region the analysis visited: the analysis' node
+/// after the product's `n` nodes, `n + k`, is `keys[k]`, its successors (edge, node) are computed on the first visit.
+#[derive(Default)]
+struct Places {
+    keys: Vec<(NodeId, StackId)>,
+    index: HashMap<(NodeId, StackId), usize>,
+    succ: Vec<Option<Vec<(EdgeId, usize)>>>,
+}
+
+impl Places {
+    /// The analysis node of place `key`, added (without a state) if new.
+    fn node(&mut self, key: (NodeId, StackId), states: &mut Vec<Option<Rc<Env>>>, queued: &mut FixedBitSet) -> usize {
+        *self.index.entry(key).or_insert_with(|| {
+            self.keys.push(key);
+            self.succ.push(None);
+            states.push(None);
+            queued.grow(states.len());
+            states.len() - 1
+        })
+    }
 }
 
 /// Joins `out` (or, if `None`, `env` unchanged) into the state of node `to`, queueing it if it grew.
@@ -572,8 +573,9 @@ impl Analyser<'_> {
         e: &Expr,
         mut f: impl FnMut(&[(VarId, i128)], Option<i128>) -> bool,
     ) -> bool {
-        let mut vars = Vec::new();
-        reads(e, &mut vars);
+        // Every variable `e` names (some only as an address: harmless, they are not tracked).
+        let (mut vars, mut addressed) = (Vec::new(), Vec::new());
+        expr_vars(e, &mut vars, &mut addressed);
         vars.sort_unstable();
         vars.dedup();
         let known: Vec<(VarId, &Vec<i128>)> = vars
@@ -682,67 +684,6 @@ fn preserves(from: IntType, to: IntType, dm: DataModel) -> bool {
     to.min(dm) <= from.min(dm) && to.max(dm) >= from.max(dm)
 }
 
-/// The variables `e` reads as values (not those it only takes the address of).
-fn reads(e: &Expr, out: &mut Vec<VarId>) {
-    match &e.kind {
-        ExprKind::Var(v) => out.push(*v),
-        ExprKind::AddrOf(_) | ExprKind::Decay(_) | ExprKind::SizeOf(_) => {}
-        _ => each_child(e, |c| reads(c, out)),
-    }
-}
-
-/// Calls `f` on every direct subexpression of `e`.
-fn each_child(e: &Expr, mut f: impl FnMut(&Expr)) {
-    match &e.kind {
-        ExprKind::Unary(_, a)
-        | ExprKind::Cast(a, _)
-        | ExprKind::Decay(a)
-        | ExprKind::Deref(a)
-        | ExprKind::AddrOf(a)
-        | ExprKind::IncDec { target: a, .. }
-        | ExprKind::Member { base: a, .. } => f(a),
-        ExprKind::Binary(_, a, b)
-        | ExprKind::Assign(a, b)
-        | ExprKind::CompoundAssign(_, a, b, _)
-        | ExprKind::Comma(a, b)
-        | ExprKind::Index(a, b) => {
-            f(a);
-            f(b);
-        }
-        ExprKind::Cond(c, a, b) => {
-            f(c);
-            f(a);
-            f(b);
-        }
-        ExprKind::Call(callee, args) => {
-            f(callee);
-            args.iter().for_each(f);
-        }
-        ExprKind::IntConst(_)
-        | ExprKind::FloatConst(_)
-        | ExprKind::Str(_)
-        | ExprKind::Var(_)
-        | ExprKind::Func(_)
-        | ExprKind::SizeOf(_)
-        | ExprKind::Unsupported(_) => {}
-    }
-}
-
-/// Every variable named anywhere inside an `&` or an array decay of `e`.
-fn address_taken(e: &Expr, out: &mut FixedBitSet) {
-    fn all_vars(e: &Expr, out: &mut FixedBitSet) {
-        if let ExprKind::Var(v) = e.kind {
-            out.grow(v.idx() + 1);
-            out.insert(v.idx());
-        }
-        each_child(e, |c| all_vars(c, out));
-    }
-    match &e.kind {
-        ExprKind::AddrOf(a) | ExprKind::Decay(a) => all_vars(a, out),
-        _ => each_child(e, |c| address_taken(c, out)),
-    }
-}
-
 /// The expressions of an edge.
 fn edge_exprs(cfa: &Cfa, kind: &EdgeKind, mut f: impl FnMut(&Expr)) {
     let init = |i: &Init, f: &mut dyn FnMut(&Expr)| match i {
@@ -776,11 +717,18 @@ fn edge_exprs(cfa: &Cfa, kind: &EdgeKind, mut f: impl FnMut(&Expr)) {
 /// address the program never takes, of no function that can call itself.
 fn tracked_vars(cfa: &Cfa, prog: &Program) -> Vec<Option<IntType>> {
     let mut taken = FixedBitSet::with_capacity(prog.vars.len());
+    let mut address_taken = |x: &Expr| {
+        let (mut named, mut addressed) = (Vec::new(), Vec::new());
+        expr_vars(x, &mut named, &mut addressed);
+        for v in addressed {
+            taken.insert(v.idx());
+        }
+    };
     // Inline assembly may write the variables it names (its outputs); its operands are not in the
     // IR, so every name in its text counts.
     let mut in_asm: std::collections::HashSet<&str> = std::collections::HashSet::new();
     for (_, e) in cfa.edges() {
-        edge_exprs(cfa, &e.kind, |x| address_taken(x, &mut taken));
+        edge_exprs(cfa, &e.kind, &mut address_taken);
         if matches!(e.kind, EdgeKind::Blank(crate::cfa::BlankKind::Asm)) {
             in_asm.extend(e.text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).filter(|w| !w.is_empty()));
         }
@@ -865,22 +813,7 @@ mod tests {
         (reach.over_lines, ruled_out)
     }
 
-    const MODE: &str = "extern int __VERIFIER_nondet_int(void);
-int state = 0;
-void handler(int x) {
-  if (x > 3) {
-    x = 3;
-  }
-}
-int main(void) {
-  int x = __VERIFIER_nondet_int();
-  if (state == 1) {
-    handler(x);
-  }
-  state = 1;
-  return 0;
-}
-";
+    const MODE: &str = include_str!("../../fixtures/c/coverage/mode_guard.c");
 
     #[test]
     fn a_branch_the_values_rule_out_does_not_bring_in_what_the_cfa_reaches_behind_it() {
