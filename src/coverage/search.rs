@@ -378,7 +378,6 @@ pub fn search(
             coverage.lines.iter().all(|l| out.infeasible.binary_search(l).is_err()),
             "an execution covers a line the value analysis ruled out"
         );
-        let guide = explorer.guide_mut();
         guide.mark_covered(&coverage.lines);
         last_new = explorer.edges_executed();
         covered.extend(coverage.lines.iter().copied());

@@ -35,7 +35,7 @@ use crate::cfront::types::{DataModel, IntRank, IntType, TypeKind};
 use crate::libmodels::LibFn;
 
 /// Values a variable may hold at a node before the analysis takes it as any value.
-pub const MAX_VALUES: usize = 8;
+const MAX_VALUES: usize = 8;
 /// Combinations of variable values an expression is evaluated for before it is taken as any value.
 const MAX_COMBINATIONS: usize = 256;
 
@@ -45,17 +45,16 @@ type Env = BTreeMap<VarId, Val>;
 /// What the analysis found: the product edges an execution can take, and the CFA edges it can take
 /// after the automaton reached `__TRUE`.
 pub struct Feasible {
-    /// For every product node, which of its successor edges (by index) an execution can take.
-    pub edges: Vec<FixedBitSet>,
-    /// For every product node, whether an execution can be there.
-    pub reached: FixedBitSet,
+    /// For every product node, which of its successor edges (by index) an execution can take (none
+    /// for a node no execution reaches).
+    edges: Vec<FixedBitSet>,
     /// CFA edges an execution can take inside the `__TRUE` region.
-    pub true_edges: FixedBitSet,
+    true_edges: FixedBitSet,
     /// Places of the `__TRUE` region where the analysis stopped following calls (into a recursive
     /// function): everything the CFA reaches from there counts.
-    pub unfollowed: Vec<(NodeId, StackId)>,
+    unfollowed: Vec<(NodeId, StackId)>,
     /// The call stacks of the product and of the `__TRUE` region.
-    pub stacks: Stacks,
+    stacks: Stacks,
 }
 
 impl Feasible {
@@ -63,12 +62,10 @@ impl Feasible {
     /// from reached product nodes outside `__FALSE`, the feasible edges of the `__TRUE` region, and
     /// everything the CFA reaches from where the analysis stopped following it.
     pub fn lines(&self, product: &Product, cfa: &Cfa, rule: LineRule) -> Vec<u32> {
-        let is_false = |i: usize| Some(product.nodes[i].aut) == product.false_state;
+        // (`__FALSE` nodes have no successors.)
         let mut edges: Vec<EdgeId> = self.true_edges.ones().map(EdgeId::from_idx).collect();
-        for i in self.reached.ones() {
-            if !is_false(i) {
-                edges.extend(self.edges[i].ones().map(|j| product.succ[i][j].edge));
-            }
+        for (i, feasible) in self.edges.iter().enumerate() {
+            edges.extend(feasible.ones().map(|j| product.succ[i][j].edge));
         }
         let mut queries: Vec<NodeId> = Vec::new();
         for &(node, stack) in &self.unfollowed {
@@ -133,7 +130,7 @@ pub fn analyse(product: &Product, cfa: &Cfa, prog: &Program) -> Option<Feasible>
                 if places.keys.len() > MAX_TRUE_NODES {
                     return None;
                 }
-                join_into(&mut states, p, &env, None, &mut queued, &mut work);
+                join_into(&mut states, p, &env, Out::Same, &mut queued, &mut work);
                 continue;
             }
             product.succ[i].iter().enumerate().map(|(j, pe)| (pe.edge, pe.to.idx(), Some(j))).collect()
@@ -166,22 +163,12 @@ pub fn analyse(product: &Product, cfa: &Cfa, prog: &Program) -> Option<Feasible>
                 Some(j) => edges[i].insert(j),
                 None => true_edges.insert(edge.idx()),
             }
-            let out = match out {
-                Out::Same => None,
-                Out::New(e) => Some(e),
-            };
             join_into(&mut states, to, &env, out, &mut queued, &mut work);
-        }
-    }
-    let mut reached = FixedBitSet::with_capacity(n);
-    for (i, s) in states.iter().take(n).enumerate() {
-        if s.is_some() {
-            reached.insert(i);
         }
     }
     unfollowed.sort_unstable();
     unfollowed.dedup();
-    Some(Feasible { edges, reached, true_edges, unfollowed, stacks })
+    Some(Feasible { edges, true_edges, unfollowed, stacks })
 }
 
 /// The places (CFA node, call stack) of the `__TRUE` region the analysis visited: the analysis' node
@@ -206,30 +193,37 @@ impl Places {
     }
 }
 
-/// Joins `out` (or, if `None`, `env` unchanged) into the state of node `to`, queueing it if it grew.
+/// Joins `out` (the state after an edge from a node with `env`) into the state of node `to`,
+/// queueing it if it grew.
 fn join_into(
     states: &mut [Option<Rc<Env>>],
     to: usize,
     env: &Rc<Env>,
-    out: Option<Env>,
+    out: Out,
     queued: &mut FixedBitSet,
     work: &mut VecDeque<usize>,
 ) {
     let changed = match &states[to] {
         None => {
             states[to] = Some(match out {
-                None => env.clone(),
-                Some(e) => Rc::new(e),
+                Out::Same => env.clone(),
+                Out::New(e) => Rc::new(e),
             });
             true
         }
-        Some(old) => match join(old, out.as_ref().unwrap_or(env)) {
-            Some(joined) => {
-                states[to] = Some(Rc::new(joined));
-                true
+        Some(old) => {
+            let new = match &out {
+                Out::Same => &**env,
+                Out::New(e) => e,
+            };
+            match join(old, new) {
+                Some(joined) => {
+                    states[to] = Some(Rc::new(joined));
+                    true
+                }
+                None => false,
             }
-            None => false,
-        },
+        }
     };
     if changed && !queued.contains(to) {
         queued.insert(to);
