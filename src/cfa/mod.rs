@@ -12,6 +12,7 @@
 //! Invariant: only this module and `product` import `petgraph`.
 
 mod build;
+mod distance;
 mod dump;
 mod effects;
 mod graph;
@@ -24,6 +25,7 @@ use crate::base::Diagnostic;
 use crate::cfront::ir::{Expr, FuncId, Init, Program, VarId};
 use crate::id_type;
 
+pub use distance::exit_distances;
 pub use dump::{kind_name, to_dot, to_text};
 pub use live::{expr_vars, init_vars, LiveLocals};
 

@@ -234,3 +234,35 @@ fn postorder_puts_the_exit_first() {
     let max = (0..cfa.n_nodes()).map(|i| cfa.node(NodeId::from_idx(i)).postorder).max().unwrap();
     assert_eq!(cfa.node(f.entry).postorder, max);
 }
+
+#[test]
+fn exit_distances_count_a_call_as_the_shortest_way_through_the_callee() {
+    let src = "int nondet(void);
+void slow(void) { int a = 1; a = 2; a = 3; a = 4; a = 5; }
+void stuck(void) { while (1) { } }
+int main(void) {
+  int x = nondet();
+  if (x) { slow(); } else { x = 2; }
+  if (x == 7) { stuck(); }
+  return x;
+}
+";
+    let (mut prog, _) = parse_program(SourceFile::new("t.c", src.into()), DataModel::Ilp32).unwrap();
+    let (cfa, _) = build(&mut prog, &CfaConfig::default()).unwrap();
+    let dist = exit_distances(&cfa);
+    let target = |text: &str| {
+        let (_, e) = cfa.edges().find(|(_, e)| &*e.text == text).unwrap_or_else(|| panic!("no edge {text}"));
+        dist[e.dst.idx()]
+    };
+    let slow = cfa.func(prog.func_by_name("slow").unwrap()).unwrap();
+    let through_slow = dist[slow.entry.idx()];
+    assert!(through_slow >= 5, "five assignments in slow: {through_slow}");
+    // The then-branch calls `slow` (one edge plus the way through it); the else-branch assigns.
+    let (then, els) = (target("[!(x == 0)]"), target("[x == 0]"));
+    assert!(then > through_slow && then >= els + through_slow - 1, "then {then}, else {els}, slow {through_slow}");
+    // `stuck` never returns: no way to the exit from its call, nor from inside it.
+    let stuck = cfa.func(prog.func_by_name("stuck").unwrap()).unwrap();
+    assert_eq!(dist[stuck.entry.idx()], u32::MAX);
+    assert_eq!(target("[x == 7]"), u32::MAX);
+    assert_eq!(dist[cfa.func(cfa.main).unwrap().exit.idx()], 0);
+}

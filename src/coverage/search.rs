@@ -349,6 +349,7 @@ pub fn search(
             }
             Ok(c) => (c.edges, c.inputs),
             Err(r) => {
+                explorer.reject_completion(&outcome);
                 rejected.get_or_insert(r);
                 continue;
             }
@@ -791,6 +792,10 @@ impl Guide for CoverageGuide<'_> {
         let mut h = std::collections::hash_map::DefaultHasher::new();
         std::hash::Hash::hash(&(tag.pos, tag.stack), &mut h);
         std::hash::Hasher::finish(&h)
+    }
+
+    fn completion_worth(&self, tag: &Tag) -> u32 {
+        tag.fresh.len() as u32
     }
 
     fn exclusive(&self, tag: &Tag) -> bool {

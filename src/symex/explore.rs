@@ -20,6 +20,20 @@
 //! On programs with infinite paths this keeps the search from diving forever into one of them while
 //! a violation waits nearer the root; nothing is cut, so exhaustiveness is unaffected.
 //!
+//! A `CompletionOnly` subtree (the guide wants one path to the end of the program from there, see
+//! `Step`) that the guide deems worth it (`Guide::completion_worth`) is searched twice from its first
+//! branch on: depth-first like every other path, and by a copy that takes the waiting path nearest
+//! to the end of `main` first (`cfa::exit_distances`, a call counting as the shortest way through
+//! its callee), depth bands aside. Depth-first search gets lost where the way out takes a particular
+//! order of steps (an environment loop that must see probe, suspend, resume and disconnect before
+//! it may end: after a violation it backtracks into the loop's next iteration, not into the handler
+//! whose choices decided it), nearest-first where it must go a long way round; the first completion
+//! found ends both. The copies take turns with the rest of the search by feasibility checks: half of
+//! them at first, a sixteenth at least; a copy that finds a completion first doubles their share, a
+//! copy given up (after `COPY_CHECKS`, or when the caller rejects one of its completions) halves it.
+//! The copies keep their own state-cache entries and report only executions (the depth-first search
+//! meets every other end too), and edges they execute do not count in `edges_executed`.
+//!
 //! Every path that ends becomes a `PathOutcome`, yielded by the explorer's `Iterator`
 //! implementation in the order the paths ended: the program exited, halted or violated the property;
 //! a successor was infeasible or pruned by the guide; the state was covered by the cache; the
@@ -30,7 +44,8 @@
 //! Invariant: a path in the work list has a satisfiable path condition.
 //! Invariant: the same program, configuration and guide give the same sequence of outcomes.
 
-use std::collections::VecDeque;
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BinaryHeap, VecDeque};
 use std::fmt;
 use std::hash::Hash;
 use std::rc::Rc;
@@ -59,6 +74,17 @@ pub enum Strategy {
 
 /// The most paths waiting for the next DFS depth band.
 const MAX_DEFERRED: usize = 20_000;
+/// The most paths of the best-first copies waiting; beyond, new ones are left to the depth-first
+/// search.
+const MAX_COMPLETING: usize = 4096;
+/// Feasibility checks of a turn of the best-first copies or of the rest of the search.
+const TURN_CHECKS: u64 = 500;
+/// The least and greatest `copy_shift`: the copies take between a half and a sixteenth of the
+/// checks.
+const MIN_COPY_SHIFT: u32 = 1;
+const MAX_COPY_SHIFT: u32 = 4;
+/// Feasibility checks a best-first copy may take before it is given up.
+const COPY_CHECKS: u64 = 6_000;
 
 /// Options of an exploration.
 #[derive(Clone, Debug)]
@@ -159,6 +185,14 @@ pub trait Guide {
         cache::tag_hash(tag)
     }
 
+    /// How much a completion of a `CompletionOnly` subtree entered with `tag` is worth (say, the
+    /// lines it would cover): the most valuable subtrees are also searched best-first. The default:
+    /// nothing, no subtree is.
+    fn completion_worth(&self, tag: &Self::Tag) -> u32 {
+        let _ = tag;
+        0
+    }
+
     /// Whether a path with `tag` carries something only its own completions can use: it is pruned
     /// as covered only by a state with an equal tag or by one from which no path completes. The
     /// default: no path is.
@@ -240,6 +274,8 @@ pub struct PathOutcome<T> {
     pub approx: Approx,
     /// The `CompletionOnly` subtree this path completes, if any (see `Explorer::accept_completion`).
     pub group: Option<u32>,
+    /// Whether the path is of a best-first copy of its subtree.
+    pub best_first: bool,
 }
 
 /// Counters of an exploration (`--stats`).
@@ -385,8 +421,38 @@ struct Item<T> {
     /// Branch points with more than one feasible successor on the path.
     depth: u32,
     group: Option<u32>,
+    /// A copy searching its `CompletionOnly` subtree best-first (`serve_completing`).
+    best_first: bool,
     entry: Option<u32>,
     chain: List<u32>,
+}
+
+/// A path of a `CompletionOnly` subtree in the best-first queue: the fewer edges to the end of the
+/// program, the sooner; then the newer (as depth-first search would).
+struct Completing<T> {
+    key: (u32, u64),
+    item: Item<T>,
+}
+
+impl<T> PartialEq for Completing<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key
+    }
+}
+
+impl<T> Eq for Completing<T> {}
+
+impl<T> PartialOrd for Completing<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl<T> Ord for Completing<T> {
+    /// Reversed: `BinaryHeap` pops the greatest, the queue the smallest key.
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.key.cmp(&self.key)
+    }
 }
 
 /// Runs the exploration of one program (see the module documentation).
@@ -410,7 +476,28 @@ pub struct Explorer<'a, G: Guide> {
     /// Steps taken, for occasional memory checks.
     ticks: u64,
     pending: VecDeque<PathOutcome<G::Tag>>,
+    /// For every `CompletionOnly` subtree, whether a completion was accepted.
     groups: Vec<bool>,
+    /// DFS: the waiting paths of each `CompletionOnly` subtree searched best-first (see
+    /// `serve_completing`), nearest to the end of the program first.
+    completing: BTreeMap<u32, BinaryHeap<Completing<G::Tag>>>,
+    /// Paths waiting in `completing`.
+    n_completing: usize,
+    /// For every `CompletionOnly` subtree, whether its best-first copy was made.
+    copied: Vec<bool>,
+    /// For every `CompletionOnly` subtree, the feasibility checks its best-first copy took.
+    spent: Vec<u64>,
+    /// Feasibility checks taken best-first and by the rest of the search.
+    checks_best_first: u64,
+    checks_rest: u64,
+    /// Whether the copies have their turn.
+    serving_best_first: bool,
+    /// Edges the copies executed.
+    edges_best_first: u64,
+    /// The copies take one in `2^copy_shift` checks.
+    copy_shift: u32,
+    /// For every CFA location, the fewest edges to its function's exit (`cfa::exit_distances`).
+    exit_dist: Vec<u32>,
     stats: Stats,
     stop: Option<StopReason>,
     next_id: u64,
@@ -565,6 +652,16 @@ impl<'a, G: Guide> Explorer<'a, G> {
             ticks: 0,
             pending: VecDeque::new(),
             groups: Vec::new(),
+            completing: BTreeMap::new(),
+            n_completing: 0,
+            copied: Vec::new(),
+            spent: Vec::new(),
+            checks_best_first: 0,
+            serving_best_first: false,
+            edges_best_first: 0,
+            copy_shift: MIN_COPY_SHIFT,
+            checks_rest: 0,
+            exit_dist: crate::cfa::exit_distances(cfa),
             stats: Stats::default(),
             stop: None,
             next_id: 0,
@@ -588,7 +685,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
 
     /// Edges executed so far: a measure of the work done.
     pub fn edges_executed(&self) -> u64 {
-        self.stats.edges
+        self.stats.edges - self.edges_best_first
     }
 
     /// From now on, depth-first search takes every fourth path from the oldest pending ones
@@ -640,7 +737,16 @@ impl<'a, G: Guide> Explorer<'a, G> {
         let tag = self.guide.initial_tag();
         let id = self.fresh_id();
         match self.world.initial_state(&mut self.aig) {
-            Ok(st) => self.work.push_back(Item { st, tag, id, depth: 0, group: None, entry: None, chain: List::new() }),
+            Ok(st) => self.work.push_back(Item {
+                st,
+                tag,
+                id,
+                depth: 0,
+                group: None,
+                best_first: false,
+                entry: None,
+                chain: List::new(),
+            }),
             Err(u) => {
                 self.stats.paths += 1;
                 self.stats.cuts += 1;
@@ -654,6 +760,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
                     inputs: None,
                     approx: Approx::NONE,
                     group: None,
+                    best_first: false,
                 });
             }
         }
@@ -798,6 +905,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
     /// Branches over the assume edges `edges` leaving the path's location.
     fn branch(&mut self, mut it: Item<G::Tag>, edges: &[EdgeId]) -> Option<Item<G::Tag>> {
         let cfa = self.world.cfa;
+        let it_best_first = it.best_first;
         // Conditions, evaluated once on the path's state.
         let mut lits = Vec::with_capacity(edges.len());
         let (res, ub) = {
@@ -976,6 +1084,29 @@ impl<'a, G: Guide> Explorer<'a, G> {
         }
         match self.config.strategy {
             Strategy::Dfs => {
+                // A `CompletionOnly` subtree is searched twice: depth-first as any other, and by a
+                // copy best-first (`serve_completing`), from its first branch on.
+                if it_best_first {
+                    for c in children {
+                        self.queue_best_first(c);
+                    }
+                    return None;
+                }
+                for c in &children {
+                    let g = c.group.map(|g| g as usize);
+                    if let Some(g) = g.filter(|&g| !self.copied[g]) {
+                        self.copied[g] = true;
+                        if self.guide.completion_worth(&c.tag) == 0 {
+                            continue;
+                        }
+                        let mut copy = c.clone();
+                        copy.id = self.fresh_id();
+                        copy.best_first = true;
+                        copy.entry = None;
+                        copy.chain = List::new();
+                        self.queue_best_first(copy);
+                    }
+                }
                 // Paths deeper than the current band wait until the band is explored.
                 // (Beyond `MAX_DEFERRED` waiting paths, plain DFS: the band must not turn into BFS's
                 // frontier.)
@@ -1055,8 +1186,11 @@ impl<'a, G: Guide> Explorer<'a, G> {
         }
         let t = Instant::now();
         let live = self.liveness.as_ref().expect("caching is on");
-        let who = Seeker { tag: cache::tag_hash(&it.tag), exclusive: self.guide.exclusive(&it.tag) };
-        let keys = cache::keys(&self.aig, &self.world, live, &it.st, self.guide.cache_tag(&it.tag));
+        // The copies searching best-first keep their own entries: the two searches of a subtree do
+        // not prune each other.
+        let copy = if it.best_first { 0x9e37_79b9_7f4a_7c15 } else { 0 };
+        let who = Seeker { tag: cache::tag_hash(&it.tag) ^ copy, exclusive: self.guide.exclusive(&it.tag) };
+        let keys = cache::keys(&self.aig, &self.world, live, &it.st, self.guide.cache_tag(&it.tag) ^ copy);
         let probe = keys.as_ref().map(|k| self.cache.probe(k, &it.chain, who));
         self.cache.stats.time += t.elapsed();
         let Some(keys) = keys else { return Some(false) };
@@ -1096,9 +1230,66 @@ impl<'a, G: Guide> Explorer<'a, G> {
         Some(res)
     }
 
+    /// Queues a path of a best-first copy, unless its subtree is completed or the queue is full (the
+    /// depth-first search covers every path of the copies: nothing is lost).
+    fn queue_best_first(&mut self, c: Item<G::Tag>) {
+        let g = c.group.expect("copies are of subtrees");
+        if self.groups[g as usize] || self.n_completing >= MAX_COMPLETING {
+            return;
+        }
+        let key = (self.distance_to_end(&c.st), u64::MAX - c.id);
+        self.completing.entry(g).or_default().push(Completing { key, item: c });
+        self.n_completing += 1;
+    }
+
+    /// The fewest edges from the path's location to the end of the program: to the exit of its
+    /// function, then from each return site to the exit of its caller.
+    fn distance_to_end(&self, st: &SymState) -> u32 {
+        let cfa = self.world.cfa;
+        let mut d = self.exit_dist[st.node.idx()];
+        for f in &st.frames {
+            if let Some(cs) = f.call_site {
+                let back = cfa.call_site(cs).return_node.map_or(u32::MAX, |r| self.exit_dist[r.idx()]);
+                d = d.saturating_add(back).saturating_add(1);
+            }
+        }
+        d
+    }
+
+    /// Runs the waiting path of the best-first copies nearest to the end of the program, unless its
+    /// copy has used up `COPY_CHECKS`: then the copy is given up.
+    fn serve_completing(&mut self) {
+        // (`Completing` orders the nearest greatest.)
+        let g = *self
+            .completing
+            .iter()
+            .max_by_key(|(_, q)| q.peek().expect("queues are never empty"))
+            .map(|(g, _)| g)
+            .expect("called with waiting paths");
+        if self.spent[g as usize] > COPY_CHECKS {
+            // The copy gave no completion within its checks: the depth-first search goes on alone.
+            self.give_up_copy(g);
+            return;
+        }
+        let queue = self.completing.get_mut(&g).expect("present");
+        let c = queue.pop().expect("queues are never empty");
+        if queue.is_empty() {
+            self.completing.remove(&g);
+        }
+        self.n_completing -= 1;
+        let (before, edges_before) = (self.stats.branch_checks, self.stats.edges);
+        self.advance(c.item);
+        let spent = self.stats.branch_checks - before;
+        self.edges_best_first += self.stats.edges - edges_before;
+        self.spent[g as usize] = self.spent[g as usize].saturating_add(spent);
+        self.checks_best_first += spent;
+    }
+
     fn enter_completion(&mut self, it: &mut Item<G::Tag>) {
         if it.group.is_none() {
             self.groups.push(false);
+            self.copied.push(false);
+            self.spent.push(0);
             it.group = Some(self.groups.len() as u32 - 1);
         }
     }
@@ -1113,6 +1304,10 @@ impl<'a, G: Guide> Explorer<'a, G> {
             self.cache.mark_completion(it.entry);
         }
         self.cache.finish(it.entry, end.taints());
+        if it.best_first && !end.is_execution() {
+            // The depth-first search meets this end too (unless a completion makes it moot).
+            return;
+        }
         let inputs =
             if self.guide.wants_inputs(&end, &it.tag) && end.is_execution() { self.inputs_of(&it) } else { None };
         self.count(&end, it.st.approx);
@@ -1123,15 +1318,41 @@ impl<'a, G: Guide> Explorer<'a, G> {
             inputs,
             approx: it.st.approx,
             group,
+            best_first: it.best_first,
         });
     }
 
     /// Accepts a completing path: the remaining alternatives of its `CompletionOnly` subtree (if
     /// any) are dropped. Call it before pulling the next path.
     pub fn accept_completion(&mut self, outcome: &PathOutcome<G::Tag>) {
+        if outcome.best_first && outcome.group.is_some_and(|g| !self.groups[g as usize]) {
+            // The copies found what depth-first search had not: give them more turns.
+            self.copy_shift = (self.copy_shift - 1).max(MIN_COPY_SHIFT);
+        }
         if let Some(g) = outcome.group {
             self.groups[g as usize] = true;
+            if let Some(q) = self.completing.remove(&g) {
+                self.n_completing -= q.len();
+            }
         }
+    }
+
+    /// Rejects a completing path (its replay disagreed): the best-first copy of its
+    /// `CompletionOnly` subtree, which may well meet more such paths, is given up; the depth-first
+    /// search of the subtree goes on.
+    pub fn reject_completion(&mut self, outcome: &PathOutcome<G::Tag>) {
+        if let Some(g) = outcome.group {
+            self.give_up_copy(g);
+        }
+    }
+
+    /// Gives up the best-first copy of subtree `g` (and the copies get fewer turns).
+    fn give_up_copy(&mut self, g: u32) {
+        if let Some(q) = self.completing.remove(&g) {
+            self.n_completing -= q.len();
+            self.copy_shift = (self.copy_shift + 1).min(MAX_COPY_SHIFT);
+        }
+        self.spent[g as usize] = u64::MAX;
     }
 
     /// Reports an ended path that branched off `it` (which goes on).
@@ -1141,6 +1362,9 @@ impl<'a, G: Guide> Explorer<'a, G> {
         } else if end.taints() {
             self.cache.taint(it.entry);
         }
+        if it.best_first {
+            return;
+        }
         self.count(&end, it.st.approx);
         self.pending.push_back(PathOutcome {
             end,
@@ -1149,6 +1373,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
             inputs: None,
             approx: it.st.approx,
             group: None,
+            best_first: false,
         });
     }
 
@@ -1252,6 +1477,23 @@ impl<G: Guide> Explorer<'_, G> {
                 break Pulled::Busy;
             }
             segments += 1;
+            if self.work.is_empty() && self.deferred.is_empty() {
+                // The depth-first search is over: the copies would repeat it.
+                self.completing.clear();
+                self.n_completing = 0;
+            }
+            // The copies take one in `2^copy_shift` checks, in turns of at least `TURN_CHECKS`
+            // (a switch costs the solver its incremental state).
+            let weighted = self.checks_best_first.saturating_mul((1 << self.copy_shift) - 1);
+            self.serving_best_first = if self.serving_best_first {
+                weighted < self.checks_rest + TURN_CHECKS
+            } else {
+                self.checks_rest >= weighted + TURN_CHECKS
+            };
+            if self.n_completing > 0 && self.serving_best_first {
+                self.serve_completing();
+                continue;
+            }
             if self.work.is_empty() && !self.deferred.is_empty() {
                 // The band is explored: double it and go on with the paths that waited, oldest first.
                 self.band = self.band.saturating_mul(2);
@@ -1272,7 +1514,11 @@ impl<G: Guide> Explorer<'_, G> {
                 Strategy::Bfs => self.work.pop_front(),
             };
             match item {
-                Some(it) => self.advance(it),
+                Some(it) => {
+                    let before = self.stats.branch_checks;
+                    self.advance(it);
+                    self.checks_rest += self.stats.branch_checks - before;
+                }
                 None => break Pulled::Done,
             }
         };

@@ -683,3 +683,68 @@ int main() { int copy; while (1) { sent = sent + 1; acked = acked + 1; copy = se
     let (prog, cfa) = build(narrow, DataModel::Ilp32);
     assert!(shift::Shift::analyse(&prog, &cfa).is_none());
 }
+
+/// `Completer` that orders branches away from the exit (a loop's body before its exit), and deems
+/// every completion worth a best-first copy if `worthy`.
+struct Diver {
+    worthy: bool,
+}
+
+impl Guide for Diver {
+    type Tag = bool;
+
+    fn initial_tag(&mut self) -> bool {
+        false
+    }
+
+    fn on_edge(&mut self, cfa: &Cfa, tag: &mut bool, edge: EdgeId) -> Step {
+        Completer.on_edge(cfa, tag, edge)
+    }
+
+    fn order(&mut self, cfa: &Cfa, _node: NodeId, succs: &mut [Succ<bool>]) {
+        succs.sort_by_key(|s| std::cmp::Reverse(cfa.node(cfa.edge(s.edge).dst).postorder));
+    }
+
+    fn completion_worth(&self, _tag: &bool) -> u32 {
+        self.worthy as u32
+    }
+}
+
+#[test]
+fn a_best_first_copy_finds_the_way_out_where_depth_first_search_dives() {
+    // Depth-first search dives into the loop (body first; the counter keeps every state new) and
+    // backtracks through the deep iterations first, where the way out ends in an endless loop; the
+    // terminating way out is a branch away from the loop's first iteration.
+    let src = "int __VERIFIER_nondet_int();
+int main() {
+  int i = 0;
+  if (__VERIFIER_nondet_int()) { i = 1; }
+  while (__VERIFIER_nondet_int()) {
+    if (__VERIFIER_nondet_int()) { i = i + 2; } else { i = i + 3; }
+  }
+  if (i > 4) { while (1) { } }
+  return i;
+}
+";
+    let (prog, cfa) = build(src, DataModel::Ilp32);
+    // The first completion among the first 5 000 ended paths: (found by a copy, its length, edges
+    // the depth-first search had executed).
+    fn first_exit<G: Guide>(mut ex: Explorer<'_, G>) -> Option<(bool, usize, u64)> {
+        for _ in 0..5_000 {
+            let o = ex.next()?;
+            if o.end == PathEnd::Exit {
+                return Some((o.best_first, o.path.len(), ex.edges_executed()));
+            }
+        }
+        None
+    }
+    let plain = first_exit(explore(&prog, &cfa, ExploreConfig::default(), Diver { worthy: false }));
+    let (best_first, len, edges) =
+        first_exit(explore(&prog, &cfa, ExploreConfig::default(), Diver { worthy: true })).expect("a completion");
+    assert!(best_first, "found by the copy: {plain:?} vs {:?}", (best_first, len, edges));
+    assert!(len < 30, "the short way out: {len} edges");
+    // Depth-first search alone finds it later, if at all.
+    if let Some((_, _, plain_edges)) = plain {
+        assert!(plain_edges > edges, "depth-first alone: {plain_edges} edges, with the copy {edges}");
+    }
+}
