@@ -162,6 +162,12 @@ impl<'a> Analysis<'a> {
         self.reach.over_lines.iter().copied().filter(|l| kept.binary_search(l).is_err()).collect()
     }
 
+    /// Lines of the over-approximation only edges into `__FALSE` count for
+    /// (`ReachInfo::frontier_lines`): an execution's lines end before such an edge. Ascending.
+    pub fn lines_into_unexplored(&self) -> &[u32] {
+        &self.reach.frontier_lines
+    }
+
     /// The matcher of the automaton's transitions on the CFA's edges.
     pub fn matcher(&self) -> &Matcher<'a> {
         &self.matcher

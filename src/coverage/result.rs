@@ -356,6 +356,9 @@ pub struct CoverageResult {
     /// How many lines are not coverable because the value analysis of the product rules out every
     /// way there inside the explored region (and some path leads from them to the end of `main`).
     pub infeasible: usize,
+    /// How many lines are not coverable because only edges into `__FALSE` count for them (and some
+    /// path leads from them to the end of `main`).
+    pub into_unexplored: usize,
     /// The environment assumptions the result relies on (accepted by the user with `--assume` and
     /// made by the search or the proof): their names and what they state.
     pub assumed: Vec<(&'static str, &'static str)>,

@@ -171,6 +171,8 @@ pub struct SearchOutcome {
     /// Lines of the over-approximation the value analysis of the product showed no execution reaches
     /// inside the explored region (`Analysis::lines_infeasible`), ascending.
     pub infeasible: Vec<u32>,
+    /// Lines only edges into `__FALSE` count for (`Analysis::lines_into_unexplored`), ascending.
+    pub frontier: Vec<u32>,
     /// The variables the proof pass abstracted away, if it proved anything.
     pub abstracted: Vec<VarId>,
     /// The accepted assumptions (`SearchConfig::assume`) the search relied on: approximations it
@@ -245,15 +247,17 @@ pub fn search(
     // before the search, which does not look for them. (Pruning the product edges it rules out from
     // the guide's targets as well changes the search order for the worse on keyspan_remote.BUG.)
     let infeasible = analysis.feasibility(prog).map(|f| analysis.lines_infeasible(&f)).unwrap_or_default();
+    let frontier = analysis.lines_into_unexplored().to_vec();
     let mut guide = CoverageGuide::new(analysis, config.generate);
     guide.mark_proven(&infeasible);
+    guide.mark_proven(&frontier);
     // Lines no terminating execution reaches are decided before the search; it still looks for them
     // (a path there may be a bug worth reporting), but stops once every other line is decided.
     let no_exit = analysis.lines_without_exit();
     guide.settle(&no_exit);
     let property = config.explore.property;
     let mut explorer: Explorer<'_, CoverageGuide> = symex::explore(prog, cfa, config.explore.clone(), guide);
-    let mut out = SearchOutcome { no_exit, infeasible, ..SearchOutcome::default() };
+    let mut out = SearchOutcome { no_exit, infeasible, frontier, ..SearchOutcome::default() };
     let mut rejected: Option<symex::Rejected> = None;
     let mut first_cut_line: Option<u32> = None;
     let limit = config.max_executions.unwrap_or(usize::MAX);
@@ -364,13 +368,8 @@ pub fn search(
         // A real execution: it completes its `CompletionOnly` subtree, if it is in one.
         explorer.accept_completion(&outcome);
         let coverage = analysis.measure(&Execution { origin: String::new(), edges: edges.clone(), terminating: true });
-        let guide = explorer.guide_mut();
-        let new = coverage.lines.iter().any(|&l| guide.is_uncovered(l));
-        if config.generate == Generate::Targeted && !new {
-            continue;
-        }
-        // The invariants behind `lines_without_exit` and `lines_infeasible`: no terminating
-        // execution covers one of them.
+        // The invariants behind `lines_without_exit`, `lines_infeasible` and
+        // `lines_into_unexplored`: no terminating execution covers one of them.
         debug_assert!(
             coverage.lines.iter().all(|l| out.no_exit.binary_search(l).is_err()),
             "an execution covers a line without a path to the end of main"
@@ -379,6 +378,15 @@ pub fn search(
             coverage.lines.iter().all(|l| out.infeasible.binary_search(l).is_err()),
             "an execution covers a line the value analysis ruled out"
         );
+        debug_assert!(
+            coverage.lines.iter().all(|l| out.frontier.binary_search(l).is_err()),
+            "an execution covers a line only edges into __FALSE count for"
+        );
+        let guide = explorer.guide_mut();
+        let new = coverage.lines.iter().any(|&l| guide.is_uncovered(l));
+        if config.generate == Generate::Targeted && !new {
+            continue;
+        }
         guide.mark_covered(&coverage.lines);
         last_new = explorer.edges_executed();
         covered.extend(coverage.lines.iter().copied());

@@ -369,15 +369,16 @@ pub(crate) fn measure(
     }
     let proven = search_outcome.as_ref().map(|o| o.proven.as_slice()).unwrap_or_default();
     // Lines no terminating execution reaches need no search: decided also for executions from files.
-    let (no_exit, infeasible) = match &search_outcome {
-        Some(o) => (o.no_exit.clone(), o.infeasible.clone()),
+    let (no_exit, infeasible, frontier) = match &search_outcome {
+        Some(o) => (o.no_exit.clone(), o.infeasible.clone(), o.frontier.clone()),
         None => (
             analysis.lines_without_exit(),
             analysis.feasibility(prog).map(|f| analysis.lines_infeasible(&f)).unwrap_or_default(),
+            analysis.lines_into_unexplored().to_vec(),
         ),
     };
     let no_exit = no_exit.as_slice();
-    let mut decided: Vec<u32> = proven.iter().chain(no_exit).chain(&infeasible).copied().collect();
+    let mut decided: Vec<u32> = proven.iter().chain(no_exit).chain(&infeasible).chain(&frontier).copied().collect();
     decided.sort_unstable();
     decided.dedup();
     let line_status = result::line_status(&lines_to_cover, &over, &under, &decided, &executions, search_state);
@@ -424,10 +425,19 @@ pub(crate) fn measure(
             .filter(|(l, st)| {
                 **st == LineStatus::NotCoverable
                     && no_exit.binary_search(l).is_err()
+                    && frontier.binary_search(l).is_err()
                     && infeasible.binary_search(l).is_ok()
             })
             .count(),
-        not_coverable_by: not_coverable_by(&line_status, search_outcome.as_ref(), no_exit, &infeasible),
+        into_unexplored: line_status
+            .iter()
+            .filter(|(l, st)| {
+                **st == LineStatus::NotCoverable
+                    && no_exit.binary_search(l).is_err()
+                    && frontier.binary_search(l).is_ok()
+            })
+            .count(),
+        not_coverable_by: not_coverable_by(&line_status, search_outcome.as_ref(), no_exit, &infeasible, &frontier),
         undefined_paths: search_outcome.as_ref().map_or(0, |o| o.undefined_paths),
         undefined: search_outcome.as_ref().map(|o| o.undefined.clone()).unwrap_or_default(),
         assumed_violations: search_outcome
@@ -613,19 +623,26 @@ pub const NO_EXIT_ARGUMENT: &str = "no path to the end of main";
 /// no assumption either (it over-approximates what functions without body return and write).
 pub const VALUE_ARGUMENT: &str = "value analysis of automaton x CFA";
 
-/// The argument of every line proven not coverable: no path to the end of `main`, the value analysis
-/// of the product, the proof pass's abstraction, or the exhaustive search; each followed by the
-/// accepted assumptions it relies on.
+/// The argument for lines only edges into `__FALSE` count for (`Analysis::lines_into_unexplored`):
+/// the definition of the under-approximation alone.
+pub const FRONTIER_ARGUMENT: &str = "only on edges into the unexplored region";
+
+/// The argument of every line proven not coverable: no path to the end of `main`, only edges into
+/// the unexplored region, the value analysis of the product, the proof pass's abstraction, or the
+/// exhaustive search; each followed by the accepted assumptions it relies on.
 fn not_coverable_by(
     status: &BTreeMap<u32, LineStatus>,
     outcome: Option<&SearchOutcome>,
     no_exit: &[u32],
     infeasible: &[u32],
+    frontier: &[u32],
 ) -> BTreeMap<u32, String> {
     let not_coverable = status.iter().filter(|(_, s)| **s == LineStatus::NotCoverable).map(|(&l, _)| l);
     let static_argument = |l: u32| {
         if no_exit.binary_search(&l).is_ok() {
             Some(NO_EXIT_ARGUMENT)
+        } else if frontier.binary_search(&l).is_ok() {
+            Some(FRONTIER_ARGUMENT)
         } else if infeasible.binary_search(&l).is_ok() {
             Some(VALUE_ARGUMENT)
         } else {
@@ -961,22 +978,28 @@ mod tests {
             proof_assumed: symex::Approx::NONE,
             ..SearchOutcome::default()
         };
-        let by = not_coverable_by(&status, Some(&outcome), &[5], &[]);
+        let by = not_coverable_by(&status, Some(&outcome), &[5], &[], &[]);
         assert_eq!(by.len(), 3);
         assert_eq!(by[&2], "exhaustive search, assuming fresh-pointers");
         assert_eq!(by[&3], "counter abstraction");
         assert_eq!(by[&5], NO_EXIT_ARGUMENT);
         // A proof that took what functions without body write as arbitrary says so.
         let outcome = SearchOutcome { proof_extern_writes: true, ..outcome };
-        let by = not_coverable_by(&status, Some(&outcome), &[5], &[]);
+        let by = not_coverable_by(&status, Some(&outcome), &[5], &[], &[]);
         assert_eq!(by[&3], "search with what functions without body write abstracted away");
         let outcome = SearchOutcome { abstracted: vec![VarId(0)], ..outcome };
-        let by = not_coverable_by(&status, Some(&outcome), &[5], &[]);
+        let by = not_coverable_by(&status, Some(&outcome), &[5], &[], &[]);
         assert_eq!(by[&3], "counter abstraction, with what functions without body write abstracted away");
         // Without a search only the lines without a way out are not coverable.
         let unsearched: BTreeMap<u32, LineStatus> =
             [(1, LineStatus::OverOnly), (5, LineStatus::NotCoverable)].into_iter().collect();
-        let by = not_coverable_by(&unsearched, None, &[5], &[]);
+        let by = not_coverable_by(&unsearched, None, &[5], &[], &[]);
         assert_eq!(by.into_iter().collect::<Vec<_>>(), [(5, NO_EXIT_ARGUMENT.to_string())]);
+        // Lines only edges into `__FALSE` count for, and those the values rule out, name their
+        // argument with or without a search; a line without a way out keeps that one.
+        let by = not_coverable_by(&status, None, &[5], &[2], &[3, 5]);
+        assert_eq!(by[&2], VALUE_ARGUMENT);
+        assert_eq!(by[&3], FRONTIER_ARGUMENT);
+        assert_eq!(by[&5], NO_EXIT_ARGUMENT);
     }
 }

@@ -15,7 +15,7 @@ use petgraph::graph::DiGraph;
 
 use super::{Product, ProductNodeId, StackId, Stacks};
 use crate::automaton::Automaton;
-use crate::cfa::{Cfa, EdgeKind, LineRule, NodeId};
+use crate::cfa::{Cfa, EdgeId, EdgeKind, LineRule, NodeId};
 
 /// Reach sets of `__TRUE` leaves: locations reachable on the CFA from (node, stack).
 pub struct TrueRegion<'a> {
@@ -204,6 +204,11 @@ pub struct ReachInfo {
     pub over_edges: Vec<crate::cfa::EdgeId>,
     /// Lines of the over-approximation, ascending.
     pub over_lines: Vec<u32>,
+    /// Lines of the over-approximation that only edges into `__FALSE` count for, ascending: the
+    /// paper's Reach counts the location an edge leaves, but an execution's lines end before the
+    /// edge on which the automaton enters `__FALSE` (`coverage::Analysis::measure`), so no execution
+    /// covers one of these inside the explored region.
+    pub frontier_lines: Vec<u32>,
 }
 
 impl ReachInfo {
@@ -271,18 +276,24 @@ impl ReachInfo {
             state_score[q] = state_score[q].max(size);
         }
 
-        // Every edge taken from a node outside `__FALSE`, plus the edges of the `__TRUE` region.
-        let mut edges = Vec::new();
+        // Every edge taken from a node outside `__FALSE`, plus the edges of the `__TRUE` region; of
+        // them, those an execution's lines can count for (not into `__FALSE`).
+        let (mut edges, mut inner) = (Vec::new(), Vec::new());
         for (i, succ) in product.succ.iter().enumerate() {
             if !is_false(i) {
                 edges.extend(succ.iter().map(|e| e.edge));
+                inner.extend(succ.iter().filter(|e| !is_false(e.to.idx())).map(|e| e.edge));
             }
         }
-        edges.extend(region_edges(cfa, &true_union));
+        let region: Vec<EdgeId> = region_edges(cfa, &true_union).collect();
+        edges.extend(&region);
+        inner.extend(region);
         edges.sort_unstable();
         edges.dedup();
         let lines = cfa.lines_of_edges(&edges, rule);
-        ReachInfo { node_reach, state_score, over_edges: edges, over_lines: lines }
+        let inner_lines = cfa.lines_of_edges(&inner, rule);
+        let frontier_lines = lines.iter().copied().filter(|l| inner_lines.binary_search(l).is_err()).collect();
+        ReachInfo { node_reach, state_score, over_edges: edges, over_lines: lines, frontier_lines }
     }
 
     /// The score of product node `n` (its Reach size).

@@ -58,14 +58,17 @@ pub struct Feasible {
 }
 
 impl Feasible {
-    /// The lines of the over-approximation that remain when only feasible edges count: edges taken
-    /// from reached product nodes outside `__FALSE`, the feasible edges of the `__TRUE` region, and
-    /// everything the CFA reaches from where the analysis stopped following it.
+    /// The lines an execution can cover inside the explored region when only feasible edges count:
+    /// edges taken from reached product nodes into nodes outside `__FALSE` (an execution's lines end
+    /// before the edge into `__FALSE`), the feasible edges of the `__TRUE` region, and everything the
+    /// CFA reaches from where the analysis stopped following it.
     pub fn lines(&self, product: &Product, cfa: &Cfa, rule: LineRule) -> Vec<u32> {
         // (`__FALSE` nodes have no successors.)
+        let into_false =
+            |i: usize, j: usize| Some(product.nodes[product.succ[i][j].to.idx()].aut) == product.false_state;
         let mut edges: Vec<EdgeId> = self.true_edges.ones().map(EdgeId::from_idx).collect();
         for (i, feasible) in self.edges.iter().enumerate() {
-            edges.extend(feasible.ones().map(|j| product.succ[i][j].edge));
+            edges.extend(feasible.ones().filter(|&j| !into_false(i, j)).map(|j| product.succ[i][j].edge));
         }
         let mut queries: Vec<NodeId> = Vec::new();
         for &(node, stack) in &self.unfollowed {

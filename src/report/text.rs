@@ -61,6 +61,12 @@ pub fn coverage_summary(res: &CoverageResult) -> String {
             res.infeasible
         ));
     }
+    if res.into_unexplored > 0 {
+        notes.push(format!(
+            "{} line(s) not coverable: only edges into the unexplored region count for them, and an execution's lines end before such an edge",
+            res.into_unexplored
+        ));
+    }
     if res.without_exit > 0 {
         notes.push(format!("{} line(s) not coverable: no path leads from them to the end of main", res.without_exit));
     }

@@ -574,3 +574,26 @@ fn lines_behind_a_branch_the_values_rule_out_are_not_coverable_before_any_search
         run.stdout
     );
 }
+
+#[test]
+fn a_line_only_an_edge_into_the_unexplored_region_counts_for_is_not_coverable() {
+    // `state = 1;` leads into `__FALSE`: the over-approximation counts its line (the location it
+    // leaves is explored), an execution's lines end before it.
+    let program = "fixtures/c/coverage/mode_guard.c";
+    let aa = "fixtures/automata/mode_guard_frontier_aa.txt";
+    let j = run_json(&[program, "--aa", aa]);
+    assert_eq!(j["exact"], true, "{j}");
+    assert_eq!(nums(&j["over_approximation"]["lines"]), [2, 4, 5, 9, 10, 11, 13]);
+    assert_eq!(nums(&j["under_approximation"]["lines"]), [2, 9, 10]);
+    assert_eq!(j["line_status"]["13"], "not_coverable", "{j}");
+    assert_eq!(j["not_coverable_by"]["13"], "only on edges into the unexplored region");
+    // The handler behind `[state == 1]`: `state` is 0 there.
+    assert_eq!(j["not_coverable_by"]["11"], "value analysis of automaton x CFA");
+    let run = vcov(["coverage", program, "--aa", aa, "--no-progress"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("1 line(s) not coverable: only edges into the unexplored region count for them"),
+        "{}",
+        run.stdout
+    );
+}
