@@ -21,10 +21,11 @@
 //! a violation waits nearer the root; nothing is cut, so exhaustiveness is unaffected.
 //!
 //! A `CompletionOnly` subtree (the guide wants one path to the end of the program from there, see
-//! `Step`) that the guide deems worth it (`Guide::completion_worth`) is searched twice from its first
-//! branch on: depth-first like every other path, and by a copy that takes the waiting path nearest
-//! to the end of `main` first (`cfa::exit_distances`, a call counting as the shortest way through
-//! its callee), depth bands aside. Depth-first search gets lost where the way out takes a particular
+//! `Step`) that the guide deems worth it (`Guide::completion_worth`) and in which depth-first search
+//! went past the depth band without a completion is searched a second time, from its first branch
+//! on, by a copy that takes the waiting path nearest to the end of `main` first
+//! (`cfa::exit_distances`, a call counting as the shortest way through its callee), depth bands
+//! aside. Depth-first search gets lost where the way out takes a particular
 //! order of steps (an environment loop that must see probe, suspend, resume and disconnect before
 //! it may end: after a violation it backtracks into the loop's next iteration, not into the handler
 //! whose choices decided it), nearest-first where it must go a long way round; the first completion
@@ -306,6 +307,12 @@ pub struct Stats {
     pub independent: u64,
     /// Checks whether undefined behaviour is possible.
     pub ub_checks: u64,
+    /// Best-first copies of `CompletionOnly` subtrees made.
+    pub copies: u64,
+    /// Completions the copies found first.
+    pub copy_completions: u64,
+    /// Branch checks the copies took (counted in `branch_checks` too).
+    pub copy_checks: u64,
     /// Solver counters.
     pub solver: SolverStats,
     /// State-cache counters.
@@ -337,6 +344,7 @@ impl fmt::Display for Stats {
          \x20 infeasible branches pruned:  {}\n\
          \x20 checks without solver call: {} (independent of the path condition)\n\
          \x20 undefined-behaviour checks:  {}\n\
+         \x20 best-first copies:           {} ({} completions first, {} branch checks)\n\
          \x20 solver calls:                {}\n\
          \x20 checks settled by models:    {}\n\
          \x20 solver instances:            {}\n\
@@ -361,6 +369,9 @@ impl fmt::Display for Stats {
             stats.infeasible,
             stats.independent,
             stats.ub_checks,
+            stats.copies,
+            stats.copy_completions,
+            stats.copy_checks,
             stats.solver.calls,
             stats.solver.model_hits,
             stats.solver.fresh_solvers,
@@ -485,6 +496,8 @@ pub struct Explorer<'a, G: Guide> {
     n_completing: usize,
     /// For every `CompletionOnly` subtree, whether its best-first copy was made.
     copied: Vec<bool>,
+    /// The best-first copies made and not started yet, by subtree.
+    copy_roots: BTreeMap<u32, Item<G::Tag>>,
     /// For every `CompletionOnly` subtree, the feasibility checks its best-first copy took.
     spent: Vec<u64>,
     /// Feasibility checks taken best-first and by the rest of the search.
@@ -655,6 +668,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
             completing: BTreeMap::new(),
             n_completing: 0,
             copied: Vec::new(),
+            copy_roots: BTreeMap::new(),
             spent: Vec::new(),
             checks_best_first: 0,
             serving_best_first: false,
@@ -1084,8 +1098,9 @@ impl<'a, G: Guide> Explorer<'a, G> {
         }
         match self.config.strategy {
             Strategy::Dfs => {
-                // A `CompletionOnly` subtree is searched twice: depth-first as any other, and by a
-                // copy best-first (`serve_completing`), from its first branch on.
+                // A `CompletionOnly` subtree is searched depth-first as any other; a copy of it
+                // from its first branch on is kept, to search it best-first (`serve_completing`)
+                // once depth-first search has gone past the band in it.
                 if it_best_first {
                     for c in children {
                         self.queue_best_first(c);
@@ -1104,7 +1119,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
                         copy.best_first = true;
                         copy.entry = None;
                         copy.chain = List::new();
-                        self.queue_best_first(copy);
+                        self.copy_roots.insert(g as u32, copy);
                     }
                 }
                 // Paths deeper than the current band wait until the band is explored.
@@ -1112,6 +1127,14 @@ impl<'a, G: Guide> Explorer<'a, G> {
                 // frontier.)
                 let band = if self.deferred.len() >= MAX_DEFERRED { u32::MAX } else { self.band };
                 let (mut now, later): (Vec<_>, Vec<_>) = children.into_iter().partition(|c| c.depth <= band);
+                for c in &later {
+                    // Depth-first search found no completion of the subtree within the band: its
+                    // copy starts.
+                    if let Some(copy) = c.group.and_then(|g| self.copy_roots.remove(&g)) {
+                        self.stats.copies += 1;
+                        self.queue_best_first(copy);
+                    }
+                }
                 self.deferred.extend(later);
                 if now.is_empty() {
                     return None;
@@ -1283,6 +1306,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
         self.edges_best_first += self.stats.edges - edges_before;
         self.spent[g as usize] = self.spent[g as usize].saturating_add(spent);
         self.checks_best_first += spent;
+        self.stats.copy_checks += spent;
     }
 
     fn enter_completion(&mut self, it: &mut Item<G::Tag>) {
@@ -1328,9 +1352,11 @@ impl<'a, G: Guide> Explorer<'a, G> {
         if outcome.best_first && outcome.group.is_some_and(|g| !self.groups[g as usize]) {
             // The copies found what depth-first search had not: give them more turns.
             self.copy_shift = (self.copy_shift - 1).max(MIN_COPY_SHIFT);
+            self.stats.copy_completions += 1;
         }
         if let Some(g) = outcome.group {
             self.groups[g as usize] = true;
+            self.copy_roots.remove(&g);
             if let Some(q) = self.completing.remove(&g) {
                 self.n_completing -= q.len();
             }

@@ -180,6 +180,7 @@ fn statistics() {
         "infeasible branches pruned:",
         "solver calls:",
         "state cache hits:",
+        "best-first copies:",
         "time in solver:",
         "time in encoding:",
         "time in the rest:",
