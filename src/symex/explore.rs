@@ -500,8 +500,7 @@ pub struct Explorer<'a, G: Guide> {
     copy_roots: BTreeMap<u32, Item<G::Tag>>,
     /// For every `CompletionOnly` subtree, the feasibility checks its best-first copy took.
     spent: Vec<u64>,
-    /// Feasibility checks taken best-first and by the rest of the search.
-    checks_best_first: u64,
+    /// Feasibility checks taken by the rest of the search (the copies': `Stats::copy_checks`).
     checks_rest: u64,
     /// Whether the copies have their turn.
     serving_best_first: bool,
@@ -670,7 +669,6 @@ impl<'a, G: Guide> Explorer<'a, G> {
             copied: Vec::new(),
             copy_roots: BTreeMap::new(),
             spent: Vec::new(),
-            checks_best_first: 0,
             serving_best_first: false,
             edges_best_first: 0,
             copy_shift: MIN_COPY_SHIFT,
@@ -1305,7 +1303,6 @@ impl<'a, G: Guide> Explorer<'a, G> {
         let spent = self.stats.branch_checks - before;
         self.edges_best_first += self.stats.edges - edges_before;
         self.spent[g as usize] = self.spent[g as usize].saturating_add(spent);
-        self.checks_best_first += spent;
         self.stats.copy_checks += spent;
     }
 
@@ -1510,7 +1507,7 @@ impl<G: Guide> Explorer<'_, G> {
             }
             // The copies take one in `2^copy_shift` checks, in turns of at least `TURN_CHECKS`
             // (a switch costs the solver its incremental state).
-            let weighted = self.checks_best_first.saturating_mul((1 << self.copy_shift) - 1);
+            let weighted = self.stats.copy_checks.saturating_mul((1 << self.copy_shift) - 1);
             self.serving_best_first = if self.serving_best_first {
                 weighted < self.checks_rest + TURN_CHECKS
             } else {
