@@ -28,14 +28,15 @@ import sys
 import tempfile
 
 
-def measure(vcov, run_dir, limit, work, assume):
+def measure(vcov, run_dir, limit, work, assume, alias_links):
     """One `vcov coverage` run; a dict of the figures, or of the error."""
     name = os.path.basename(run_dir)
     program = sorted(glob.glob(os.path.join(run_dir, "program.*")))[0]
     aa = os.path.join(run_dir, "AssumptionAutomaton.txt")
     report = os.path.join(work, "%s.%d.json" % (name, limit))
     cmd = [vcov, "coverage", program, "--aa", aa, "--generate", "targeted", "--timelimit", str(limit),
-           "--no-progress", "--json", report] + (["--assume", assume] if assume else [])
+           "--no-progress", "--json", report] + (["--assume", assume] if assume else []) \
+        + (["--alias-links"] if alias_links else [])
     row = {"run": name, "limit": limit}
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=limit + 120, errors="replace")
@@ -73,6 +74,7 @@ def main():
     ap.add_argument("--min-lines", type=int, default=1000, help="only programs with more lines to cover")
     ap.add_argument("--csv", help="also write the rows to this CSV file")
     ap.add_argument("--assume", default="", help="vcov's --assume: environment assumptions accepted")
+    ap.add_argument("--alias-links", action="store_true", help="vcov's --alias-links")
     a = ap.parse_args()
     if not os.path.exists(a.vcov):
         sys.exit("no vcov binary at %s: run cargo build --release, or pass --vcov" % a.vcov)
@@ -92,7 +94,7 @@ def main():
                 drivers.append(r)
         jobs = [(r, l) for r in drivers for l in limits]
         with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
-            rows = list(pool.map(lambda rl: measure(a.vcov, rl[0], rl[1], work, a.assume), jobs))
+            rows = list(pool.map(lambda rl: measure(a.vcov, rl[0], rl[1], work, a.assume, a.alias_links), jobs))
     cols = ["run", "limit", "over", "covered", "not_coverable", "undecided", "decided", "exact", "stopped_by", "by", "reason"]
     print("%-32s %5s %6s %7s %8s %9s %7s  %s" % ("run", "limit", "over", "covered", "not cov.", "undecided",
                                                 "decided", "why not exact"))

@@ -252,7 +252,7 @@ pub fn expr_vars(e: &Expr, uses: &mut Vec<VarId>, esc: &mut Vec<VarId>) {
 }
 
 /// The variable an lvalue lives in, if it is (part of) a variable.
-fn root_var(e: &Expr) -> Option<VarId> {
+pub fn root_var(e: &Expr) -> Option<VarId> {
     match &e.strip_implicit().kind {
         ExprKind::Var(v) => Some(*v),
         ExprKind::Member { base, arrow: false, .. } => root_var(base),

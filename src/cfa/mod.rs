@@ -27,7 +27,7 @@ use crate::id_type;
 
 pub use distance::exit_distances;
 pub use dump::{kind_name, to_dot, to_text};
-pub use live::{expr_vars, init_vars, LiveLocals};
+pub use live::{expr_vars, init_vars, root_var, LiveLocals};
 
 id_type! {
     /// A CFA location.

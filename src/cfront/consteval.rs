@@ -1,7 +1,7 @@
 //! Integer evaluation over typed expressions, with C's conversion rules: of constant expressions,
 //! and of expressions over integer variables whose values a caller supplies.
 
-use super::ir::{BinOp, Expr, ExprKind, UnOp, VarId};
+use super::ir::{BinOp, Expr, ExprKind, UnOp};
 use super::types::{IntType, TypeKind, Types};
 
 /// The value of `e` if it is an integer constant expression (casts, arithmetic, `sizeof`, `?:`).
@@ -12,15 +12,16 @@ pub fn eval_int(types: &Types, e: &Expr) -> Option<i128> {
     eval_int_with(types, e, &mut |_| None)
 }
 
-/// The value of `e` when every variable `v` it reads holds `read(v)` (a value of `v`'s type; `None`:
-/// unknown). Like `eval_int` otherwise: `None` for memory, calls, floating point and undefined
+/// The value of `e` when every integer variable it reads, and every integer member of a variable
+/// (`v.f`, `v.f.g`) it reads, holds `read(x)` for that expression `x` (a value of its type; `None`:
+/// unknown). Like `eval_int` otherwise: `None` for other memory, calls, floating point and undefined
 /// results. `&&`, `||` and `?:` read only the operands C evaluates.
-pub fn eval_int_with(types: &Types, e: &Expr, read: &mut dyn FnMut(VarId) -> Option<i128>) -> Option<i128> {
+pub fn eval_int_with(types: &Types, e: &Expr, read: &mut dyn FnMut(&Expr) -> Option<i128>) -> Option<i128> {
     let dm = types.data_model();
     match &e.kind {
-        ExprKind::Var(v) => {
+        ExprKind::Var(_) | ExprKind::Member { arrow: false, .. } => {
             types.as_int(e.ty)?;
-            read(*v)
+            read(e)
         }
         ExprKind::IntConst(v) => Some(*v),
         ExprKind::SizeOf(v) => Some(*v as i128),
@@ -67,7 +68,7 @@ pub fn eval_int_with(types: &Types, e: &Expr, read: &mut dyn FnMut(VarId) -> Opt
 
 /// The address of an lvalue built on a constant pointer, as in the `offsetof` idiom
 /// `&((struct s *)0)->field`.
-fn eval_address(types: &Types, lv: &Expr, read: &mut dyn FnMut(VarId) -> Option<i128>) -> Option<i128> {
+fn eval_address(types: &Types, lv: &Expr, read: &mut dyn FnMut(&Expr) -> Option<i128>) -> Option<i128> {
     match &lv.kind {
         ExprKind::Deref(p) => eval_int_with(types, p, read),
         ExprKind::Member { base, field, arrow, .. } => {

@@ -51,15 +51,27 @@ pub fn parse_program(file: SourceFile, dm: types::DataModel) -> Result<(ir::Prog
             message: format!("syntax error: more than three '{sign}' in a row"),
         });
     }
-    let cfg = lang_c::driver::Config::with_gcc();
-    // The PEG parser recurses deeply on long expressions and CIL's nested blocks; give it room.
-    let parsed = std::thread::scope(|s| {
+    // The PEG parser recurses deeply on long expressions and CIL's nested blocks, and so do the
+    // lowering (up to `lower::MAX_NESTING` levels) and dropping the syntax tree: all three get room.
+    std::thread::scope(|s| {
         std::thread::Builder::new()
             .stack_size(512 << 20)
-            .spawn_scoped(s, || lang_c::driver::parse_preprocessed(&cfg, blanked))
+            .spawn_scoped(s, || parse_and_lower(&file, blanked, dm, hints))
             .expect("spawn parser thread")
             .join()
-    });
+            .unwrap_or_else(|p| std::panic::resume_unwind(p))
+    })
+}
+
+/// Parses the comment-blanked text of `file` and lowers it (on the parser thread).
+fn parse_and_lower(
+    file: &SourceFile,
+    blanked: String,
+    dm: types::DataModel,
+    hints: layout::LayoutHints,
+) -> Result<(ir::Program, Vec<Diagnostic>), FrontError> {
+    let cfg = lang_c::driver::Config::with_gcc();
+    let parsed = std::panic::catch_unwind(|| lang_c::driver::parse_preprocessed(&cfg, blanked));
     let parsed = match parsed {
         Ok(Ok(p)) => p,
         Ok(Err(e)) => {
@@ -83,7 +95,7 @@ pub fn parse_program(file: SourceFile, dm: types::DataModel) -> Result<(ir::Prog
             })
         }
     };
-    lower::lower(file, dm, &parsed.unit, hints)
+    lower::lower(file.clone(), dm, &parsed.unit, hints)
 }
 
 /// The offset of the first run of four or more `+` (or `-`) outside literals, if any.

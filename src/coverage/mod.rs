@@ -11,6 +11,7 @@ pub mod exchange;
 mod follow;
 pub mod result;
 pub mod search;
+pub mod undecided;
 
 use std::collections::BTreeSet;
 

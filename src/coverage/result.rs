@@ -377,10 +377,114 @@ pub struct CoverageResult {
     pub instance: String,
     /// The status of every line to cover.
     pub line_status: BTreeMap<u32, LineStatus>,
+    /// Why the lines the search left undecided are (`coverage::undecided`); `None` without a search
+    /// that followed the automaton, or with no line undecided.
+    pub undecided: Option<UndecidedLines>,
     /// Where the executions came from: `files`, `blind`, `guided` or `targeted`.
     pub generate: &'static str,
     /// Stage times.
     pub times: Times,
+}
+
+/// The undecided lines of a result, sorted by why (`coverage::undecided::Undecided`, with names).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UndecidedLines {
+    /// Lines some path got to without any of them returning from `main`, ascending.
+    pub reached: Vec<u32>,
+    /// Edges no path got past, most lines behind first.
+    pub blocked: Vec<BlockedAt>,
+    /// The other undecided lines, ascending.
+    pub elsewhere: Vec<u32>,
+}
+
+impl UndecidedLines {
+    /// How many lines it sorts.
+    pub fn len(&self) -> usize {
+        self.reached.len() + self.elsewhere.len() + self.blocked.iter().map(|b| b.lines.len()).sum::<usize>()
+    }
+
+    /// Whether it sorts no line.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Where the undecided lines are, in one sentence: the edges with most lines behind them first.
+    pub fn summary(&self) -> String {
+        let mut parts: Vec<String> = self
+            .blocked
+            .iter()
+            .take(BLOCKED_NAMED)
+            .map(|b| format!("{} behind {}", b.lines.len(), b.describe_edge()))
+            .collect();
+        let more = &self.blocked[self.blocked.len().min(BLOCKED_NAMED)..];
+        if !more.is_empty() {
+            let n: usize = more.iter().map(|b| b.lines.len()).sum();
+            parts.push(format!("{n} behind {} other edge(s) no path got past", more.len()));
+        }
+        if !self.reached.is_empty() {
+            parts.push(format!("{} {REACHED}", self.reached.len()));
+        }
+        if !self.elsewhere.is_empty() {
+            parts.push(format!("{} {ELSEWHERE}", self.elsewhere.len()));
+        }
+        format!("{} line(s) undecided: {}", self.len(), parts.join(", "))
+    }
+
+    /// Why `line` is undecided, if it is.
+    pub fn why(&self, line: u32) -> Option<String> {
+        if self.reached.binary_search(&line).is_ok() {
+            return Some(REACHED.to_string());
+        }
+        if let Some(b) = self.blocked.iter().find(|b| b.lines.binary_search(&line).is_ok()) {
+            return Some(format!("behind {}", b.describe_edge()));
+        }
+        self.elsewhere.binary_search(&line).is_ok().then(|| ELSEWHERE.to_string())
+    }
+}
+
+/// Blocking edges `UndecidedLines::summary` names; the JSON report has them all.
+const BLOCKED_NAMED: usize = 3;
+/// Undecided lines some path got to.
+const REACHED: &str = "reached by paths none of which returned from main";
+/// Undecided lines neither reached nor behind a blocking edge.
+const ELSEWHERE: &str = "where no path came near";
+/// Characters of an edge's text quoted in summaries.
+const EDGE_TEXT_SHOWN: usize = 60;
+
+/// An edge no path got past, and the undecided lines nearest behind it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BlockedAt {
+    /// The edge's first line.
+    pub line: u32,
+    /// The function it is in.
+    pub function: String,
+    /// The edge as CPAchecker writes it.
+    pub edge: String,
+    /// The automaton state a path would be in after it.
+    pub state: String,
+    /// What stopped the paths there.
+    pub obstacle: crate::coverage::undecided::Obstacle,
+    /// How often a path tried it.
+    pub tried: u64,
+    /// How many paths were cut on it.
+    pub cut: u64,
+    /// The undecided lines behind it, ascending.
+    pub lines: Vec<u32>,
+}
+
+impl BlockedAt {
+    /// The edge, where it is and what stopped the paths there, in words: ``line 10614 in f
+    /// (`[!(a != b)]`: tried 10 time(s), infeasible each time)``.
+    pub fn describe_edge(&self) -> String {
+        // The first line of the edge's text (a block's text spans many), shortened.
+        let first = self.edge.lines().next().unwrap_or_default().trim();
+        let text = match first.char_indices().nth(EDGE_TEXT_SHOWN) {
+            Some((cut, _)) => format!("{}…", &first[..cut]),
+            None if first.len() < self.edge.trim().len() => format!("{first} …"),
+            None => first.to_string(),
+        };
+        format!("line {} in {} (`{text}`: {})", self.line, self.function, self.obstacle.describe(self.tried, self.cut))
+    }
 }
 
 /// How the proof pass names its abstraction of what functions without body write.

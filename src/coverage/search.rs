@@ -19,6 +19,7 @@ use petgraph::graph::DiGraph;
 
 use super::exchange::{Participant, Shared};
 use super::result::{InexactReason, TimelinePoint, UndefinedAt};
+use super::undecided::Tally;
 use super::{Analysis, Execution, ExecutionCoverage};
 use crate::automaton::StateId;
 use crate::cfa::{Cfa, EdgeId, EdgeKind, NodeId};
@@ -194,6 +195,9 @@ pub struct SearchOutcome {
     pub assumed_violations: u64,
     /// The first of them.
     pub assumed_violation: Option<UndefinedAt>,
+    /// What the search saw of each edge (`undecided::explain` sorts the lines left undecided by it);
+    /// empty for a search that did not follow the automaton (blind).
+    pub tally: Tally,
 }
 
 impl SearchOutcome {
@@ -204,6 +208,15 @@ impl SearchOutcome {
         self.timeline.push(TimelinePoint { seconds, executions: self.executions.len(), lines });
     }
 }
+
+/// The depth band of the search's depth-first order (`ExploreConfig::dfs_band`): narrower than
+/// verification's. A driver's environment loop offers every handler at each iteration; a handler
+/// that walks a list of unknown pointers (ppp_generic's `ppp_mp_explode`, whose walk never ends)
+/// has a subtree of millions of paths within 256 branch points, which depth-first search exhausts
+/// before it turns to the next handler (23 s on ppp_generic); within 64 it turns after 3 s. Measured
+/// on the ten driver runs (`bench/runs/2026-11-25-undecided`): no run covers fewer lines at 5, 15, 30
+/// or 60 s, ppp_generic and iowarrior reach at 5 s what they reached at 30 and 15 s.
+pub const DFS_BAND: u32 = 64;
 
 /// Distinct places of possible undefined behaviour a search reports.
 pub const MAX_UNDEFINED: usize = 100;
@@ -315,6 +328,7 @@ pub fn search(
             Pulled::Done => break,
         };
         progress.paths.fetch_add(1, Ordering::Relaxed);
+        explorer.guide_mut().tally_end(&outcome);
         match outcome.end {
             PathEnd::Exit | PathEnd::Violation => {}
             PathEnd::Cut(CutReason::Undefined(kind)) => {
@@ -424,6 +438,7 @@ pub fn search(
         summary = explorer.summary();
     }
     out.stats = Some(explorer.stats());
+    out.tally = std::mem::take(&mut explorer.guide_mut().tally);
     let all_covered = config.generate == Generate::Targeted && explorer.guide().n_open() == 0;
     out.limited = limited || summary.stop.is_some();
     out.interrupted = summary.stop.is_some();
@@ -625,9 +640,21 @@ pub struct CoverageGuide<'a> {
     /// For every CFA node, the lines of edges reachable from it (any call stack): the `__TRUE` region.
     cfa_lines: Option<Vec<FixedBitSet>>,
     next_unique: u64,
+    /// What the search saw of each edge, to explain the lines it leaves undecided.
+    tally: Tally,
 }
 
 impl<'a> CoverageGuide<'a> {
+    /// Records how a path ended on its last edge: infeasible there, or cut.
+    fn tally_end(&mut self, outcome: &symex::PathOutcome<Tag>) {
+        let Some(last) = outcome.path.last() else { return };
+        match (&outcome.end, outcome.tag.pos) {
+            (PathEnd::Infeasible, Pos::At(q)) => self.tally.refused(q, last),
+            (PathEnd::Cut(r), _) => self.tally.cut(last, matches!(r, CutReason::Undefined(_))),
+            _ => {}
+        }
+    }
+
     fn new(a: &'a Analysis<'a>, generate: Generate) -> Self {
         let width = a.reach.over_lines.last().map_or(1, |&l| l as usize + 1);
         let mut uncovered = FixedBitSet::with_capacity(width);
@@ -653,6 +680,7 @@ impl<'a> CoverageGuide<'a> {
             node_lines,
             cfa_lines,
             next_unique: 1,
+            tally: Tally::default(),
         }
     }
 
@@ -754,6 +782,9 @@ impl Guide for CoverageGuide<'_> {
             }
         }
         tag.stack = stack_after(cfa, &mut self.stacks, tag.stack, edge);
+        if let Pos::At(q) = tag.pos {
+            self.tally.tried(q, edge);
+        }
         if self.generate != Generate::Targeted {
             return Step::Continue;
         }
@@ -778,6 +809,12 @@ impl Guide for CoverageGuide<'_> {
             (_, true) => Step::Continue,
             (false, false) => Step::CompletionOnly,
             (true, false) => Step::Prune,
+        }
+    }
+
+    fn on_passed(&mut self, tag: &Tag, edge: EdgeId) {
+        if let Pos::At(q) = tag.pos {
+            self.tally.passed(q, edge);
         }
     }
 

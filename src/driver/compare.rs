@@ -18,6 +18,10 @@ use crate::coverage::result::{CoverageResult, LineStatus};
 use crate::coverage::{Analysis, Execution};
 use crate::report::{self, Compared, LineSet};
 
+/// The stack of each configuration's thread: as deep as the main thread that `vcov coverage` measures
+/// on may grow by default (8 MiB), and more (a thread's default is 2 MiB); reserved, not used.
+const THREAD_STACK: usize = 64 << 20;
+
 /// Options of `vcov compare`.
 #[derive(Clone, Debug)]
 pub struct CompareConfig {
@@ -91,7 +95,12 @@ pub fn compare(config: &CompareConfig) -> Result<CompareOutcome> {
                 c.instance = Some(name.clone());
                 c.progress = false;
                 let (prog, cfa, names) = (&prog, &cfa, &names[..]);
-                s.spawn(move || measure(&c, prog, cfa, aut, start, t_parse, Some(Share { participant, names })))
+                std::thread::Builder::new()
+                    .stack_size(THREAD_STACK)
+                    .spawn_scoped(s, move || {
+                        measure(&c, prog, cfa, aut, start, t_parse, Some(Share { participant, names }))
+                    })
+                    .expect("spawn a configuration's thread")
             })
             .collect();
         threads.into_iter().map(|t| t.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
@@ -292,6 +301,7 @@ mod tests {
             memory_limit_mb: None,
             proof_after: crate::coverage::search::DEFAULT_PROOF_AFTER,
             assume: crate::symex::Approx::NONE,
+            alias_links: false,
             property: crate::symex::Property::Any,
             property_text: String::new(),
             continue_after_bug: false,

@@ -22,7 +22,7 @@ use crate::coverage::result::{
     EXTERN_WRITES_ABSTRACTED,
 };
 use crate::coverage::search::{self, Generate, SearchConfig, SearchOutcome};
-use crate::coverage::{path_of_counterexample, Analysis, Execution};
+use crate::coverage::{path_of_counterexample, undecided, Analysis, Execution};
 use crate::evidence::replay::TestVerdict;
 use crate::evidence::{testcomp, Architecture};
 use crate::report::{self, LineSet};
@@ -65,6 +65,9 @@ pub struct CoverageConfig {
     pub proof_after: u64,
     /// Environment assumptions the user accepts (`symex::Approx::ASSUMPTIONS`). [default: none]
     pub assume: symex::Approx,
+    /// Links read from fresh memory may point back into it (`ExploreConfig::alias_links`).
+    /// [default: false]
+    pub alias_links: bool,
     /// Which executions violate the property. [default: calls of `reach_error`,
     /// `__VERIFIER_error`, `__assert_fail`, and labels named `ERROR`]
     pub property: Property,
@@ -383,6 +386,7 @@ pub(crate) fn measure(
     decided.dedup();
     let line_status = result::line_status(&lines_to_cover, &over, &under, &decided, &executions, search_state);
     let bug = search_outcome.as_ref().and_then(|o| o.bugs.first().cloned());
+    let undecided = search_outcome.as_ref().and_then(|o| undecided_lines(&analysis, prog, o, &line_status));
 
     let result = CoverageResult {
         program: config.program.clone(),
@@ -453,6 +457,7 @@ pub(crate) fn measure(
             })
             .unwrap_or_default(),
         line_status,
+        undecided,
         generate: match (&config.executions_from, config.generate) {
             (Some(_), _) => "files",
             (None, Generate::Blind) => "blind",
@@ -587,6 +592,8 @@ fn generate(
             memory: Some(config.memory_limit_mb.unwrap_or(symex::DEFAULT_MEMORY_MB) << 20),
             memory_flag: Some(super::watchdog::memory_flag()),
         },
+        dfs_band: Some(search::DFS_BAND),
+        alias_links: config.alias_links,
         ..ExploreConfig::default()
     };
     let search_config = SearchConfig {
@@ -622,6 +629,43 @@ pub const NO_EXIT_ARGUMENT: &str = "no path to the end of main";
 /// The argument for lines the value analysis of the product rules out (`Analysis::lines_infeasible`):
 /// no assumption either (it over-approximates what functions without body return and write).
 pub const VALUE_ARGUMENT: &str = "value analysis of automaton x CFA";
+
+/// The lines `line_status` leaves undecided, sorted by what the search saw (`coverage::undecided`).
+fn undecided_lines(
+    analysis: &Analysis,
+    prog: &Program,
+    outcome: &SearchOutcome,
+    line_status: &BTreeMap<u32, LineStatus>,
+) -> Option<result::UndecidedLines> {
+    let open: Vec<u32> = line_status
+        .iter()
+        .filter(|(_, s)| matches!(s, LineStatus::OverOnly | LineStatus::Unknown))
+        .map(|(&l, _)| l)
+        .collect();
+    if open.is_empty() || outcome.tally.is_empty() {
+        return None;
+    }
+    let u = undecided::explain(analysis, &outcome.tally, &open);
+    let cfa = analysis.cfa;
+    let blocked = u
+        .blocked
+        .into_iter()
+        .map(|b| {
+            let e = cfa.edge(b.edge);
+            result::BlockedAt {
+                line: e.lines.map_or(0, |(l, _)| l),
+                function: prog.func(cfa.node(e.src).func).name.clone(),
+                edge: e.text.to_string(),
+                state: analysis.aut.state(b.state).name.clone(),
+                obstacle: b.obstacle,
+                tried: b.tried,
+                cut: b.cut,
+                lines: b.lines,
+            }
+        })
+        .collect();
+    Some(result::UndecidedLines { reached: u.reached, blocked, elsewhere: u.elsewhere })
+}
 
 /// The argument for lines only edges into `__FALSE` count for (`Analysis::lines_into_unexplored`):
 /// the definition of the under-approximation alone.

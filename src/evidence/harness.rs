@@ -40,10 +40,11 @@
 //! behind unknown pointers, `coverage::result::MemoryFact`) is rebuilt from the file named by
 //! `VCOV_REPLAY_MEMORY` (`memory_file`): fresh memory is a block of a static arena, pointed to where
 //! the executor points into it (the middle, so `container_of` stays inside), holding the bytes the
-//! execution read at the offsets it read them and, for pointers it read, null or further fresh
-//! blocks; the locals whose bytes were read are filled right after their declaration (the copy of
-//! the program calls `vcov_local`, see `replay_copy`), extern variables the harness defines before
-//! `main`. Bytes of `malloc`'d blocks are not rebuilt (the C library's `malloc` serves the program):
+//! execution read at the offsets it read them and, for pointers it read, null, further fresh
+//! blocks or addresses in the same block (under LP64 possibly plus 2^63, as the executor's
+//! `symex::memory::Layout::wild_bit` says); the locals whose bytes were read are filled right
+//! after their declaration (the copy of the program calls `vcov_local`, see `replay_copy`), extern
+//! variables the harness defines before `main`. Bytes of `malloc`'d blocks are not rebuilt (the C library's `malloc` serves the program):
 //! an execution that depends on them does not replay.
 //!
 //! Protocol: the harness reads the inputs from the file named by `VCOV_REPLAY_INPUTS`, one per line
@@ -62,6 +63,7 @@ use crate::cfront::ir::{LocalDecl, LocalEntry, Program, Stmt, StmtKind, VarKind}
 use crate::cfront::types::{FloatKind, RecordId, RecordKind, TypeId, TypeKind, Types};
 use crate::coverage::result::MemoryFact;
 use crate::libmodels::LibFn;
+use crate::symex::PointerChoice;
 
 /// The environment variable naming the inputs file.
 pub const INPUTS_ENV: &str = "VCOV_REPLAY_INPUTS";
@@ -384,7 +386,12 @@ pub fn memory_file(case: &TestCase, facts: &[MemoryFact], lazy_offset: u64) -> S
                 let _ = writeln!(res, "b {alloc} {offset} {byte}");
             }
             MemoryFact::At { input, alloc, offset, pointer: true } => {
-                let _ = writeln!(res, "p {alloc} {offset} {}", fresh(*input).unwrap_or(-1));
+                let value = case.inputs.get(*input).map_or(0, |i| i.value as u128);
+                if let PointerChoice::Alias { offset: at, wild } = PointerChoice::of(value) {
+                    let _ = writeln!(res, "{} {alloc} {offset} {at}", if wild { 'w' } else { 'a' });
+                } else {
+                    let _ = writeln!(res, "p {alloc} {offset} {}", fresh(*input).unwrap_or(-1));
+                }
             }
             MemoryFact::Fresh { input, alloc } if !at.contains(input) => {
                 let _ = writeln!(res, "c {} {alloc}", input + 1);
@@ -1148,6 +1155,14 @@ static void vcov_fill(unsigned char *block, long long lo, long long hi, long lon
       unsigned char *from = (unsigned char *)&q;
       unsigned long k;
       for (k = 0; k < sizeof q; k++) block[f->b - lo + (long long)k] = from[k];
+    } else if ((f->kind == 'a' || f->kind == 'w') && f->b >= lo && f->b + (long long)sizeof(void *) <= hi) {
+      /* A pointer into this block: the address of its offset f->c, for 'w' (wild) plus half the
+         address space. */
+      unsigned long q = (unsigned long)block - (unsigned long)lo + (unsigned long)f->c;
+      unsigned char *from = (unsigned char *)&q;
+      unsigned long k;
+      if (f->kind == 'w') q += 1UL << (sizeof q * 8 - 1);
+      for (k = 0; k < sizeof q; k++) block[f->b - lo + (long long)k] = from[k];
     }
   }
 }
@@ -1162,8 +1177,8 @@ static unsigned char *vcov_fresh(long long alloc) {
     if (vcov_fresh_alloc[i] == alloc) return vcov_fresh_ptr[i];
   for (i = 0; i < vcov_n_facts; i++) {
     struct vcov_fact *f = &vcov_facts[i];
-    if ((f->kind == 'b' || f->kind == 'p') && f->a == alloc) {
-      long long end = f->b + (f->kind == 'p' ? (long long)sizeof(void *) : 1);
+    if ((f->kind == 'b' || f->kind == 'p' || f->kind == 'a' || f->kind == 'w') && f->a == alloc) {
+      long long end = f->b + (f->kind == 'b' ? 1 : (long long)sizeof(void *));
       if (f->b < lo) lo = f->b;
       if (end > hi) hi = end;
     }

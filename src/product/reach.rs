@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 
 use fixedbitset::FixedBitSet;
-use petgraph::algo::tarjan_scc;
+use petgraph::algo::kosaraju_scc;
 use petgraph::graph::DiGraph;
 
 use super::{Product, ProductNodeId, StackId, Stacks};
@@ -146,7 +146,10 @@ pub fn solve_dag(
     own: impl Fn(usize, &mut FixedBitSet),
     needed: &[bool],
 ) -> HashMap<usize, FixedBitSet> {
-    let sccs = tarjan_scc(g);
+    // Kosaraju's algorithm in petgraph is iterative: the product of a large automaton has paths of
+    // tens of thousands of nodes, deeper than a thread's stack can recurse (`vcov compare` runs
+    // each configuration on a thread of its own).
+    let sccs = kosaraju_scc(g);
     let mut scc_of = vec![0usize; g.node_count()];
     for (i, scc) in sccs.iter().enumerate() {
         for v in scc {
@@ -168,7 +171,7 @@ pub fn solve_dag(
     }
     let mut sets: Vec<Option<FixedBitSet>> = vec![None; sccs.len()];
     let mut res = HashMap::new();
-    // Tarjan yields SCCs sinks first.
+    // The SCCs come sinks first (postorder).
     for (i, scc) in sccs.iter().enumerate() {
         let mut set = FixedBitSet::with_capacity(width);
         for v in scc {

@@ -11,8 +11,10 @@
 //! taken by no execution, and neither is anything only behind it.
 //!
 //! Soundness: the tracked variables are integer variables whose address is never taken (not in an
-//! `&` or array decay anywhere in the program) and that belong to no recursive function, so only the
-//! edges that name them change them (assignments, declarations, calls and returns); everything
+//! `&` or array decay anywhere in the program), so only the edges that name them change them
+//! (assignments, declarations, calls and returns; a call may re-enter its caller's function, whose
+//! variables the inner activation shares by name, so returning from it makes the caller's own
+//! variables any value: `call_components`); everything
 //! else (a read of memory, a call of a function without body, a floating-point value) is any value.
 //! The analysis joins at product nodes and each variable's set only grows, to "any value", so it
 //! ends. Undefined behaviour in an expression gives any value.
@@ -28,10 +30,10 @@ use fixedbitset::FixedBitSet;
 
 use super::reach::{region_edges, TrueRegion};
 use super::{stack_after, takeable_edges, Product, StackId, Stacks};
-use crate::cfa::{expr_vars, Cfa, EdgeId, EdgeKind, GlobalKind, LineRule, NodeId};
-use crate::cfront::eval_int_with;
-use crate::cfront::ir::{Expr, ExprKind, FuncId, Init, Program, VarId, VarKind};
-use crate::cfront::types::{DataModel, IntRank, IntType, TypeKind};
+use crate::cfa::{expr_vars, root_var, Cfa, EdgeId, EdgeKind, GlobalKind, LineRule, NodeId};
+use crate::cfront::ir::{Expr, ExprKind, FuncId, Init, InitStep, Program, VarId, VarKind};
+use crate::cfront::types::{DataModel, IntRank, IntType, RecordKind, TypeKind};
+use crate::cfront::{eval_int, eval_int_with};
 use crate::libmodels::LibFn;
 
 /// Values a variable may hold at a node before the analysis takes it as any value.
@@ -102,11 +104,14 @@ const MAX_TRUE_NODES: usize = 4_000_000;
 /// Runs the analysis on `product`; `None` if the `__TRUE` region has more than `MAX_TRUE_NODES`
 /// places.
 pub fn analyse(product: &Product, cfa: &Cfa, prog: &Program) -> Option<Feasible> {
-    let tracked = tracked_vars(cfa, prog);
+    let uses = VarUses::of(cfa, prog.vars.len());
+    let tracked = tracked_vars(prog, &uses);
+    let components = call_components(cfa, prog.funcs.len());
+    let constants = constant_globals(cfa, prog, &uses);
     let recursive = recursive_functions(cfa, prog.funcs.len());
     let n = product.nodes.len();
     let is_true = |i: usize| Some(product.nodes[i].aut) == product.true_state;
-    let a = Analyser { cfa, prog, tracked: &tracked };
+    let a = Analyser { cfa, prog, tracked: &tracked, constants: &constants, components: &components };
     let mut stacks = product.stacks.clone();
     // Nodes 0..n are the product's; the rest are places (CFA node, call stack) of the `__TRUE`
     // region, with their successors (edge, node) computed when first visited.
@@ -261,6 +266,10 @@ enum Val {
     Is(Vec<i128>),
     /// Any value but these (sorted, at most `MAX_VALUES`, never empty): a pointer known not null.
     Not(Vec<i128>),
+    /// Any value whose bits under `known` are `ones` (bits of the value's two's complement to 128
+    /// bits, so that conversions keeping the value keep the bits): what bitwise operations on values
+    /// otherwise unknown leave known (`x | 128` has bit 7 set). `known` is neither empty nor full.
+    Bits { known: u128, ones: u128 },
 }
 
 impl Val {
@@ -281,6 +290,12 @@ impl Val {
                 let rest: Vec<i128> = x.iter().filter(|c| !s.contains(c)).copied().collect();
                 (!rest.is_empty()).then_some(Val::Not(rest))
             }
+            (Val::Bits { .. }, Val::Is(_) | Val::Bits { .. }) | (Val::Is(_), Val::Bits { .. }) => {
+                let ((ka, oa), (kb, ob)) = (self.bits()?, other.bits()?);
+                let known = ka & kb & !(oa ^ ob);
+                Val::of_bits(known, oa & known)
+            }
+            (Val::Not(_), Val::Bits { .. }) | (Val::Bits { .. }, Val::Not(_)) => None,
         }
     }
 
@@ -289,7 +304,54 @@ impl Val {
         match self {
             Val::Is(s) => s.contains(&c),
             Val::Not(x) => !x.contains(&c),
+            Val::Bits { known, ones } => c as u128 & known == *ones,
         }
+    }
+
+    /// The bits every possible value has: `(known, ones)`; `None` for "any value but these".
+    fn bits(&self) -> Option<(u128, u128)> {
+        match self {
+            Val::Is(s) => {
+                let differ = s.iter().fold(0u128, |acc, &x| acc | (x as u128 ^ s[0] as u128));
+                Some((!differ, s[0] as u128 & !differ))
+            }
+            Val::Not(_) => None,
+            Val::Bits { known, ones } => Some((*known, *ones)),
+        }
+    }
+
+    /// The value with bits `ones` under `known`: one value when every bit is known, `None` (any
+    /// value) when none is.
+    fn of_bits(known: u128, ones: u128) -> Option<Val> {
+        match known {
+            0 => None,
+            u128::MAX => Some(Val::Is(vec![ones as i128])),
+            _ => Some(Val::Bits { known, ones: ones & known }),
+        }
+    }
+}
+
+/// Known bits `(known, ones)` of a value converted to `to` (C's conversion: wraparound, `_Bool`
+/// is "not zero"), in the two's complement of the converted value.
+fn wrap_bits((known, ones): (u128, u128), to: IntType, dm: DataModel) -> (u128, u128) {
+    if to.rank == IntRank::Bool {
+        return match (ones != 0, known == u128::MAX) {
+            (true, _) => (u128::MAX, 1),
+            (false, true) => (u128::MAX, 0),
+            (false, false) => (!1, 0),
+        };
+    }
+    let w = to.bits(dm);
+    if w >= 128 {
+        return (known, ones);
+    }
+    let low = (1u128 << w) - 1;
+    let sign = 1u128 << (w - 1);
+    // Above the type's width: zeros, or copies of the sign bit.
+    match (to.signed, known & sign != 0, ones & sign != 0) {
+        (false, _, _) => ((known & low) | !low, ones & low),
+        (true, true, negative) => ((known & low) | !low, (ones & low) | if negative { !low } else { 0 }),
+        (true, false, _) => (known & low, ones & low),
     }
 }
 
@@ -304,6 +366,10 @@ struct Analyser<'a> {
     prog: &'a Program,
     /// For every variable, its integer type (pointers: unsigned long) if it is tracked.
     tracked: &'a [Option<IntType>],
+    /// Globals that never change (`constant_globals`), with their initializers.
+    constants: &'a HashMap<VarId, Option<&'a Init>>,
+    /// Each function's component of the call graph (`call_components`).
+    components: &'a [usize],
 }
 
 impl Analyser<'_> {
@@ -380,10 +446,27 @@ impl Analyser<'_> {
             }
             EdgeKind::Return(cs) => {
                 let site = self.cfa.call_site(*cs);
-                let Some(v) = site.lhs.as_ref().and_then(|l| self.tracked_lvalue(l)) else { return Some(Out::Same) };
+                // A callee that may have re-entered the caller (recursion) may have changed the
+                // variables the caller's activation sees, which share their names with the inner
+                // activation's: those are any value again.
+                let reentered = self.components[site.caller.idx()] == self.components[site.callee.idx()];
+                let lhs = site.lhs.as_ref().and_then(|l| self.tracked_lvalue(l));
+                if lhs.is_none() && !reentered {
+                    return Some(Out::Same);
+                }
                 let ret = self.cfa.func(site.callee).and_then(|f| f.ret_var);
-                let val = ret.and_then(|r| self.converted(env, r, v));
-                set(env, v, val)
+                let val = lhs.and_then(|v| ret.and_then(|r| self.converted(env, r, v)));
+                let mut next = env.clone();
+                if reentered {
+                    next.retain(|v, _| !self.local_of(*v, site.caller));
+                }
+                if let Some(v) = lhs {
+                    match val {
+                        Some(val) => next.insert(v, val),
+                        None => next.remove(&v),
+                    };
+                }
+                Out::New(next)
             }
             EdgeKind::ReturnStmt(Some(x)) => {
                 let f = self.cfa.node(e.src).func;
@@ -418,6 +501,10 @@ impl Analyser<'_> {
                 Some(Val::Is(c))
             }
             Val::Not(x) => preserves(from, to, dm).then_some(Val::Not(x)),
+            Val::Bits { known, ones } => {
+                let (k, o) = wrap_bits((known, ones), to, dm);
+                Val::of_bits(k, o)
+            }
         }
     }
 
@@ -489,11 +576,79 @@ impl Analyser<'_> {
             true
         });
         if !complete {
-            return None;
+            let (known, ones) = self.known_bits(env, e);
+            return Val::of_bits(known, ones);
         }
         out.sort_unstable();
         out.dedup();
         (out.len() <= MAX_VALUES).then_some(Val::Is(out))
+    }
+
+    /// The bits of `e` known whatever the unknown values it reads: `(known, ones)` (see
+    /// `Val::Bits`), through constants, tracked variables, members of constant globals, integer
+    /// conversions, `!`, `~`, `&`, `|` and `^`; anything else is unknown (`(0, 0)`).
+    fn known_bits(&self, env: &Env, e: &Expr) -> (u128, u128) {
+        use crate::cfront::ir::{BinOp, UnOp};
+        const NONE: (u128, u128) = (0, 0);
+        let dm = self.prog.data_model();
+        let Some(ty) = self.int_like(e.ty) else { return NONE };
+        let not = |(k, o): (u128, u128)| match (o != 0, k == u128::MAX) {
+            (true, _) => (u128::MAX, 0),
+            (false, true) => (u128::MAX, 1),
+            (false, false) => (!1, 0),
+        };
+        let bits = match &e.kind {
+            ExprKind::IntConst(v) => (u128::MAX, *v as u128),
+            ExprKind::Var(v) if self.int_of(*v).is_some() => env.get(v).and_then(Val::bits).unwrap_or(NONE),
+            ExprKind::Var(_) | ExprKind::Member { .. } => match self.constant_member(e) {
+                Some(c) => (u128::MAX, c as u128),
+                None => NONE,
+            },
+            ExprKind::Cast(inner, _) => match self.int_like(inner.ty) {
+                Some(_) => self.known_bits(env, inner),
+                None => NONE,
+            },
+            ExprKind::Unary(UnOp::LogNot, x) => not(self.known_bits(env, x)),
+            ExprKind::Unary(UnOp::BitNot, x) => {
+                let (k, o) = self.known_bits(env, x);
+                (k, !o & k)
+            }
+            ExprKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
+                // Equal only if no bit known on both sides differs; decided when all are known.
+                let ((ka, oa), (kb, ob)) = self.operand_bits(env, a, b);
+                let eq = if (oa ^ ob) & ka & kb != 0 {
+                    Some(false)
+                } else if ka == u128::MAX && kb == u128::MAX {
+                    Some(true)
+                } else {
+                    None
+                };
+                match eq {
+                    Some(eq) => (u128::MAX, (eq == (*op == BinOp::Eq)) as u128),
+                    None => (!1, 0),
+                }
+            }
+            ExprKind::Binary(op @ (BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor), a, b) => {
+                let ((ka, oa), (kb, ob)) = self.operand_bits(env, a, b);
+                match op {
+                    BinOp::BitAnd => ((ka & kb) | (ka & !oa) | (kb & !ob), oa & ob),
+                    BinOp::BitOr => ((ka & kb) | oa | ob, oa | ob),
+                    _ => (ka & kb, (oa ^ ob) & ka & kb),
+                }
+            }
+            _ => NONE,
+        };
+        wrap_bits(bits, ty, dm)
+    }
+
+    /// The known bits of the operands of a binary operator, both converted to the type of the first
+    /// (the IR converts operands to a common type; as `cfront::fold_binary` does).
+    fn operand_bits(&self, env: &Env, a: &Expr, b: &Expr) -> ((u128, u128), (u128, u128)) {
+        let dm = self.prog.data_model();
+        match self.int_like(a.ty) {
+            Some(t) => (wrap_bits(self.known_bits(env, a), t, dm), wrap_bits(self.known_bits(env, b), t, dm)),
+            None => ((0, 0), (0, 0)),
+        }
     }
 
     /// Whether `e` is, through pointer conversions, the address of a variable, of a part of one, or of
@@ -593,7 +748,10 @@ impl Analyser<'_> {
             for (k, (_, s)) in known.iter().enumerate() {
                 assignment[k].1 = s[idx[k]];
             }
-            let value = eval_int_with(types, e, &mut |v| assignment.iter().find(|(w, _)| *w == v).map(|(_, x)| *x));
+            let value = eval_int_with(types, e, &mut |x| match x.kind {
+                ExprKind::Var(v) => assignment.iter().find(|(w, _)| *w == v).map(|(_, val)| *val),
+                _ => self.constant_member(x),
+            });
             if !f(&assignment, value) {
                 return false;
             }
@@ -613,6 +771,40 @@ impl Analyser<'_> {
         }
     }
 
+    /// The value of `e`, a member (through `.` only) of a global that never changes: what its
+    /// initializer gives it, zero where the initializer leaves it out. `None` for a member of a union
+    /// (its members share bytes), a bit-field, or one an initializer sets as part of a larger whole.
+    fn constant_member(&self, e: &Expr) -> Option<i128> {
+        let types = &self.prog.types;
+        let mut path = Vec::new();
+        let mut x = e;
+        let var = loop {
+            match &x.kind {
+                ExprKind::Member { base, field, arrow: false, .. } => {
+                    let TypeKind::Record(r) = types.kind(base.ty) else { return None };
+                    let rec = types.record(*r);
+                    if rec.kind != RecordKind::Struct || rec.fields.as_ref()?.get(*field)?.bitfield.is_some() {
+                        return None;
+                    }
+                    path.push(InitStep::Field(*field));
+                    x = base;
+                }
+                ExprKind::Var(v) => break *v,
+                _ => return None,
+            }
+        };
+        path.reverse();
+        match self.constants.get(&var)? {
+            None => Some(0),
+            Some(Init::List(leaves)) => match leaves.iter().find(|l| l.path == path) {
+                Some(leaf) => eval_int(types, &leaf.value),
+                None if leaves.iter().any(|l| l.path.starts_with(&path) || path.starts_with(&l.path)) => None,
+                None => Some(0),
+            },
+            Some(Init::Expr(_)) => None,
+        }
+    }
+
     /// The state after assuming `cond` is `truth`, `None` if no value in `env` allows it: the values
     /// of each variable the condition reads are narrowed to those some combination satisfying it
     /// (or not decided) uses, and a comparison with a constant pins or excludes a value.
@@ -629,6 +821,13 @@ impl Analyser<'_> {
             true
         });
         if complete && !any {
+            return None;
+        }
+        // What the bits known of the values decide (a combination with an unknown value counts
+        // as satisfying above).
+        let (known, ones) = self.known_bits(env, cond);
+        let decided = if ones != 0 { Some(true) } else { (known == u128::MAX).then_some(false) };
+        if decided.is_some_and(|d| d != truth) {
             return None;
         }
         let mut next: Option<Env> = None;
@@ -663,6 +862,7 @@ impl Analyser<'_> {
                     }
                     Some(Val::Not(x))
                 }
+                (false, Some(bits @ Val::Bits { .. })) => Some(bits),
                 (false, None) if ty.wrap(c, dm) == c => Some(Val::Not(vec![c])),
                 (false, None) => None,
             };
@@ -712,37 +912,76 @@ fn edge_exprs(cfa: &Cfa, kind: &EdgeKind, mut f: impl FnMut(&Expr)) {
 
 /// For every variable, its integer type if the analysis tracks it: an integer variable whose
 /// address the program never takes, of no function that can call itself.
-fn tracked_vars(cfa: &Cfa, prog: &Program) -> Vec<Option<IntType>> {
-    let mut taken = FixedBitSet::with_capacity(prog.vars.len());
-    let mut address_taken = |x: &Expr| {
-        let (mut named, mut addressed) = (Vec::new(), Vec::new());
-        expr_vars(x, &mut named, &mut addressed);
-        for v in addressed {
-            taken.insert(v.idx());
+/// How the program's edges use its variables.
+struct VarUses<'c> {
+    /// Variables whose address is taken (in an `&` or array decay) somewhere.
+    taken: FixedBitSet,
+    /// Variables written, whole or in part: the target of an assignment or of a call's result
+    /// (through `.` members and array elements). Expressions on edges have no side effects (the
+    /// CFA's invariant: `x++` and assignments used as values are statements of their own).
+    written: FixedBitSet,
+    /// Every name in the text of inline assembly: it may write the variables it names (its outputs),
+    /// and its operands are not in the IR.
+    in_asm: std::collections::HashSet<&'c str>,
+}
+
+impl<'c> VarUses<'c> {
+    fn of(cfa: &'c Cfa, n_vars: usize) -> VarUses<'c> {
+        let mut taken = FixedBitSet::with_capacity(n_vars);
+        let mut written = FixedBitSet::with_capacity(n_vars);
+        let mut in_asm = std::collections::HashSet::new();
+        for (_, e) in cfa.edges() {
+            edge_exprs(cfa, &e.kind, |x| {
+                let (mut named, mut addressed) = (Vec::new(), Vec::new());
+                expr_vars(x, &mut named, &mut addressed);
+                addressed.iter().for_each(|v| taken.insert(v.idx()));
+            });
+            if let EdgeKind::Assign { lhs, .. } | EdgeKind::ExternCall { lhs: Some(lhs), .. } = &e.kind {
+                root_var(lhs).iter().for_each(|v| written.insert(v.idx()));
+            }
+            if matches!(e.kind, EdgeKind::Blank(crate::cfa::BlankKind::Asm)) {
+                in_asm
+                    .extend(e.text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).filter(|w| !w.is_empty()));
+            }
         }
-    };
-    // Inline assembly may write the variables it names (its outputs); its operands are not in the
-    // IR, so every name in its text counts.
-    let mut in_asm: std::collections::HashSet<&str> = std::collections::HashSet::new();
-    for (_, e) in cfa.edges() {
-        edge_exprs(cfa, &e.kind, &mut address_taken);
-        if matches!(e.kind, EdgeKind::Blank(crate::cfa::BlankKind::Asm)) {
-            in_asm.extend(e.text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).filter(|w| !w.is_empty()));
+        for v in cfa.call_sites.iter().filter_map(|cs| cs.lhs.as_ref().and_then(root_var)) {
+            written.insert(v.idx());
         }
+        VarUses { taken, written, in_asm }
     }
-    let recursive = recursive_functions(cfa, prog.funcs.len());
+
+    fn in_asm(&self, v: &crate::cfront::ir::Var) -> bool {
+        self.in_asm.contains(v.name.as_str()) || self.in_asm.contains(v.cpa_name.as_str())
+    }
+}
+
+/// Globals whose value never changes, with their initializers (`None`: zero): defined here (not
+/// `extern`), never written, their address never taken, not named by inline assembly. Nothing but
+/// their initialization can change them, so a read of one of their members has the initializer's
+/// value.
+fn constant_globals<'c>(cfa: &'c Cfa, prog: &Program, uses: &VarUses) -> HashMap<VarId, Option<&'c Init>> {
+    cfa.edges()
+        .filter_map(|(_, e)| match &e.kind {
+            EdgeKind::Global(GlobalKind::Var { var, init }) => Some((*var, init.as_ref())),
+            _ => None,
+        })
+        .filter(|(v, _)| {
+            let var = prog.var(*v);
+            matches!(var.kind, VarKind::Global)
+                && !var.is_extern
+                && !uses.taken.contains(v.idx())
+                && !uses.written.contains(v.idx())
+                && !uses.in_asm(var)
+        })
+        .collect()
+}
+
+fn tracked_vars(prog: &Program, uses: &VarUses) -> Vec<Option<IntType>> {
     prog.vars
         .iter()
         .enumerate()
         .map(|(i, v)| {
-            let func = match v.kind {
-                VarKind::Global => None,
-                VarKind::Local(f) | VarKind::Param(f, _) | VarKind::StaticLocal(f) => Some(f),
-            };
-            let excluded = taken.contains(i)
-                || func.is_some_and(|f| recursive[f.idx()])
-                || in_asm.contains(v.name.as_str())
-                || in_asm.contains(v.cpa_name.as_str());
+            let excluded = uses.taken.contains(i) || uses.in_asm(v);
             if excluded {
                 return None;
             }
@@ -757,22 +996,35 @@ fn tracked_vars(cfa: &Cfa, prog: &Program) -> Vec<Option<IntType>> {
 
 /// Functions on a cycle of the call graph (calls of functions with a body).
 fn recursive_functions(cfa: &Cfa, n_funcs: usize) -> Vec<bool> {
-    let mut g = petgraph::graph::DiGraph::<(), ()>::with_capacity(n_funcs, cfa.call_sites.len());
-    for _ in 0..n_funcs {
-        g.add_node(());
+    let components = call_components(cfa, n_funcs);
+    let mut size = vec![0usize; n_funcs];
+    for &c in &components {
+        size[c] += 1;
     }
-    let mut out = vec![false; n_funcs];
+    let mut out: Vec<bool> = components.iter().map(|&c| size[c] > 1).collect();
     for site in &cfa.call_sites {
         if site.caller == site.callee {
             out[site.caller.idx()] = true;
         }
+    }
+    out
+}
+
+/// For every function, the number of its strongly connected component of the call graph (calls
+/// of functions with a body): a call from `f` to `g` may re-enter `f` before it returns exactly
+/// when both are in the same component.
+fn call_components(cfa: &Cfa, n_funcs: usize) -> Vec<usize> {
+    let mut g = petgraph::graph::DiGraph::<(), ()>::with_capacity(n_funcs, cfa.call_sites.len());
+    for _ in 0..n_funcs {
+        g.add_node(());
+    }
+    for site in &cfa.call_sites {
         g.add_edge(site.caller.0.into(), site.callee.0.into(), ());
     }
-    for scc in petgraph::algo::tarjan_scc(&g) {
-        if scc.len() > 1 {
-            for f in scc {
-                out[FuncId(f.index() as u32).idx()] = true;
-            }
+    let mut out = vec![0; n_funcs];
+    for (k, scc) in petgraph::algo::kosaraju_scc(&g).into_iter().enumerate() {
+        for f in scc {
+            out[f.index()] = k;
         }
     }
     out
@@ -821,6 +1073,57 @@ mod tests {
             assert!(over.contains(&l), "line {l} in {over:?}");
         }
         assert_eq!(out, vec![4, 5, 11]);
+    }
+
+    #[test]
+    fn a_return_from_a_call_that_may_reenter_the_caller_forgets_the_callers_variables() {
+        // `f(1)` runs an inner activation of `f`, whose `x` shares the outer one's name: what the
+        // inner `x = 0` left says nothing of the outer `x` (5) after the return. `h()` cannot
+        // re-enter `f`: `x` keeps its value over it.
+        let src = "int g = 0;
+void h(void) { g = g + 1; }
+void f(int depth) {
+  int x = 0;
+  if (depth == 0) {
+    x = 5;
+    h();
+    f(1);
+    if (x == 5) {
+      g = 1;
+    }
+  }
+}
+int main(void) {
+  f(0);
+  return g;
+}
+";
+        let (mut prog, _) = parse_program(SourceFile::new("t.c", src.to_string()), DataModel::Ilp32).expect("parses");
+        let (cfa, _) = build(&mut prog, &CfaConfig::default()).expect("builds");
+        let uses = VarUses::of(&cfa, prog.vars.len());
+        let tracked = tracked_vars(&prog, &uses);
+        let components = call_components(&cfa, prog.funcs.len());
+        let constants = HashMap::new();
+        let a = Analyser { cfa: &cfa, prog: &prog, tracked: &tracked, constants: &constants, components: &components };
+        let x = VarId(prog.vars.iter().position(|v| v.name == "x").expect("x") as u32);
+        assert!(tracked[x.idx()].is_some(), "a recursive function's variable is tracked");
+        let env: Env = [(x, Val::Is(vec![5]))].into_iter().collect();
+        let after = |callee: &str| {
+            let (e, _) = cfa
+                .edges()
+                .find(|(_, e)| {
+                    matches!(e.kind, EdgeKind::Return(cs) if prog.func(cfa.call_site(cs).callee).name == callee
+                        && prog.func(cfa.call_site(cs).caller).name == "f")
+                })
+                .expect("a return edge");
+            match a.transfer(&env, e) {
+                Some(Out::New(next)) => next.get(&x).cloned(),
+                Some(Out::Same) => env.get(&x).cloned(),
+                None => panic!("a return is always taken"),
+            }
+        };
+        assert_eq!(after("h"), Some(Val::Is(vec![5])));
+        assert_eq!(after("f"), None, "any value after the recursive call");
     }
 
     #[test]
@@ -899,6 +1202,122 @@ int main(void) {
         let (over, out) = lines(src, &aa("[r == 1]"));
         assert!(over.contains(&5), "{over:?}");
         assert_eq!(out, Vec::<u32>::new());
+    }
+
+    #[test]
+    fn a_member_of_a_global_nothing_writes_has_its_initial_value() {
+        // `desc` is only read: `desc.enabled` is 0 and `desc.level` (left out) is 0 as well; the
+        // same reads of `live`, which the program writes, may be anything.
+        let src = "struct d { const char *name; unsigned int line : 24; char enabled; int level; };
+static struct d desc = {\"mod\", 12U, (char)0};
+static struct d live = {\"mod\", 12U, (char)0};
+void enable(void) { live.enabled = 1; }
+int main(void) {
+  int t = desc.enabled;
+  int u = desc.level;
+  int w = live.enabled;
+  if (t) {
+    return 1;
+  }
+  if (u == 3) {
+    return 2;
+  }
+  if (w) {
+    return 3;
+  }
+  return 0;
+}
+";
+        for (edge, line, ruled_out) in [("[t]", 10, true), ("[u == 3]", 13, true), ("[w]", 16, false)] {
+            let (over, out) = lines(src, &aa(edge));
+            assert!(over.contains(&line), "{edge}: {over:?}");
+            assert_eq!(out.contains(&line), ruled_out, "{edge}: {out:?}");
+        }
+        // A member whose address is taken, a union and a bit-field are not followed.
+        let src = "struct d { int on; unsigned int bits : 4; };
+union u { int a; char b; };
+static struct d desc = {0, 0U};
+static struct d shared = {0, 0U};
+static union u un = {0};
+int *where(void) { return &shared.on; }
+int main(void) {
+  int t = shared.on;
+  int b = desc.bits;
+  int c = un.b;
+  if (t) {
+    return 1;
+  }
+  if (b) {
+    return 2;
+  }
+  if (c) {
+    return 3;
+  }
+  return 0;
+}
+";
+        for (edge, line) in [("[t]", 12), ("[b]", 15), ("[c]", 18)] {
+            let (over, out) = lines(src, &aa(edge));
+            assert!(over.contains(&line), "{edge}: {over:?}");
+            assert!(!out.contains(&line), "{edge}: {out:?}");
+        }
+    }
+
+    #[test]
+    fn bits_that_bitwise_operations_set_stay_known_through_conversions_and_joins() {
+        // usbmouse's `usb_maxpacket(dev, pipe, !(pipe & 128))` with `pipe = x | 128`.
+        let src = "extern unsigned int get(void);
+extern int flag(void);
+int main(void) {
+  unsigned int u = get();
+  int pipe = (int)(u | 128U);
+  int is_out = !(pipe & 128);
+  signed char c = (signed char)(u | 128U);
+  int x = c;
+  unsigned char b = (unsigned char)(u | 128U);
+  int y = b;
+  int v;
+  if (is_out) {
+    return 1;
+  }
+  if ((x & 256) == 0) {
+    return 2;
+  }
+  if ((y & 256) != 0) {
+    return 3;
+  }
+  if ((y & 64) != 0) {
+    return 4;
+  }
+  if (flag()) {
+    v = 3;
+  } else {
+    v = (int)(u | 1U);
+  }
+  if ((v & 1) == 0) {
+    return 5;
+  }
+  if ((v & 2) == 0) {
+    return 6;
+  }
+  return 0;
+}
+";
+        // Bit 7 set: `is_out` is 0; a signed char with bit 7 set is negative (bit 8 of the int is
+        // set), an unsigned char is not (bit 8 clear); bit 6 is unknown; `v` is 3 or odd; bit 1 of
+        // `v` is unknown.
+        for (edge, line, ruled_out) in [
+            ("[is_out]", 13, true),
+            ("[(x & 256) == 0]", 16, true),
+            ("[(y & 256) != 0]", 19, true),
+            ("[(y & 64) != 0]", 22, false),
+            ("[(v & 1) == 0]", 30, true),
+            ("[(v & 2) == 0]", 33, false),
+        ] {
+            let (over, out) = lines(src, &aa(edge));
+            assert!(over.contains(&line), "{edge}: {over:?}");
+            assert_eq!(out.contains(&line), ruled_out, "{edge}: {out:?}");
+        }
     }
 
     #[test]

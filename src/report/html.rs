@@ -62,6 +62,7 @@ struct Config {
     confirmation: String,
     time: String,
     undefined: String,
+    undecided: String,
     witness: Option<String>,
     execs: Vec<Exec>,
 }
@@ -269,6 +270,7 @@ fn config_view(input: &HtmlInput, i: usize, r: &CoverageResult) -> Config {
             ),
             _ => String::new(),
         },
+        undecided: r.undecided.as_ref().map(|u| u.summary()).unwrap_or_default(),
         witness: input.witness.get(i).cloned().flatten(),
         execs,
     }
@@ -319,8 +321,16 @@ fn lines(input: &HtmlInput) -> Vec<Line> {
                         Some(LineStatus::Unknown) => format!(
                             "{}: unknown ({})",
                             r.instance,
-                            r.inexact_reason.as_ref().map(|w| w.to_string()).unwrap_or_default()
+                            r.undecided
+                                .as_ref()
+                                .and_then(|u| u.why(n))
+                                .or_else(|| r.inexact_reason.as_ref().map(|w| w.to_string()))
+                                .unwrap_or_default()
                         ),
+                        Some(LineStatus::OverOnly) => match r.undecided.as_ref().and_then(|u| u.why(n)) {
+                            Some(why) => format!("{}: over_only, undecided: {why}", r.instance),
+                            None => format!("{}: over_only", r.instance),
+                        },
                         Some(s) => format!("{}: {}", r.instance, s.name()),
                         None => String::new(),
                     };

@@ -37,6 +37,9 @@ struct Report<'a> {
     /// Paths that violate the property only relative to the accepted assumptions.
     violations_under_assumptions: Undefined<'a>,
     covered_by: BTreeMap<u32, usize>,
+    /// Why the undecided lines are: where the search could not get past.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    undecided: Option<UndecidedJson<'a>>,
     branch_coverage: Counts,
     function_coverage: Counts,
     automaton_match: Match,
@@ -69,6 +72,27 @@ struct Abstraction<'a> {
 struct Assumption {
     name: &'static str,
     statement: &'static str,
+}
+
+/// The undecided lines sorted by why (`coverage::undecided`).
+#[derive(Serialize)]
+struct UndecidedJson<'a> {
+    lines: usize,
+    reached: &'a [u32],
+    blocked: Vec<BlockedJson<'a>>,
+    elsewhere: &'a [u32],
+}
+
+#[derive(Serialize)]
+struct BlockedJson<'a> {
+    line: u32,
+    function: &'a str,
+    edge: &'a str,
+    automaton_state: &'a str,
+    obstacle: &'static str,
+    tried: u64,
+    cut: u64,
+    lines: &'a [u32],
 }
 
 /// Where the search found that undefined behaviour can happen (the executions end there).
@@ -207,6 +231,25 @@ pub fn coverage_json(res: &CoverageResult) -> String {
                 _ => None,
             })
             .collect(),
+        undecided: res.undecided.as_ref().map(|u| UndecidedJson {
+            lines: u.len(),
+            reached: &u.reached,
+            blocked: u
+                .blocked
+                .iter()
+                .map(|b| BlockedJson {
+                    line: b.line,
+                    function: &b.function,
+                    edge: &b.edge,
+                    automaton_state: &b.state,
+                    obstacle: b.obstacle.name(),
+                    tried: b.tried,
+                    cut: b.cut,
+                    lines: &b.lines,
+                })
+                .collect(),
+            elsewhere: &u.elsewhere,
+        }),
         branch_coverage: Counts {
             total: res.branches.iter().map(|b| b.arms.len()).sum(),
             over: res.branches.iter().flat_map(|b| &b.arms).filter(|a| a.0).count(),

@@ -95,6 +95,9 @@ pub fn coverage_summary(res: &CoverageResult) -> String {
     if !notes.is_empty() {
         let _ = writeln!(out, "  {}", notes.join("; "));
     }
+    if let Some(u) = &res.undecided {
+        let _ = writeln!(out, "  {}", u.summary());
+    }
     let m = &res.matching;
     let _ = writeln!(
         out,

@@ -77,6 +77,8 @@ pub struct World<'a> {
     pub havoc: HashSet<VarId>,
     /// Whether functions without body write arbitrary values (`ExploreConfig::havoc_extern_writes`).
     pub havoc_extern_writes: bool,
+    /// Whether links read from fresh memory may point back into it (`ExploreConfig::alias_links`).
+    pub alias_links: bool,
     lib: Vec<LibFn>,
 }
 
@@ -106,6 +108,9 @@ pub enum EndKind {
 pub(crate) trait Oracle {
     /// The values `bv` can take under the path condition `pc`, if there are at most `max`.
     fn possible_values(&mut self, aig: &mut Aig, pc: &List<Conjunct>, bv: &Bv, max: usize) -> Option<Vec<u128>>;
+    /// A value `bv` takes where the path condition `pc` and `lit` hold (`None`: nowhere, or the
+    /// solver gave up).
+    fn a_value(&mut self, aig: &mut Aig, pc: &List<Conjunct>, bv: &Bv, lit: AigLit) -> Option<u128>;
 }
 
 /// A value: a scalar's bits, or the bytes of an aggregate (or of a float).
@@ -131,11 +136,49 @@ pub(crate) struct Exec<'w, 'a> {
     pub oracle: &'w mut dyn Oracle,
     /// Conditions of undefined behaviour met so far, with their kinds.
     pub ub: Vec<(AigLit, UbKind)>,
+    /// Conditions the step assumed to go on (`pinned`): the path continues where they hold,
+    /// the rest of it is cut as unsupported.
+    pub narrowed: Vec<AigLit>,
     /// The condition under which the expression being evaluated is evaluated (short circuits).
     guard: AigLit,
 }
 
 type R<T> = Result<T, Unsupported>;
+
+/// Whether `ty` points to a linked record: a struct or union with a member that points to its own
+/// type (a list head, a list node). Only such pointers read from fresh memory may alias it
+/// (`Exec::unknown_pointer`): where a list ends is where a link points back into the memory that
+/// holds it, and offering the alias to every pointer would make every access through an unknown
+/// pointer one at an arbitrary offset.
+fn points_to_linked_record(types: &Types, ty: TypeId) -> bool {
+    let Some(TypeKind::Record(r)) = types.pointee(ty).map(|t| types.kind(t)) else { return false };
+    let fields = types.record(*r).fields.as_deref().unwrap_or(&[]);
+    fields.iter().any(|f| matches!(types.pointee(f.ty).map(|t| types.kind(t)), Some(TypeKind::Record(q)) if q == r))
+}
+
+/// `a` where `c` holds, else `b`: two reads of the same place (a scalar against bytes as bytes).
+fn merge_values(aig: &mut Aig, c: AigLit, a: Value, b: Value) -> Value {
+    match (a, b) {
+        (Value::Scalar(x), Value::Scalar(y)) if x.width() == y.width() => Value::Scalar(Bv::ite(aig, c, &x, &y)),
+        (a, b) => {
+            let bytes = |v: Value| match v {
+                Value::Scalar(x) => bv_to_bytes(&x),
+                Value::Bytes(b) => b,
+            };
+            Value::Bytes(merge_bytes(aig, c, bytes(a), bytes(b)))
+        }
+    }
+}
+
+/// `a` where `c` holds, else `b`, byte by byte (of equal length).
+fn merge_bytes(aig: &mut Aig, c: AigLit, a: Vec<Byte>, b: Vec<Byte>) -> Vec<Byte> {
+    debug_assert_eq!(a.len(), b.len(), "merging reads of different sizes");
+    a.iter().zip(&b).map(|(&x, &y)| Byte::ite(aig, c, x, y)).collect()
+}
+
+/// How far from where fresh memory is pointed to (`Layout::lazy_offset`) a pinned access
+/// (`Exec::pinned`) is placed if it can be, nearest first.
+const CONCRETE_WINDOWS: [u64; 2] = [1 << 12, 1 << 20];
 
 /// The `MemCtx` of one state: fresh bytes become its inputs.
 struct Ctx<'x> {
@@ -194,6 +237,7 @@ impl<'a> World<'a> {
             property,
             havoc: HashSet::new(),
             havoc_extern_writes: false,
+            alias_links: false,
             lib,
         }
     }
@@ -319,7 +363,7 @@ fn alloc_var(w: &World, st: &mut SymState, v: VarId, fill: Byte) -> R<ObjId> {
 impl<'w, 'a> Exec<'w, 'a> {
     /// An executor for one step of `st`.
     pub fn new(w: &'w World<'a>, aig: &'w mut Aig, st: &'w mut SymState, oracle: &'w mut dyn Oracle) -> Self {
-        Exec { w, aig, st, oracle, ub: Vec::new(), guard: AigLit::TRUE }
+        Exec { w, aig, st, oracle, ub: Vec::new(), narrowed: Vec::new(), guard: AigLit::TRUE }
     }
 
     fn types(&self) -> &'a Types {
@@ -629,7 +673,7 @@ impl<'w, 'a> Exec<'w, 'a> {
         let kind = InputKind::Call { edge: e, func: f };
         let v = match self.types().kind(ret) {
             TypeKind::Void => return Ok(()),
-            TypeKind::Pointer(_) => self.unknown_pointer(kind, ret)?,
+            TypeKind::Pointer(_) => self.unknown_pointer(kind, ret, None)?,
             TypeKind::Int(it) if it.rank == IntRank::Bool => {
                 let bit = self.aig.new_input();
                 let bv = semantics::bool_value(bit, 8);
@@ -653,14 +697,30 @@ impl<'w, 'a> Exec<'w, 'a> {
         self.store_result(lhs, value, Some(ret))
     }
 
-    /// An unknown pointer: null or the address of fresh memory, chosen by a new one-bit input.
-    fn unknown_pointer(&mut self, kind: InputKind, ty: TypeId) -> R<Bv> {
+    /// An unknown pointer: null or the address of fresh memory of its own, chosen by a new one-bit
+    /// input; read from fresh memory `container`, also an address in that memory (a list head of
+    /// an empty list points to itself), chosen by a second bit, at an offset of new input bits, and
+    /// under LP64 possibly wild (`Layout::wild_bit`), by a third bit (see `SymInput`).
+    fn unknown_pointer(&mut self, kind: InputKind, ty: TypeId, container: Option<ObjId>) -> R<Bv> {
+        let layout = self.w.layout;
         let choice = self.aig.new_input();
-        let id = self.new_object(self.w.layout.max_size(), ObjKind::Lazy, Byte::uninit())?;
+        let id = self.new_object(layout.max_size(), ObjKind::Lazy, Byte::uninit())?;
         self.st.approx = self.st.approx.union(Approx::LAZY_MEMORY);
-        let addr = self.w.layout.address_bv(id, self.w.layout.lazy_offset());
-        let v = Bv::ite(self.aig, choice, &addr, &Bv::zero(self.w.layout.ptr_bits));
-        self.st.inputs.push(SymInput { kind, ty: Some(ty), pointer_choice: true, bv: Bv::from_bool(choice) });
+        let fresh = layout.address_bv(id, layout.lazy_offset());
+        let null = Bv::zero(layout.ptr_bits);
+        let (other, bv) = match container {
+            Some(c) => {
+                let alias = self.aig.new_input();
+                let wild = if layout.wild_bit().is_some() { self.aig.new_input() } else { AigLit::FALSE };
+                let off = Bv::input(self.aig, layout.off_bits);
+                let inside = layout.alias_address_bv(c, &off, wild);
+                let other = Bv::ite(self.aig, alias, &inside, &null);
+                (other, off.concat(&Bv::from_bits(vec![choice, alias, wild])))
+            }
+            None => (null, Bv::from_bool(choice)),
+        };
+        let v = Bv::ite(self.aig, choice, &fresh, &other);
+        self.st.inputs.push(SymInput { kind, ty: Some(ty), pointer_choice: true, bv });
         Ok(v)
     }
 
@@ -1030,6 +1090,23 @@ impl<'w, 'a> Exec<'w, 'a> {
             None if matches!(types.kind(place.ty), TypeKind::Array(..)) => 0,
             None => return Err(Unsupported(format!("reading a value of type {}", types.display(place.ty)))),
         };
+        if let Some(pins) = self.pinned(&place.addr, size.max(1)) {
+            let none = match semantics::repr(types, place.ty) {
+                Ok(r)
+                    if place.bitfield.is_some()
+                        || matches!(types.kind(place.ty), TypeKind::Int(_) | TypeKind::Pointer(_)) =>
+                {
+                    Value::Scalar(Bv::zero(r.bits))
+                }
+                _ => Value::Bytes(vec![Byte::constant(0); size as usize]),
+            };
+            return self.per_pin(
+                &pins,
+                |ex, a| ex.read(&Place { addr: a.clone(), ..place.clone() }),
+                merge_values,
+                none,
+            );
+        }
         if let Some((bit, width)) = place.bitfield {
             let r = semantics::repr(types, place.ty)?;
             // Only the bytes the field spans: in packed layouts it may cross its type's unit.
@@ -1092,8 +1169,9 @@ impl<'w, 'a> Exec<'w, 'a> {
             let g = self.aig.and(self.guard, invalid);
             self.ub.push((g, UbKind::InvalidAccess));
         }
-        let alloc = o.alloc;
-        let v = self.unknown_pointer(InputKind::Uninit { alloc, offset: off }, place.ty)?;
+        let linked = self.w.alias_links && points_to_linked_record(self.types(), place.ty);
+        let (alloc, container) = (o.alloc, (o.kind == ObjKind::Lazy && linked).then_some(obj));
+        let v = self.unknown_pointer(InputKind::Uninit { alloc, offset: off }, place.ty, container)?;
         let bytes = bv_to_bytes(&v);
         let o = self.st.mem.get_mut(obj).expect("live");
         for (k, b) in bytes.into_iter().enumerate() {
@@ -1104,6 +1182,11 @@ impl<'w, 'a> Exec<'w, 'a> {
 
     /// Stores `v` at `place`.
     fn write(&mut self, place: &Place, v: Value) -> R<()> {
+        let size = self.types().size_of(place.ty).unwrap_or(0);
+        if let Some(pins) = self.pinned(&place.addr, size.max(1)) {
+            let write = |ex: &mut Self, a: &Bv| ex.write(&Place { addr: a.clone(), ..place.clone() }, v.clone());
+            return self.per_pin(&pins, write, |_, _, _, _| (), ());
+        }
         if let Some((bit, width)) = place.bitfield {
             let Value::Scalar(v) = v else {
                 return Err(Unsupported("a non-scalar stored into a bit-field".into()));
@@ -1132,9 +1215,99 @@ impl<'w, 'a> Exec<'w, 'a> {
         (mem, Ctx { aig: &mut *self.aig, inputs, pc, facts, approx, havoc_extern_writes, oracle: &mut *self.oracle })
     }
 
+    /// For an access of `n` bytes at `addr` whose offset is too wide to expand in its objects
+    /// (`Memory::offset_too_wide`; an alias of fresh memory at an arbitrary offset, moved by
+    /// `container_of`, say): per object the address can denote, the condition that it does and one
+    /// constant address it takes there, in bounds and near where fresh memory is pointed to if it
+    /// can be (`CONCRETE_WINDOWS`: the replay harness builds fresh memory as one block spanning
+    /// the offsets an execution reads). Where an object allows other addresses the path goes on
+    /// with the chosen one (`narrowed`) and the rest of it is cut as unsupported, as the whole path
+    /// was before. `None`: the access needs no pinning.
+    fn pinned(&mut self, addr: &Bv, n: u64) -> Option<Vec<(AigLit, Bv)>> {
+        let layout = self.w.layout;
+        let objs: Vec<(ObjId, AigLit, u64, bool)> = {
+            let (mem, mut ctx) = self.mem_ctx();
+            let objs = mem.offset_too_wide(&mut ctx, addr, n)?;
+            objs.into_iter()
+                .filter(|(_, _, o)| n <= o.size)
+                .map(|(id, c, o)| (id, c, o.size - n, o.kind == ObjKind::Lazy))
+                .collect()
+        };
+        let mut pins = Vec::with_capacity(objs.len());
+        for (id, c, last, lazy) in objs {
+            let here = self.aig.and(self.guard, c);
+            let mut value = None;
+            for window in CONCRETE_WINDOWS.iter().map(Some).chain([None]) {
+                let (lo, hi) = match window {
+                    Some(&w) if lazy => {
+                        let mid = layout.lazy_offset();
+                        (mid.saturating_sub(w), (mid + w).min(last))
+                    }
+                    Some(_) => continue,
+                    None => (0, last),
+                };
+                let (lo, hi) = (layout.address_bv(id, lo), layout.address_bv(id, hi));
+                let (above, below) = (lo.ule(self.aig, addr), addr.ule(self.aig, &hi));
+                let inside = self.aig.and(above, below);
+                let wanted = self.aig.and(here, inside);
+                value = self.oracle.a_value(self.aig, &self.st.pc, addr, wanted);
+                if value.is_some() {
+                    break;
+                }
+            }
+            // Out of bounds everywhere (undefined behaviour, reported by the access), or not at all.
+            let Some(value) = value.or_else(|| self.oracle.a_value(self.aig, &self.st.pc, addr, here)) else {
+                continue;
+            };
+            let c_addr = Bv::constant(value, addr.width());
+            let eq = addr.eq(self.aig, &c_addr);
+            let other = self.aig.and(here, !eq);
+            if self.oracle.a_value(self.aig, &self.st.pc, addr, other).is_some() {
+                self.narrowed.push(!other);
+            }
+            pins.push((c, c_addr));
+        }
+        Some(pins)
+    }
+
+    /// Runs `access` once per pin of `pins` (`pinned`), under the guard that the address is that
+    /// pin's object, and reports the access as invalid where it denotes none of them.
+    fn per_pin<T>(
+        &mut self,
+        pins: &[(AigLit, Bv)],
+        mut access: impl FnMut(&mut Self, &Bv) -> R<T>,
+        mut merge: impl FnMut(&mut Aig, AigLit, T, T) -> T,
+        none: T,
+    ) -> R<T> {
+        let outer = self.guard;
+        let mut res = None;
+        let mut any = AigLit::FALSE;
+        for (c, a) in pins.iter().rev() {
+            self.guard = self.aig.and(outer, *c);
+            let r = access(self, a);
+            self.guard = outer;
+            let r = r?;
+            res = Some(match res {
+                None => r,
+                Some(other) => merge(self.aig, *c, r, other),
+            });
+            any = self.aig.or(any, *c);
+        }
+        let res = res.unwrap_or(none);
+        let nowhere = self.aig.and(outer, !any);
+        if nowhere != AigLit::FALSE {
+            self.ub.push((nowhere, UbKind::InvalidAccess));
+        }
+        Ok(res)
+    }
+
     fn read_bytes(&mut self, addr: &Bv, n: u64) -> R<Vec<Byte>> {
         if n == 0 {
             return Ok(vec![]);
+        }
+        if let Some(pins) = self.pinned(addr, n) {
+            let none = vec![Byte::constant(0); n as usize];
+            return self.per_pin(&pins, |ex, a| ex.read_bytes(a, n), merge_bytes, none);
         }
         let (mem, mut ctx) = self.mem_ctx();
         let (bytes, invalid) = mem.read(&mut ctx, addr, n)?;
@@ -1146,6 +1319,9 @@ impl<'w, 'a> Exec<'w, 'a> {
     }
 
     fn write_bytes(&mut self, addr: &Bv, bytes: &[Byte]) -> R<()> {
+        if let Some(pins) = self.pinned(addr, bytes.len() as u64) {
+            return self.per_pin(&pins, |ex, a| ex.write_bytes(a, bytes), |_, _, _, _| (), ());
+        }
         let guard = self.guard;
         let (mem, mut ctx) = self.mem_ctx();
         let invalid = mem.write(&mut ctx, addr, bytes, guard)?;

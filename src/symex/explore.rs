@@ -119,6 +119,9 @@ pub struct ExploreConfig {
     /// the path `Approx::ABSTRACT` (instead of `Approx::EXTERN_WRITE` with the path's own value).
     /// [default: false]
     pub havoc_extern_writes: bool,
+    /// A link read from fresh memory may also point back into it (`exec::Exec::unknown_pointer`).
+    /// [default: false]
+    pub alias_links: bool,
 }
 
 /// What the guide says about a path taking an edge.
@@ -166,6 +169,13 @@ pub trait Guide {
     /// default keeps the CFA's order of leaving edges.
     fn order(&mut self, cfa: &Cfa, node: NodeId, succs: &mut [Succ<Self::Tag>]) {
         let _ = (cfa, node, succs);
+    }
+
+    /// Called when a path got past `edge`: the edge was feasible after the path's conditions and
+    /// the path goes on at its target (or ends there, returning from `main` or halting); `tag` is
+    /// the path's tag after `on_edge`. The default does nothing.
+    fn on_passed(&mut self, tag: &Self::Tag, edge: EdgeId) {
+        let _ = (tag, edge);
     }
 
     /// Whether a path that ended this way needs its concrete inputs in the outcome (a solver model
@@ -251,7 +261,7 @@ pub struct InputValue {
     pub kind: InputKind,
     /// Its C type (`None` for a raw byte).
     pub ty: Option<TypeId>,
-    /// For an unknown pointer: `value` 0 is null, 1 is fresh memory.
+    /// For an unknown pointer: what `value` chose is `PointerChoice::of(value)`.
     pub pointer_choice: bool,
     /// Width in bits.
     pub bits: u32,
@@ -538,6 +548,7 @@ impl Default for ExploreConfig {
             self_check: false,
             havoc: Rc::from(Vec::new()),
             havoc_extern_writes: false,
+            alias_links: false,
         }
     }
 }
@@ -616,6 +627,9 @@ impl InputValue {
     }
 }
 
+/// Why the rest of a path whose access was pinned to one address (`Exec::pinned`) is cut.
+const CONCRETISED: &str = "an access at a symbolic offset in a large object, explored at one offset";
+
 impl Oracle for SolverOracle<'_> {
     fn possible_values(&mut self, aig: &mut Aig, pc: &List<Conjunct>, bv: &Bv, max: usize) -> Option<Vec<u128>> {
         let mut values: Vec<u128> = Vec::new();
@@ -637,6 +651,13 @@ impl Oracle for SolverOracle<'_> {
             }
         }
     }
+
+    fn a_value(&mut self, aig: &mut Aig, pc: &List<Conjunct>, bv: &Bv, lit: AigLit) -> Option<u128> {
+        match self.solver.check(aig, pc, lit) {
+            SatResult::Sat => Some(self.solver.value(aig, bv)),
+            _ => None,
+        }
+    }
 }
 
 impl<'a, G: Guide> Explorer<'a, G> {
@@ -645,6 +666,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
         let mut world = World::new(prog, cfa, config.property);
         world.havoc = config.havoc.iter().copied().collect();
         world.havoc_extern_writes = config.havoc_extern_writes;
+        world.alias_links = config.alias_links;
         let solver = Solver::new(config.mode, config.budget.interrupt());
         let liveness = config.state_caching.then(|| Liveness::compute(prog, cfa));
         let band = config.dfs_band.unwrap_or(u32::MAX);
@@ -863,11 +885,11 @@ impl<'a, G: Guide> Explorer<'a, G> {
                 return None;
             }
         }
-        let (res, ub) = {
+        let (res, ub, narrowed) = {
             let mut oracle = SolverOracle { solver: &mut self.solver };
             let mut ex = Exec::new(&self.world, &mut self.aig, &mut it.st, &mut oracle);
             let res = ex.edge(e);
-            (res, std::mem::take(&mut ex.ub))
+            (res, std::mem::take(&mut ex.ub), std::mem::take(&mut ex.narrowed))
         };
         self.stats.edges += 1;
         it.st.path.push(e);
@@ -878,10 +900,15 @@ impl<'a, G: Guide> Explorer<'a, G> {
                 return None;
             }
         };
+        let it = self.split_narrowed(it, narrowed, None)?;
         let mut it = self.split_ub(it, ub, None)?;
         match effect {
-            Effect::Moved => self.arrive(it),
+            Effect::Moved => {
+                self.guide.on_passed(&it.tag, e);
+                self.arrive(it)
+            }
             Effect::End(k) => {
+                self.guide.on_passed(&it.tag, e);
                 self.end(it, end_of(k));
                 None
             }
@@ -898,6 +925,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
                         }
                     }
                 }
+                self.guide.on_passed(&it.tag, e);
                 self.arrive(it)
             }
         }
@@ -920,7 +948,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
         let it_best_first = it.best_first;
         // Conditions, evaluated once on the path's state.
         let mut lits = Vec::with_capacity(edges.len());
-        let (res, ub) = {
+        let (res, ub, narrowed) = {
             let mut oracle = SolverOracle { solver: &mut self.solver };
             let mut ex = Exec::new(&self.world, &mut self.aig, &mut it.st, &mut oracle);
             let mut res = Ok(());
@@ -936,14 +964,16 @@ impl<'a, G: Guide> Explorer<'a, G> {
                     _ => lits.push(AigLit::TRUE),
                 }
             }
-            (res, std::mem::take(&mut ex.ub))
+            (res, std::mem::take(&mut ex.ub), std::mem::take(&mut ex.narrowed))
         };
         if let Err((e, u)) = res {
             it.st.path.push(e);
             self.end(it, PathEnd::Cut(CutReason::Unsupported(u.0)));
             return None;
         }
-        // Undefined behaviour while evaluating the condition is attributed to the first edge.
+        // Undefined behaviour while evaluating the condition, and a narrowing, are attributed to
+        // the first edge.
+        let it = self.split_narrowed(it, narrowed, Some(edges[0]))?;
         let it = self.split_ub(it, ub, Some(edges[0]))?;
         // The guide's view of each successor.
         let mut succs: Vec<(EdgeId, AigLit, G::Tag)> = Vec::with_capacity(edges.len());
@@ -1053,6 +1083,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
                 self.emit(&it, path, tag, PathEnd::Infeasible);
                 continue;
             }
+            self.guide.on_passed(&tag, e);
             let mut child = it.clone();
             child.id = self.fresh_id();
             child.tag = tag;
@@ -1148,6 +1179,37 @@ impl<'a, G: Guide> Explorer<'a, G> {
                 None
             }
         }
+    }
+
+    /// Narrows the path to the conditions `narrowed` its last edge (or, with `at`, the edge `at` it
+    /// is about to take) went on under (`Exec::pinned`): the part where they do not all hold
+    /// is cut as unsupported, and so is the whole path if they cannot hold.
+    fn split_narrowed(
+        &mut self,
+        mut it: Item<G::Tag>,
+        narrowed: Vec<AigLit>,
+        at: Option<EdgeId>,
+    ) -> Option<Item<G::Tag>> {
+        if narrowed.is_empty() {
+            return Some(it);
+        }
+        let all = narrowed.iter().fold(AigLit::TRUE, |acc, &l| self.aig.and(acc, l));
+        let cut = PathEnd::Cut(CutReason::Unsupported(CONCRETISED.into()));
+        let rest = self.check(&it, !all)? == SatResult::Sat;
+        // Last, so that the solver's model is one of the path that goes on.
+        if self.check(&it, all)? != SatResult::Sat {
+            it.st.path.extend(at);
+            self.end(it, cut);
+            return None;
+        }
+        if rest {
+            let mut path = it.st.path.clone();
+            path.extend(at);
+            self.emit(&it, path, it.tag.clone(), cut);
+        }
+        it.st.assume(&self.aig, all);
+        self.solver.set_model_owner(Some(it.id));
+        Some(it)
     }
 
     /// Splits the path on the undefined behaviour `ub` found on its last edge (or, with `at`, on the

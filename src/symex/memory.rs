@@ -258,9 +258,31 @@ impl Layout {
         self.ptr_bits - self.off_bits
     }
 
-    /// How many object ids exist (id 0 included).
+    /// How many object ids objects may take (id 0 included): all of them, or under LP64 the lower
+    /// half, the upper half being wild (`wild_bit`).
     pub fn max_objects(self) -> u64 {
-        1 << self.obj_bits()
+        1 << (self.obj_bits() - self.wild_bit().is_some() as u32)
+    }
+
+    /// Under LP64, the id bit of the address's most significant bit: addresses with it set hold no
+    /// object, as x86-64 user space holds none above 2^47. They are where *wild* pointers point
+    /// (`alias_address_bv`): the address of an offset of fresh memory plus 2^63, which the replay
+    /// harness makes as the same sum over the block's real address. Reads and writes there are
+    /// invalid, in the executor as on the machine, and adding 2^63 (CIL's `container_of` with a
+    /// wrapped offset, say) leads back into the memory, on both.
+    pub fn wild_bit(self) -> Option<u32> {
+        (self.ptr_bits == 64).then(|| self.obj_bits() - 1)
+    }
+
+    /// The address of offset `off` of object `obj`, plus 2^63 where `wild` holds (LP64 only, see
+    /// `wild_bit`; under ILP32 `wild` is ignored): what an unknown pointer read from fresh memory
+    /// `obj` is when it aliases that memory.
+    pub fn alias_address_bv(self, obj: ObjId, off: &Bv, wild: AigLit) -> Bv {
+        let mut id = Bv::constant(obj as u128, self.obj_bits()).bits().to_vec();
+        if let Some(bit) = self.wild_bit() {
+            id[bit as usize] = wild;
+        }
+        Bv::from_bits(id).concat(off)
     }
 
     /// The largest object size.
@@ -567,6 +589,26 @@ impl Memory {
         }
         let bytes = res.unwrap_or_else(|| vec![Byte::constant(0); n as usize]);
         Ok((bytes, invalid))
+    }
+
+    /// The objects an access of `n` bytes at `addr` can reach, with the condition under which it
+    /// does, when its offset has too many possible values to expand in one of them
+    /// (`candidate_offsets`): the executor then concretises the address (`Exec::pinned`).
+    pub fn offset_too_wide(&self, ctx: &mut dyn MemCtx, addr: &Bv, n: u64) -> Option<Vec<(ObjId, AigLit, &Object)>> {
+        // Every access goes through here: settle the common case by the offset's known bits alone
+        // (no object is larger than the largest), before `targets` (which may ask the solver).
+        let (_, off) = self.layout.split(addr);
+        let max = self.layout.max_size();
+        if off.as_const().is_some() || n > max || candidate_offsets(&off, max, n).is_ok() {
+            return None;
+        }
+        let t = self.targets(ctx, addr).ok()?;
+        if t.off.as_const().is_some() {
+            return None;
+        }
+        let objs: Vec<(ObjId, AigLit, &Object)> =
+            t.objs.iter().filter_map(|&(id, c)| Some((id, c, self.get(id)?))).collect();
+        objs.iter().any(|(_, _, o)| n <= o.size && candidate_offsets(&t.off, o.size, n).is_err()).then_some(objs)
     }
 
     /// Writes `bytes` at `addr` where `guard` holds; returns the condition under which the write is

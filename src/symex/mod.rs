@@ -60,7 +60,7 @@ pub use explore::{
 pub use replay::{replay, AllocOrigin, Replay, ReplayEnd};
 pub use shift::counters;
 pub use solver::{Mode, SolverStats};
-pub use state::{Approx, InputKind};
+pub use state::{Approx, InputKind, PointerChoice};
 pub use verdict::{confirm, Confirmed, Inconclusive, Rejected, Rejection};
 
 /// Starts an exploration of `prog` (with CFA `cfa`) under `config`, guided by `guide`.

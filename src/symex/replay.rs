@@ -19,7 +19,7 @@ use super::exec::{Property, World};
 use super::explore::InputValue;
 use super::memory::{Layout, ObjId};
 use super::semantics::UbKind;
-use super::state::InputKind;
+use super::state::{InputKind, PointerChoice};
 use crate::cfa::{Cfa, EdgeId, EdgeKind, GlobalKind, NodeKind};
 use crate::cfront::ir::{BinOp, Expr, ExprKind, FuncId, Init, InitStep, Program, StrId, UnOp, VarId, VarKind};
 use crate::cfront::types::{bitfield_bytes, IntRank, TypeId, TypeKind, Types};
@@ -1037,7 +1037,8 @@ impl<'a> Interp<'a> {
         }
     }
 
-    /// A pointer read from bytes never written: null or fresh memory, as the input says.
+    /// A pointer read from bytes never written: null, fresh memory or an address in the memory it is
+    /// read from, as the input says.
     fn unknown_pointer_read(&mut self, addr: u128, size: u64) -> R<Option<u128>> {
         let (id, off) = self.layout.split_const(addr);
         let Some(Some(o)) = self.objs.get(id as usize) else { return Ok(None) };
@@ -1045,11 +1046,24 @@ impl<'a> Interp<'a> {
         {
             return Ok(None);
         }
-        let key = (o.alloc, off);
+        let (key, kind) = ((o.alloc, off), o.kind);
         let input = self.uninit.get(&key).map(|&(i, _)| i);
         let lazy = self.alloc(self.layout.max_size(), Kind::Lazy, None, AllocOrigin::Lazy { input })?;
-        let choice = self.uninit.get(&key).is_some_and(|(_, i)| i.value & 1 == 1);
-        let v = if choice { self.layout.address(lazy, self.layout.lazy_offset()) } else { 0 };
+        let choice = self.uninit.get(&key).map_or(PointerChoice::Null, |(_, i)| PointerChoice::of(i.value));
+        let v = match choice {
+            PointerChoice::Null => 0,
+            PointerChoice::Fresh => self.layout.address(lazy, self.layout.lazy_offset()),
+            PointerChoice::Alias { offset, wild } => {
+                let id = match self.layout.wild_bit() {
+                    Some(bit) if wild => id | 1 << bit,
+                    _ => id,
+                };
+                if kind != Kind::Lazy || offset >= self.layout.max_size() {
+                    return unsupported("an alias of memory that is not fresh");
+                }
+                self.layout.address(id, offset)
+            }
+        };
         let bytes: Vec<u8> = (0..size).map(|k| (v >> (8 * k)) as u8).collect();
         let o = self.objs[id as usize].as_mut().expect("live");
         for (k, b) in bytes.into_iter().enumerate() {

@@ -62,10 +62,41 @@ pub enum InputKind {
     },
 }
 
+/// What the value of a pointer input (`SymInput::pointer_choice`) chose.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum PointerChoice {
+    /// The null pointer.
+    Null,
+    /// Fresh memory of its own, pointed to at `memory::Layout::lazy_offset`.
+    Fresh,
+    /// An address in the fresh memory it was read from (`memory::Layout::alias_address_bv`).
+    Alias {
+        /// The offset in that memory.
+        offset: u64,
+        /// Plus 2^63 (`memory::Layout::wild_bit`).
+        wild: bool,
+    },
+}
+
+impl PointerChoice {
+    /// The choice the input value `value` makes.
+    pub fn of(value: u128) -> PointerChoice {
+        if value & 1 == 1 {
+            PointerChoice::Fresh
+        } else if value & 2 == 2 {
+            PointerChoice::Alias { offset: (value >> 3) as u64, wild: value & 4 == 4 }
+        } else {
+            PointerChoice::Null
+        }
+    }
+}
+
 /// A symbolic input of a path: where it comes from, its C type, and its bits.
 ///
 /// A pointer-valued input (`pointer_choice`) is one bit: 0 for the null pointer, 1 for a pointer to
-/// fresh memory of its own (see `memory::ObjKind::Lazy`).
+/// fresh memory of its own (see `memory::ObjKind::Lazy`). One read from fresh memory has more bits
+/// (`PointerChoice::of`): bit 1 set (and bit 0 clear) makes it an address in that memory, at the
+/// offset the bits from 3 on give, plus 2^63 if bit 2 is set (LP64 only).
 #[derive(Clone, Debug)]
 pub struct SymInput {
     /// Where it comes from.
@@ -308,7 +339,8 @@ impl Approx {
         (
             "fresh-pointers",
             Approx::LAZY_MEMORY,
-            "unknown pointers are null or point to fresh memory of their own (they never alias other objects)",
+            "unknown pointers are null or point to fresh memory of their own (with --alias-links a link read from fresh \
+             memory may also point back into it); they never alias other objects",
         ),
         (
             "no-extern-writes",

@@ -610,7 +610,7 @@ int main() {
 }
 
 #[test]
-fn unknown_pointers_point_to_fresh_memory() {
+fn unknown_pointers_point_to_fresh_memory_and_links_also_back_into_it() {
     // The `container_of` idiom on a pointer returned by a function without body: the path goes on
     // without cuts where the pointer is not null; the result is only an approximation.
     let src = with_prelude(
@@ -627,13 +627,18 @@ int main() {
 }",
     );
     let (prog, cfa) = build(&src, DataModel::Lp64);
-    let mut ex = explore(&prog, &cfa, ExploreConfig { self_check: true, ..Default::default() }, Exhaustive);
-    let ends: Vec<PathEnd> = ex.by_ref().map(|o| o.end).collect();
-    assert!(!ends.iter().any(|e| matches!(e, PathEnd::Cut(_) | PathEnd::Violation)), "{ends:?}");
-    // Fresh memory aliases nothing: `d->node.next == n` is infeasible (the approximation).
-    assert_eq!(ends.iter().filter(|e| **e == PathEnd::Exit).count(), 2, "{ends:?}");
-    let s = ex.summary();
-    assert!(s.exhausted && s.approx.contains(Approx::LAZY_MEMORY));
+    // Fresh memory aliases nothing: `d->node.next == n` is infeasible (the approximation). With
+    // `alias_links` a link read from fresh memory may point back into it (the head of an empty list
+    // points to itself), and it is feasible: three exits (null, a link to itself, another).
+    for (alias_links, exits) in [(false, 2), (true, 3)] {
+        let config = ExploreConfig { self_check: true, alias_links, ..Default::default() };
+        let mut ex = explore(&prog, &cfa, config, Exhaustive);
+        let ends: Vec<PathEnd> = ex.by_ref().map(|o| o.end).collect();
+        assert!(!ends.iter().any(|e| matches!(e, PathEnd::Cut(_) | PathEnd::Violation)), "{ends:?}");
+        assert_eq!(ends.iter().filter(|e| **e == PathEnd::Exit).count(), exits, "{alias_links}: {ends:?}");
+        let s = ex.summary();
+        assert!(s.exhausted && s.approx.contains(Approx::LAZY_MEMORY));
+    }
     assert_eq!(verdict_with(&src, DataModel::Lp64, ExploreConfig::default()), "unknown");
 }
 

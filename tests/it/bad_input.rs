@@ -120,3 +120,33 @@ fn companions_of_bad_inputs_are_valid() {
     let run = vcov(["cfa".as_ref(), p.as_os_str()]);
     assert_eq!(run.code, 0, "{}", run.stderr);
 }
+
+#[test]
+fn nesting_up_to_the_limit_goes_through_every_stage() {
+    // 996 additions inside an assignment, and 4,990 `if` one inside the other: just under the limits
+    // (1000 levels of expressions, 5000 of statements) that `fixtures/bad/c/nested_*_too_deep.c`
+    // exceed.
+    let dir = tempfile::tempdir().unwrap();
+    let sum = dir.path().join("sum.c");
+    let terms = vec!["1"; 996].join("+");
+    std::fs::write(&sum, format!("int main(void) {{\n  int x = 0;\n  x = {terms};\n  return x;\n}}\n")).unwrap();
+    let nest = dir.path().join("nest.c");
+    let ifs = "if (x) ".repeat(4990);
+    std::fs::write(
+        &nest,
+        format!(
+            "extern int __VERIFIER_nondet_int(void);\nint main(void) {{\n  int x = __VERIFIER_nondet_int();\n\
+             \x20 {ifs}x = 1;\n  return x;\n}}\n"
+        ),
+    )
+    .unwrap();
+    for program in [&sum, &nest] {
+        let p = program.to_str().unwrap();
+        let run = vcov(["coverage", p, "--aa", "assumption-automata/true.spc", "--no-progress"]);
+        assert_eq!(run.code, 0, "{p}: {}", run.stderr);
+        assert!(run.stdout.contains("exact"), "{p}: {}", run.stdout);
+        let run = vcov(["verify", p]);
+        assert_eq!(run.code, 0, "{p}: {}", run.stderr);
+        assert!(run.stdout.contains("TRUE"), "{p}: {}", run.stdout);
+    }
+}

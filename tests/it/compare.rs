@@ -64,3 +64,32 @@ fn bad_uses_are_errors() {
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("named aa_then_explored"), "{}", run.stderr);
 }
+
+#[test]
+fn a_product_with_long_paths_is_measured_on_the_configurations_threads() {
+    // An automaton whose states follow one another edge after edge through a loop: the product has
+    // paths of hundreds of thousands of nodes, whose strongly connected components a recursive search
+    // finds only with a stack deeper than a thread's (this overflowed `vcov compare`'s threads, and
+    // `vcov coverage`'s main thread a little further).
+    let dir = tempfile::tempdir().unwrap();
+    let program = dir.path().join("spin.c");
+    std::fs::write(
+        &program,
+        "int main(void) {\n  int x = 0;\n  while (x < 5) {\n    x = x + 1;\n  }\n  return x;\n}\n",
+    )
+    .unwrap();
+    let n = 200_000;
+    let mut aa = String::from("OBSERVER AUTOMATON AssumptionAutomaton\n\nINITIAL STATE ARG0;\n\n");
+    for i in 0..n {
+        aa.push_str(&format!("STATE USEFIRST ARG{i} :\n    TRUE -> GOTO ARG{};\n\n", i + 1));
+    }
+    aa.push_str(&format!("STATE USEFIRST ARG{n} :\n    TRUE -> GOTO ARG{n};\n\nEND AUTOMATON\n"));
+    let automaton = dir.path().join("chain.txt");
+    std::fs::write(&automaton, aa).unwrap();
+    let (p, a) = (program.to_str().unwrap(), automaton.to_str().unwrap());
+    let run = vcov(["compare", p, "--aa", a, "--aa", a, "--name", "one", "--name", "two", "--max-executions", "0"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("with 2 configurations"), "{}", run.stdout);
+    let run = vcov(["coverage", p, "--aa", a, "--max-executions", "0"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}

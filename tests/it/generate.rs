@@ -597,3 +597,95 @@ fn a_line_only_an_edge_into_the_unexplored_region_counts_for_is_not_coverable() 
         run.stdout
     );
 }
+
+#[test]
+fn undecided_lines_are_reported_with_the_edge_no_path_got_past() {
+    // The walk ends only at `&head`, which an unknown pointer (null or fresh memory) never is: the
+    // loop's exit is infeasible on every path, and the lines after it stay undecided behind it.
+    let program = "fixtures/c/coverage/list_walk.c";
+    let aa = "assumption-automata/true.spc";
+    let j = run_json(&[program, "--aa", aa]);
+    assert_eq!(j["exact"], false, "{j}");
+    let u = &j["undecided"];
+    let undecided = j["line_status"].as_object().unwrap().values().filter(|s| *s == "unknown").count();
+    assert_eq!(u["lines"].as_u64().unwrap() as usize, undecided, "{u}");
+    let blocked = u["blocked"].as_array().unwrap();
+    assert_eq!(blocked.len(), 1, "{u}");
+    let b = &blocked[0];
+    assert_eq!(b["line"], 10);
+    assert_eq!(b["function"], "main");
+    assert_eq!(b["edge"], "[!(p != (&head))]");
+    assert_eq!(b["automaton_state"], "__TRUE");
+    assert_eq!(b["obstacle"], "infeasible");
+    assert!(b["tried"].as_u64().unwrap() > 100, "{b}");
+    assert_eq!(nums(&b["lines"]), [14, 15, 17]);
+    // The loop's lines were reached, by paths that never returned from main.
+    let reached = nums(&u["reached"]);
+    assert!([8, 9, 10, 11, 12].iter().all(|l| reached.contains(l)), "{u}");
+    assert!(nums(&u["elsewhere"]).is_empty(), "{u}");
+    let run = vcov(["coverage", program, "--aa", aa, "--no-progress"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("line(s) undecided: 3 behind line 10 in main (`[!(p != (&head))]`: tried "),
+        "{}",
+        run.stdout
+    );
+    // Nothing to explain where every line is decided, or where the search did not follow the
+    // automaton.
+    let j = run_json(&["fixtures/e2e/branches/program.c", "--aa", "fixtures/e2e/branches/aa_then_explored.txt"]);
+    assert_eq!(j["exact"], true);
+    assert!(j.get("undecided").is_none(), "{j}");
+    let j = run_json(&[program, "--aa", aa, "--generate", "blind", "--max-executions", "1"]);
+    assert!(j.get("undecided").is_none(), "{j}");
+}
+
+#[test]
+fn a_list_that_ends_where_its_link_points_back_into_its_memory_is_walked_and_replays() {
+    // CIL's `list_for_each_entry` of the LDV drivers, with --alias-links: the walk ends only where a
+    // link read from the environment's memory points back into that memory (under LP64 2^63 away, as CIL wrapped the
+    // member offset). Null-or-fresh pointers never end it; the alias does, and the loop's body is
+    // reached through an access at an offset the executor pins. Every line is covered, by executions
+    // gcc replays, in both data models.
+    let program = "fixtures/c/coverage/wrapped_container_of.c";
+    // Without the alias the walk never ends with a link: the line after it is not covered. Under LP64
+    // the search ends by itself (every access through a null or fresh link is undefined, 2^63 away);
+    // under ILP32 it would go on until a time limit, which a test cannot race on a loaded machine.
+    let plain = run_json(&[program, "--aa", "assumption-automata/true.spc", "--64"]);
+    assert_eq!(plain["interrupted"], false, "{plain}");
+    assert_ne!(plain["line_status"]["32"], "covered", "{plain}");
+    for (flag, arch) in [("--32", "32bit"), ("--64", "64bit")] {
+        if flag == "--32" && !crate::replay::gcc32() {
+            continue;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let ev = dir.path().join("ev");
+        let args =
+            [program, "--aa", "assumption-automata/true.spc", flag, "--confirm", "--evidence", ev.to_str().unwrap()];
+        let mut args = args.to_vec();
+        args.push("--alias-links");
+        let j = run_json(&args);
+        assert_eq!(j["confirmation"]["method"], "gcc", "{j}");
+        assert_eq!(j["confirmation"]["rejected"], 0, "{j}");
+        for line in ["26", "27", "30", "32"] {
+            assert_eq!(j["line_status"][line], "covered", "line {line} with {flag}: {j}");
+        }
+        let claims = json(&ev.join("vcov-claims.json"));
+        let memory = claims["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|t| t["memory"].as_array().cloned().unwrap_or_default());
+        assert!(memory.into_iter().any(|m| m["pointer"] == true), "a link read from fresh memory: {claims}");
+        let run = vcov(["replay", program, ev.to_str().unwrap(), flag]);
+        assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+        let n = j["under_approximation"]["executions"].as_u64().unwrap();
+        assert!(
+            run.stdout.ends_with(&format!(
+                "replay: {n} tests, {n} confirmed, 0 not confirmed ({arch}, gcc -m{})\n",
+                &arch[..2]
+            )),
+            "{}",
+            run.stdout
+        );
+    }
+}

@@ -17,6 +17,10 @@ fn mk(kind: ExprKind, ty: TypeId, span: Span) -> Expr {
 impl Lowerer<'_> {
     /// Lowers an expression without lvalue conversion (arrays and functions do not decay).
     pub(super) fn expr(&mut self, e: &Node<ast::Expression>) -> Res<Expr> {
+        self.nested_expr(sp(&e.span), |l| l.expr_at_depth(e))
+    }
+
+    fn expr_at_depth(&mut self, e: &Node<ast::Expression>) -> Res<Expr> {
         use ast::Expression as E;
         let span = sp(&e.span);
         match &e.node {

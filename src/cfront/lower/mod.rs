@@ -131,7 +131,20 @@ struct Lowerer<'a> {
     hints: LayoutHints,
     /// Per function: the constructs jump statements and labels refer to.
     jumps: Jumps,
+    /// Expressions being lowered, one inside the other (`MAX_EXPR_NESTING` at most).
+    expr_depth: u32,
+    /// Statements being lowered, one inside the other (`MAX_STMT_NESTING` at most).
+    stmt_depth: u32,
 }
+
+/// How deeply expressions may nest (an operand of an operand of ...): every stage after parsing
+/// walks them recursively, on threads with stacks of a few MiB (2,000 levels fit in 4 MiB, half the
+/// main thread's default). Deeper input is refused with an error at the expression that goes too
+/// deep; C compilers nest brackets only 256 deep by default (clang's `-fbracket-depth`).
+pub const MAX_EXPR_NESTING: u32 = 1000;
+/// How deeply statements may nest (a statement in a block in a branch ..., an `else if` chain): the
+/// CFA builder walks them recursively (a 5,000-long `else if` chain fits in 4 MiB).
+pub const MAX_STMT_NESTING: u32 = 5000;
 
 /// What the jump statements and labels of the function being lowered may refer to (C11 6.8.1,
 /// 6.8.4.2, 6.8.6); checked here so that the CFA builder never meets a jump without a target.
@@ -188,10 +201,34 @@ impl<'a> Lowerer<'a> {
             n_enums: 0,
             hints: LayoutHints::default(),
             jumps: Jumps::default(),
+            expr_depth: 0,
+            stmt_depth: 0,
         }
     }
 
     // ----- diagnostics -----
+
+    /// Lowers expression `e` with `f` one level deeper, or refuses it at `MAX_EXPR_NESTING`.
+    fn nested_expr<T>(&mut self, span: Span, f: impl FnOnce(&mut Self) -> Res<T>) -> Res<T> {
+        if self.expr_depth >= MAX_EXPR_NESTING {
+            return self.err(span, format!("expression nested more than {MAX_EXPR_NESTING} levels deep"));
+        }
+        self.expr_depth += 1;
+        let res = f(self);
+        self.expr_depth -= 1;
+        res
+    }
+
+    /// Lowers a statement with `f` one level deeper, or refuses it at `MAX_STMT_NESTING`.
+    fn nested_stmt<T>(&mut self, span: Span, f: impl FnOnce(&mut Self) -> Res<T>) -> Res<T> {
+        if self.stmt_depth >= MAX_STMT_NESTING {
+            return self.err(span, format!("statement nested more than {MAX_STMT_NESTING} levels deep"));
+        }
+        self.stmt_depth += 1;
+        let res = f(self);
+        self.stmt_depth -= 1;
+        res
+    }
 
     fn err<T>(&self, span: Span, message: impl Into<String>) -> Res<T> {
         let lc = self.file.line_col(span.lo);

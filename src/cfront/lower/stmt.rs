@@ -10,6 +10,10 @@ use crate::cfront::ir::*;
 
 impl Lowerer<'_> {
     pub(super) fn stmt(&mut self, s: &Node<ast::Statement>) -> Res<Stmt> {
+        self.nested_stmt(sp(&s.span), |l| l.stmt_at_depth(s))
+    }
+
+    fn stmt_at_depth(&mut self, s: &Node<ast::Statement>) -> Res<Stmt> {
         use ast::Statement as S;
         let span = sp(&s.span);
         let kind = match &s.node {
