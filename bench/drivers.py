@@ -36,7 +36,7 @@ def measure(vcov, run_dir, limit, work, assume, alias_links):
     report = os.path.join(work, "%s.%d.json" % (name, limit))
     cmd = [vcov, "coverage", program, "--aa", aa, "--generate", "targeted", "--timelimit", str(limit),
            "--no-progress", "--json", report] + (["--assume", assume] if assume else []) \
-        + (["--alias-links"] if alias_links else [])
+        + ([] if alias_links else ["--no-alias-links"])
     row = {"run": name, "limit": limit}
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=limit + 120, errors="replace")
@@ -74,7 +74,7 @@ def main():
     ap.add_argument("--min-lines", type=int, default=1000, help="only programs with more lines to cover")
     ap.add_argument("--csv", help="also write the rows to this CSV file")
     ap.add_argument("--assume", default="", help="vcov's --assume: environment assumptions accepted")
-    ap.add_argument("--alias-links", action="store_true", help="vcov's --alias-links")
+    ap.add_argument("--no-alias-links", action="store_true", help="vcov's --no-alias-links")
     a = ap.parse_args()
     if not os.path.exists(a.vcov):
         sys.exit("no vcov binary at %s: run cargo build --release, or pass --vcov" % a.vcov)
@@ -94,7 +94,7 @@ def main():
                 drivers.append(r)
         jobs = [(r, l) for r in drivers for l in limits]
         with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
-            rows = list(pool.map(lambda rl: measure(a.vcov, rl[0], rl[1], work, a.assume, a.alias_links), jobs))
+            rows = list(pool.map(lambda rl: measure(a.vcov, rl[0], rl[1], work, a.assume, not a.no_alias_links), jobs))
     cols = ["run", "limit", "over", "covered", "not_coverable", "undecided", "decided", "exact", "stopped_by", "by", "reason"]
     print("%-32s %5s %6s %7s %8s %9s %7s  %s" % ("run", "limit", "over", "covered", "not cov.", "undecided",
                                                 "decided", "why not exact"))

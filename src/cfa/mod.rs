@@ -209,6 +209,34 @@ pub struct CallSite {
     pub return_node: Option<NodeId>,
 }
 
+impl CallSite {
+    /// The first argument that makes the call undefined behaviour: a pointer to a struct or union of
+    /// one tag where the callee, defined with a prototype, takes a pointer to one of another tag
+    /// (records without a tag, or of one tag in different scopes, are not judged). An argument has the
+    /// parameter type of the function type the call goes through (or its promoted type, for an
+    /// unprototyped one), so this happens only for a call through a function pointer whose type is
+    /// not compatible with the function's (C11 6.3.2.3p8, 6.5.2.2p6 and p9) — CPAchecker's
+    /// resolution of pointer calls tries every function of the same parameter sizes, `ppp_release`
+    /// for a channel's `start_xmit`. Other differences are not judged: `None` means "not known to be
+    /// undefined".
+    pub fn incompatible_argument(&self, prog: &Program) -> Option<usize> {
+        use crate::cfront::types::TypeKind;
+        let types = &prog.types;
+        let TypeKind::Func(ft) = types.kind(prog.func(self.callee).ty) else { return None };
+        if ft.unprototyped {
+            return None;
+        }
+        let record = |t| match types.kind(types.pointee(t)?) {
+            TypeKind::Record(r) => types.record(*r).tag.as_deref(),
+            _ => None,
+        };
+        ft.params
+            .iter()
+            .zip(&self.args)
+            .position(|(&param, arg)| matches!((record(param), record(arg.ty)), (Some(p), Some(a)) if p != a))
+    }
+}
+
 /// A function's automaton.
 #[derive(Clone, Debug)]
 pub struct FuncCfa {

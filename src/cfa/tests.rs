@@ -189,6 +189,39 @@ fn function_pointer_calls_are_resolved_to_candidates() {
 }
 
 #[test]
+fn a_call_site_is_undefined_only_where_an_argument_points_to_a_record_of_another_tag() {
+    // For every call site: callee, and the argument that makes the call undefined.
+    let sites = |src: &str| -> Vec<(String, Option<usize>)> {
+        let (mut prog, _) = parse_program(SourceFile::new("t.c", src.to_string()), DataModel::Ilp32).expect("parses");
+        let (cfa, _) = build(&mut prog, &CfaConfig::default()).expect("builds");
+        let mut res: Vec<_> = cfa
+            .call_sites
+            .iter()
+            .map(|cs| (prog.func(cs.callee).name.clone(), cs.incompatible_argument(&prog)))
+            .collect();
+        res.sort();
+        res
+    };
+    let defs = "struct a { int x; };\nstruct b { int y; };\n\
+                int on_a(struct a *p) { return p->x; }\nint on_b(struct b *p) { return p->y; }\n\
+                int on_void(void *p) { return p != 0; }\n";
+    // Through a pointer to `int (struct a *)`: `on_b` is a candidate of the same sizes, undefined;
+    // `on_void` takes `void *`, not judged; the direct call converts its argument.
+    let src = format!(
+        "{defs}int main(void) {{\n struct a v = {{ 1 }};\n int (*fp)(struct a *) = &on_a;\n \
+         int (*other)(struct b *) = &on_b;\n int (*any)(void *) = &on_void;\n return fp(&v) + on_a(&v);\n}}"
+    );
+    assert_eq!(
+        sites(&src),
+        [("on_a".into(), None), ("on_a".into(), None), ("on_b".into(), Some(0)), ("on_void".into(), None)]
+    );
+    // A tag first seen in a prototype's scope is another type in C; vcov does not judge it.
+    let src = "int use(struct s *p);\nstruct s { int v; };\nint use(struct s *p) { return p->v; }\n\
+               int main(void) { struct s x = { 2 }; return use(&x); }";
+    assert_eq!(sites(src), [("use".into(), None)]);
+}
+
+#[test]
 fn verifier_assume_becomes_two_assume_edges() {
     let edges = walk(
         "void __VERIFIER_assume(int);\nint main(void) {\n int x = 3;\n __VERIFIER_assume(x > 2);\n return x;\n}",

@@ -57,8 +57,8 @@ pub enum LineRuleArg {
 /// An environment assumption (`--assume`).
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AssumeArg {
-    /// Unknown pointers are null or point to fresh memory of their own (with --alias-links links read
-    /// from fresh memory also back into it); they never alias other objects.
+    /// Unknown pointers are null or point to fresh memory of their own (list links read from fresh
+    /// memory also back into it, unless --no-alias-links); they never alias other objects.
     FreshPointers,
     /// Functions without body do not write through the pointers they receive.
     NoExternWrites,
@@ -157,11 +157,11 @@ pub struct CoverageOpts {
     /// the lines it has not covered not coverable, with counters abstracted away (0: at once).
     #[arg(long, value_name = "EDGES", default_value_t = crate::coverage::search::DEFAULT_PROOF_AFTER)]
     pub proof_after: u64,
-    /// Let a link read from fresh memory (a pointer to a struct with a member of its own pointer
-    /// type, such as a list head) also point back into that memory, as an empty list's head does:
-    /// list walks of the environment's lists can then end. More behaviours, so more paths to search.
+    /// Keep every link read from fresh memory null or fresh. By default a link (a pointer to a list
+    /// head: a struct whose members all point to its own type) may also point back into the memory
+    /// that holds it, as an empty list's head does, so that walks of the environment's lists end.
     #[arg(long)]
-    pub alias_links: bool,
+    pub no_alias_links: bool,
     /// Write zero timings and a fixed creation time (1970-01-01T00:00:00Z), so that the same inputs
     /// give byte-identical reports and evidence.
     #[arg(long)]

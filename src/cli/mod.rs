@@ -158,7 +158,7 @@ fn coverage_config(
         reproducible: a.reproducible,
         proof_after: a.proof_after,
         assume: assumptions(&a.assume),
-        alias_links: a.alias_links,
+        alias_links: !a.no_alias_links,
         property,
         property_text,
         continue_after_bug: a.continue_after_bug,

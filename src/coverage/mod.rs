@@ -18,10 +18,19 @@ use std::collections::BTreeSet;
 use crate::automaton::{Automaton, StateId};
 use crate::cfa::{Cfa, EdgeId, LineRule};
 use crate::cfront::ir::Program;
-use crate::product::values::Feasible;
 use crate::product::{stack_after, step, takeable_edges, MatchStats, Matcher, Product, ReachInfo, Stacks, Step};
 
 pub use follow::{path_of_counterexample, FollowError};
+
+/// The lines the value analysis of the product rules out (`Analysis::lines_ruled_out`), ascending.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RuledOut {
+    /// Every line it rules out.
+    pub all: Vec<u32>,
+    /// Those of `all` it rules out only because a call on every way there is undefined behaviour
+    /// (`CallSite::incompatible_argument`).
+    pub by_undefined_call: Vec<u32>,
+}
 
 /// One execution of the program as a path of CFA edges from the program entry.
 #[derive(Clone, Debug)]
@@ -149,18 +158,28 @@ impl<'a> Analysis<'a> {
         self.reach.over_lines.iter().copied().filter(|l| way_out.get(l) == Some(&false)).collect()
     }
 
-    /// The value analysis of the product (`product::values`): the product edges an execution can
-    /// take; `None` when its `__TRUE` region is too large to follow.
-    pub fn feasibility(&self, prog: &Program) -> Option<Feasible> {
-        crate::product::values::analyse(&self.product, self.cfa, prog)
-    }
-
     /// Lines of the over-approximation no execution reaches inside the explored region, by the value
-    /// analysis `feasible`: every edge that counts for one of them is taken only where the values of
-    /// the program's variables rule it out. Ascending.
-    pub fn lines_infeasible(&self, feasible: &Feasible) -> Vec<u32> {
-        let kept = feasible.lines(&self.product, self.cfa, self.line_rule);
-        self.reach.over_lines.iter().copied().filter(|l| kept.binary_search(l).is_err()).collect()
+    /// analysis of the product (`product::values`): every edge that counts for one of them is taken
+    /// only where the values of the program's variables rule it out, or only past a call that is
+    /// undefined behaviour. Nothing when the analysis gives up (its `__TRUE` region is too large).
+    pub fn lines_ruled_out(&self, prog: &Program) -> RuledOut {
+        use crate::product::values;
+        let ruled_out = |undefined_calls: bool| -> Option<Vec<u32>> {
+            let kept = values::analyse(&self.product, self.cfa, prog, undefined_calls)?.lines(
+                &self.product,
+                self.cfa,
+                self.line_rule,
+            );
+            Some(self.reach.over_lines.iter().copied().filter(|l| kept.binary_search(l).is_err()).collect())
+        };
+        let Some(all) = ruled_out(true) else { return RuledOut::default() };
+        if !values::has_undefined_calls(self.cfa, prog) {
+            return RuledOut { all, by_undefined_call: Vec::new() };
+        }
+        // Which of them the values alone do not rule out: a second analysis, without the rule.
+        let by_values = ruled_out(false).unwrap_or_default();
+        let by_undefined_call = all.iter().copied().filter(|l| by_values.binary_search(l).is_err()).collect();
+        RuledOut { all, by_undefined_call }
     }
 
     /// Lines of the over-approximation only edges into `__FALSE` count for

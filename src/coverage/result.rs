@@ -295,8 +295,12 @@ pub struct Times {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Confirmation {
     /// vcov's concrete interpreter replayed each generated execution along its path (executions from
-    /// files are taken as given).
-    Interpreter,
+    /// files are taken as given); `rejected` ones it did not replay (or whose model the solver did
+    /// not give) are not counted.
+    Interpreter {
+        /// Executions and counterexamples the interpreter did not replay, dropped.
+        rejected: usize,
+    },
     /// In addition, the program compiled by gcc ran each one and gcov saw its claimed lines
     /// (`--confirm`); `rejected` executions did not replay and are not counted.
     Gcc {
@@ -356,6 +360,9 @@ pub struct CoverageResult {
     /// How many lines are not coverable because the value analysis of the product rules out every
     /// way there inside the explored region (and some path leads from them to the end of `main`).
     pub infeasible: usize,
+    /// How many of `infeasible` lie only past calls that are undefined behaviour (a call through a
+    /// pointer of an incompatible function type).
+    pub past_undefined_call: usize,
     /// How many lines are not coverable because only edges into `__FALSE` count for them (and some
     /// path leads from them to the end of `main`).
     pub into_unexplored: usize,

@@ -170,8 +170,11 @@ pub struct SearchOutcome {
     /// terminating execution (`Analysis::lines_without_exit`), ascending.
     pub no_exit: Vec<u32>,
     /// Lines of the over-approximation the value analysis of the product showed no execution reaches
-    /// inside the explored region (`Analysis::lines_infeasible`), ascending.
+    /// inside the explored region (`Analysis::lines_ruled_out`), ascending.
     pub infeasible: Vec<u32>,
+    /// Those of `infeasible` ruled out only because a call on every way there is undefined
+    /// behaviour, ascending.
+    pub undefined_call: Vec<u32>,
     /// Lines only edges into `__FALSE` count for (`Analysis::lines_into_unexplored`), ascending.
     pub frontier: Vec<u32>,
     /// The variables the proof pass abstracted away, if it proved anything.
@@ -185,6 +188,9 @@ pub struct SearchOutcome {
     pub proof_extern_writes: bool,
     /// Paths that ended at possible undefined behaviour (they are not terminating executions).
     pub undefined_paths: u64,
+    /// Executions and counterexamples vcov's interpreter did not replay (or the solver gave no
+    /// model for), refused by `symex::confirm`: dropped, and the search goes on.
+    pub not_replayed: usize,
     /// Where undefined behaviour can happen, one per line and kind (at most `MAX_UNDEFINED`), in
     /// the order found, each with the path that leads there.
     pub undefined: Vec<UndefinedAt>,
@@ -259,7 +265,8 @@ pub fn search(
     // The value analysis of the product: lines no execution reaches inside the region are decided
     // before the search, which does not look for them. (Pruning the product edges it rules out from
     // the guide's targets as well changes the search order for the worse on keyspan_remote.BUG.)
-    let infeasible = analysis.feasibility(prog).map(|f| analysis.lines_infeasible(&f)).unwrap_or_default();
+    let ruled_out = analysis.lines_ruled_out(prog);
+    let (infeasible, undefined_call) = (ruled_out.all, ruled_out.by_undefined_call);
     let frontier = analysis.lines_into_unexplored().to_vec();
     let mut guide = CoverageGuide::new(analysis, config.generate);
     guide.mark_proven(&infeasible);
@@ -270,7 +277,7 @@ pub fn search(
     guide.settle(&no_exit);
     let property = config.explore.property;
     let mut explorer: Explorer<'_, CoverageGuide> = symex::explore(prog, cfa, config.explore.clone(), guide);
-    let mut out = SearchOutcome { no_exit, infeasible, frontier, ..SearchOutcome::default() };
+    let mut out = SearchOutcome { no_exit, infeasible, undefined_call, frontier, ..SearchOutcome::default() };
     let mut rejected: Option<symex::Rejected> = None;
     let mut first_cut_line: Option<u32> = None;
     let limit = config.max_executions.unwrap_or(usize::MAX);
@@ -368,6 +375,9 @@ pub fn search(
             Ok(c) => (c.edges, c.inputs),
             Err(r) => {
                 explorer.reject_completion(&outcome);
+                if !matches!(r.why, symex::Rejection::Approximated(_)) {
+                    out.not_replayed += 1;
+                }
                 rejected.get_or_insert(r);
                 continue;
             }
@@ -382,7 +392,7 @@ pub fn search(
         // A real execution: it completes its `CompletionOnly` subtree, if it is in one.
         explorer.accept_completion(&outcome);
         let coverage = analysis.measure(&Execution { origin: String::new(), edges: edges.clone(), terminating: true });
-        // The invariants behind `lines_without_exit`, `lines_infeasible` and
+        // The invariants behind `lines_without_exit`, `lines_ruled_out` and
         // `lines_into_unexplored`: no terminating execution covers one of them.
         debug_assert!(
             coverage.lines.iter().all(|l| out.no_exit.binary_search(l).is_err()),

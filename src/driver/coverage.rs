@@ -22,7 +22,7 @@ use crate::coverage::result::{
     EXTERN_WRITES_ABSTRACTED,
 };
 use crate::coverage::search::{self, Generate, SearchConfig, SearchOutcome};
-use crate::coverage::{path_of_counterexample, undecided, Analysis, Execution};
+use crate::coverage::{path_of_counterexample, undecided, Analysis, Execution, RuledOut};
 use crate::evidence::replay::TestVerdict;
 use crate::evidence::{testcomp, Architecture};
 use crate::report::{self, LineSet};
@@ -320,11 +320,11 @@ pub(crate) fn measure(
             Confirmation::Gcc { confirmed: executions.len(), rejected: keep.len() - executions.len() }
         }
         true => Confirmation::Gcc { confirmed: 0, rejected: 0 },
-        false => Confirmation::Interpreter,
+        false => Confirmation::Interpreter { rejected: search_outcome.as_ref().map_or(0, |o| o.not_replayed) },
     };
     let rejected = match confirmation {
         Confirmation::Gcc { rejected, .. } => rejected,
-        Confirmation::Interpreter => 0,
+        Confirmation::Interpreter { .. } => 0,
     };
     let mut under: Vec<u32> = executions.iter().flat_map(|e| e.lines.iter().copied()).collect();
     under.sort_unstable();
@@ -372,16 +372,19 @@ pub(crate) fn measure(
     }
     let proven = search_outcome.as_ref().map(|o| o.proven.as_slice()).unwrap_or_default();
     // Lines no terminating execution reaches need no search: decided also for executions from files.
-    let (no_exit, infeasible, frontier) = match &search_outcome {
-        Some(o) => (o.no_exit.clone(), o.infeasible.clone(), o.frontier.clone()),
-        None => (
-            analysis.lines_without_exit(),
-            analysis.feasibility(prog).map(|f| analysis.lines_infeasible(&f)).unwrap_or_default(),
-            analysis.lines_into_unexplored().to_vec(),
+    let (no_exit, ruled_out, frontier) = match &search_outcome {
+        Some(o) => (
+            o.no_exit.clone(),
+            RuledOut { all: o.infeasible.clone(), by_undefined_call: o.undefined_call.clone() },
+            o.frontier.clone(),
         ),
+        None => {
+            (analysis.lines_without_exit(), analysis.lines_ruled_out(prog), analysis.lines_into_unexplored().to_vec())
+        }
     };
     let no_exit = no_exit.as_slice();
-    let mut decided: Vec<u32> = proven.iter().chain(no_exit).chain(&infeasible).chain(&frontier).copied().collect();
+    let infeasible = &ruled_out.all;
+    let mut decided: Vec<u32> = proven.iter().chain(no_exit).chain(infeasible).chain(&frontier).copied().collect();
     decided.sort_unstable();
     decided.dedup();
     let line_status = result::line_status(&lines_to_cover, &over, &under, &decided, &executions, search_state);
@@ -433,6 +436,15 @@ pub(crate) fn measure(
                     && infeasible.binary_search(l).is_ok()
             })
             .count(),
+        past_undefined_call: line_status
+            .iter()
+            .filter(|(l, st)| {
+                **st == LineStatus::NotCoverable
+                    && no_exit.binary_search(l).is_err()
+                    && frontier.binary_search(l).is_err()
+                    && ruled_out.by_undefined_call.binary_search(l).is_ok()
+            })
+            .count(),
         into_unexplored: line_status
             .iter()
             .filter(|(l, st)| {
@@ -441,7 +453,7 @@ pub(crate) fn measure(
                     && frontier.binary_search(l).is_ok()
             })
             .count(),
-        not_coverable_by: not_coverable_by(&line_status, search_outcome.as_ref(), no_exit, &infeasible, &frontier),
+        not_coverable_by: not_coverable_by(&line_status, search_outcome.as_ref(), no_exit, &ruled_out, &frontier),
         undefined_paths: search_outcome.as_ref().map_or(0, |o| o.undefined_paths),
         undefined: search_outcome.as_ref().map(|o| o.undefined.clone()).unwrap_or_default(),
         assumed_violations: search_outcome
@@ -626,9 +638,14 @@ fn search_state_of(o: &SearchOutcome) -> SearchState {
 /// CFA's graph alone, no assumption.
 pub const NO_EXIT_ARGUMENT: &str = "no path to the end of main";
 
-/// The argument for lines the value analysis of the product rules out (`Analysis::lines_infeasible`):
+/// The argument for lines the value analysis of the product rules out (`Analysis::lines_ruled_out`):
 /// no assumption either (it over-approximates what functions without body return and write).
 pub const VALUE_ARGUMENT: &str = "value analysis of automaton x CFA";
+
+/// The argument for lines the value analysis rules out only with the calls that are undefined
+/// behaviour (`CallSite::incompatible_argument`): no execution goes on past such a call.
+pub const UNDEFINED_CALL_ARGUMENT: &str =
+    "value analysis of automaton x CFA, past a call through a pointer of an incompatible function type (undefined behaviour)";
 
 /// The lines `line_status` leaves undecided, sorted by what the search saw (`coverage::undecided`).
 fn undecided_lines(
@@ -678,7 +695,7 @@ fn not_coverable_by(
     status: &BTreeMap<u32, LineStatus>,
     outcome: Option<&SearchOutcome>,
     no_exit: &[u32],
-    infeasible: &[u32],
+    ruled_out: &RuledOut,
     frontier: &[u32],
 ) -> BTreeMap<u32, String> {
     let not_coverable = status.iter().filter(|(_, s)| **s == LineStatus::NotCoverable).map(|(&l, _)| l);
@@ -687,7 +704,9 @@ fn not_coverable_by(
             Some(NO_EXIT_ARGUMENT)
         } else if frontier.binary_search(&l).is_ok() {
             Some(FRONTIER_ARGUMENT)
-        } else if infeasible.binary_search(&l).is_ok() {
+        } else if ruled_out.by_undefined_call.binary_search(&l).is_ok() {
+            Some(UNDEFINED_CALL_ARGUMENT)
+        } else if ruled_out.all.binary_search(&l).is_ok() {
             Some(VALUE_ARGUMENT)
         } else {
             None
@@ -1022,28 +1041,33 @@ mod tests {
             proof_assumed: symex::Approx::NONE,
             ..SearchOutcome::default()
         };
-        let by = not_coverable_by(&status, Some(&outcome), &[5], &[], &[]);
+        let by = not_coverable_by(&status, Some(&outcome), &[5], &RuledOut::default(), &[]);
         assert_eq!(by.len(), 3);
         assert_eq!(by[&2], "exhaustive search, assuming fresh-pointers");
         assert_eq!(by[&3], "counter abstraction");
         assert_eq!(by[&5], NO_EXIT_ARGUMENT);
         // A proof that took what functions without body write as arbitrary says so.
         let outcome = SearchOutcome { proof_extern_writes: true, ..outcome };
-        let by = not_coverable_by(&status, Some(&outcome), &[5], &[], &[]);
+        let by = not_coverable_by(&status, Some(&outcome), &[5], &RuledOut::default(), &[]);
         assert_eq!(by[&3], "search with what functions without body write abstracted away");
         let outcome = SearchOutcome { abstracted: vec![VarId(0)], ..outcome };
-        let by = not_coverable_by(&status, Some(&outcome), &[5], &[], &[]);
+        let by = not_coverable_by(&status, Some(&outcome), &[5], &RuledOut::default(), &[]);
         assert_eq!(by[&3], "counter abstraction, with what functions without body write abstracted away");
         // Without a search only the lines without a way out are not coverable.
         let unsearched: BTreeMap<u32, LineStatus> =
             [(1, LineStatus::OverOnly), (5, LineStatus::NotCoverable)].into_iter().collect();
-        let by = not_coverable_by(&unsearched, None, &[5], &[], &[]);
+        let by = not_coverable_by(&unsearched, None, &[5], &RuledOut::default(), &[]);
         assert_eq!(by.into_iter().collect::<Vec<_>>(), [(5, NO_EXIT_ARGUMENT.to_string())]);
         // Lines only edges into `__FALSE` count for, and those the values rule out, name their
         // argument with or without a search; a line without a way out keeps that one.
-        let by = not_coverable_by(&status, None, &[5], &[2], &[3, 5]);
+        let ruled_out = RuledOut { all: vec![2], by_undefined_call: Vec::new() };
+        let by = not_coverable_by(&status, None, &[5], &ruled_out, &[3, 5]);
         assert_eq!(by[&2], VALUE_ARGUMENT);
         assert_eq!(by[&3], FRONTIER_ARGUMENT);
         assert_eq!(by[&5], NO_EXIT_ARGUMENT);
+        // Lines ruled out only past an undefined call say so.
+        let ruled_out = RuledOut { all: vec![2], by_undefined_call: vec![2] };
+        let by = not_coverable_by(&status, Some(&outcome), &[5], &ruled_out, &[]);
+        assert_eq!(by[&2], UNDEFINED_CALL_ARGUMENT);
     }
 }

@@ -102,8 +102,11 @@ impl Feasible {
 const MAX_TRUE_NODES: usize = 4_000_000;
 
 /// Runs the analysis on `product`; `None` if the `__TRUE` region has more than `MAX_TRUE_NODES`
-/// places.
-pub fn analyse(product: &Product, cfa: &Cfa, prog: &Program) -> Option<Feasible> {
+/// places. With `undefined_calls`, the call edges of call sites that are undefined behaviour
+/// (`CallSite::incompatible_argument`) are taken by no execution either.
+pub fn analyse(product: &Product, cfa: &Cfa, prog: &Program, undefined_calls: bool) -> Option<Feasible> {
+    let undefined: Vec<bool> =
+        cfa.call_sites.iter().map(|cs| undefined_calls && cs.incompatible_argument(prog).is_some()).collect();
     let uses = VarUses::of(cfa, prog.vars.len());
     let tracked = tracked_vars(prog, &uses);
     let components = call_components(cfa, prog.funcs.len());
@@ -111,7 +114,14 @@ pub fn analyse(product: &Product, cfa: &Cfa, prog: &Program) -> Option<Feasible>
     let recursive = recursive_functions(cfa, prog.funcs.len());
     let n = product.nodes.len();
     let is_true = |i: usize| Some(product.nodes[i].aut) == product.true_state;
-    let a = Analyser { cfa, prog, tracked: &tracked, constants: &constants, components: &components };
+    let a = Analyser {
+        cfa,
+        prog,
+        tracked: &tracked,
+        constants: &constants,
+        components: &components,
+        undefined: &undefined,
+    };
     let mut stacks = product.stacks.clone();
     // Nodes 0..n are the product's; the rest are places (CFA node, call stack) of the `__TRUE`
     // region, with their successors (edge, node) computed when first visited.
@@ -370,6 +380,14 @@ struct Analyser<'a> {
     constants: &'a HashMap<VarId, Option<&'a Init>>,
     /// Each function's component of the call graph (`call_components`).
     components: &'a [usize],
+    /// For every call site, whether its call is undefined behaviour and no execution takes it.
+    undefined: &'a [bool],
+}
+
+/// Whether some call site of `cfa` is undefined behaviour (`CallSite::incompatible_argument`): only
+/// then can `analyse` with `undefined_calls` rule out more than without.
+pub fn has_undefined_calls(cfa: &Cfa, prog: &Program) -> bool {
+    cfa.call_sites.iter().any(|cs| cs.incompatible_argument(prog).is_some())
 }
 
 impl Analyser<'_> {
@@ -424,6 +442,7 @@ impl Analyser<'_> {
                 set(env, *var, val)
             }
             EdgeKind::Assume { cond, truth } => return self.assume(env, cond, *truth),
+            EdgeKind::Call(cs) if self.undefined[cs.idx()] => return None,
             EdgeKind::Call(cs) => {
                 let site = self.cfa.call_site(*cs);
                 let params = &self.prog.func(site.callee).params;
@@ -1057,7 +1076,7 @@ mod tests {
         let names = prog.funcs.iter().map(|f| f.name.clone()).collect();
         let product = Product::build(&aut, &cfa, names);
         let reach = ReachInfo::compute(&product, &aut, &cfa, LineRule::Spanned);
-        let kept = analyse(&product, &cfa, &prog).expect("small").lines(&product, &cfa, LineRule::Spanned);
+        let kept = analyse(&product, &cfa, &prog, true).expect("small").lines(&product, &cfa, LineRule::Spanned);
         let ruled_out = reach.over_lines.iter().copied().filter(|l| kept.binary_search(l).is_err()).collect();
         (reach.over_lines, ruled_out)
     }
@@ -1104,7 +1123,15 @@ int main(void) {
         let tracked = tracked_vars(&prog, &uses);
         let components = call_components(&cfa, prog.funcs.len());
         let constants = HashMap::new();
-        let a = Analyser { cfa: &cfa, prog: &prog, tracked: &tracked, constants: &constants, components: &components };
+        let undefined = vec![false; cfa.call_sites.len()];
+        let a = Analyser {
+            cfa: &cfa,
+            prog: &prog,
+            tracked: &tracked,
+            constants: &constants,
+            components: &components,
+            undefined: &undefined,
+        };
         let x = VarId(prog.vars.iter().position(|v| v.name == "x").expect("x") as u32);
         assert!(tracked[x.idx()].is_some(), "a recursive function's variable is tracked");
         let env: Env = [(x, Val::Is(vec![5]))].into_iter().collect();

@@ -244,7 +244,8 @@ fn config_view(input: &HtmlInput, i: usize, r: &CoverageResult) -> Config {
             Some(what) => format!("{} line(s) proven with {what} abstracted away", r.proven_by_abstraction),
         },
         confirmation: match r.confirmation {
-            Confirmation::Interpreter => "vcov's concrete interpreter".into(),
+            Confirmation::Interpreter { rejected: 0 } => "vcov's concrete interpreter".into(),
+            Confirmation::Interpreter { rejected } => format!("vcov's concrete interpreter: {rejected} rejected"),
             Confirmation::Gcc { confirmed, rejected } => {
                 format!("gcc and gcov: {confirmed} confirmed, {rejected} rejected")
             }

@@ -193,7 +193,9 @@ pub fn coverage_json(res: &CoverageResult) -> String {
         interrupted: res.interrupted,
         stopped_by: res.stopped_by.map(|s| s.name()),
         confirmation: match res.confirmation {
-            Confirmation::Interpreter => ConfirmationJson { method: "interpreter", confirmed: None, rejected: None },
+            Confirmation::Interpreter { rejected } => {
+                ConfirmationJson { method: "interpreter", confirmed: None, rejected: Some(rejected) }
+            }
             Confirmation::Gcc { confirmed, rejected } => {
                 ConfirmationJson { method: "gcc", confirmed: Some(confirmed), rejected: Some(rejected) }
             }

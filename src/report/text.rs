@@ -56,8 +56,14 @@ pub fn coverage_summary(res: &CoverageResult) -> String {
         notes.push(format!("{} line(s) proven not coverable with {what} abstracted away", res.proven_by_abstraction));
     }
     if res.infeasible > 0 {
+        let past = match res.past_undefined_call {
+            0 => String::new(),
+            n => format!(
+                " ({n} of them lie past a call through a pointer of an incompatible function type, which is undefined behaviour)"
+            ),
+        };
         notes.push(format!(
-            "{} line(s) not coverable: the values of the program's variables rule out every way there inside the explored region",
+            "{} line(s) not coverable: the values of the program's variables rule out every way there inside the explored region{past}",
             res.infeasible
         ));
     }
@@ -70,8 +76,14 @@ pub fn coverage_summary(res: &CoverageResult) -> String {
     if res.without_exit > 0 {
         notes.push(format!("{} line(s) not coverable: no path leads from them to the end of main", res.without_exit));
     }
-    if let crate::coverage::result::Confirmation::Gcc { confirmed, rejected } = res.confirmation {
-        notes.push(format!("confirmed by gcc: {confirmed} execution(s), {rejected} rejected"));
+    match res.confirmation {
+        crate::coverage::result::Confirmation::Gcc { confirmed, rejected } => {
+            notes.push(format!("confirmed by gcc: {confirmed} execution(s), {rejected} rejected"));
+        }
+        crate::coverage::result::Confirmation::Interpreter { rejected } if rejected > 0 => {
+            notes.push(format!("{rejected} execution(s) vcov's interpreter did not replay were dropped"));
+        }
+        crate::coverage::result::Confirmation::Interpreter { .. } => {}
     }
     if res.bug_found {
         notes.push("an execution violates the property".to_string());

@@ -336,6 +336,9 @@ impl<'a> Interp<'a> {
                 if self.w.is_violation_call(site.callee) {
                     return Ok(Some(ReplayEnd::Violation));
                 }
+                if site.incompatible_argument(self.prog).is_some() {
+                    return ub(UbKind::IncompatibleCall);
+                }
                 let values: Vec<Val> = site.args.iter().map(|a| self.rvalue(a)).collect::<R<_>>()?;
                 self.frames.push(CFrame { func: site.callee, call_site: Some(*cs), locals: HashMap::new() });
                 let params = self.prog.func(site.callee).params.clone();

@@ -65,6 +65,9 @@ pub enum UbKind {
     InvalidFree,
     /// A call through a pointer that points to no function.
     InvalidCall,
+    /// A call through a pointer whose function type is not compatible with the function's
+    /// (`CallSite::incompatible_argument`).
+    IncompatibleCall,
 }
 
 /// An operation result together with the condition under which it is undefined (`FALSE` when never).
@@ -93,6 +96,7 @@ impl UbKind {
             UbKind::InvalidAccess => "invalid memory access",
             UbKind::InvalidFree => "invalid free",
             UbKind::InvalidCall => "call through an invalid function pointer",
+            UbKind::IncompatibleCall => "call through a pointer of an incompatible function type",
         }
     }
 }

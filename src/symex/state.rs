@@ -339,8 +339,8 @@ impl Approx {
         (
             "fresh-pointers",
             Approx::LAZY_MEMORY,
-            "unknown pointers are null or point to fresh memory of their own (with --alias-links a link read from fresh \
-             memory may also point back into it); they never alias other objects",
+            "unknown pointers are null or point to fresh memory of their own (a list link read from fresh memory may \
+             also point back into it, unless --no-alias-links); they never alias other objects",
         ),
         (
             "no-extern-writes",

@@ -610,6 +610,24 @@ int main() {
 }
 
 #[test]
+fn only_pointers_to_list_links_are_links() {
+    let (prog, _) = build(
+        "struct list_head { struct list_head *next, *prev; };
+struct hlist_node { struct hlist_node *next, **pprev; };
+struct node { struct node *next; int payload; };
+struct device { struct device *parent; int id; };
+struct list_head *a; struct hlist_node *b; struct node *c; struct device *d; struct list_head **e; int *f;
+int main(void) { return 0; }",
+        DataModel::Lp64,
+    );
+    let linked = |name: &str| {
+        let v = prog.vars.iter().find(|v| v.name == name).expect("variable");
+        exec::points_to_linked_record(&prog.types, v.ty)
+    };
+    assert_eq!(["a", "b", "c", "d", "e", "f"].map(linked), [true, true, false, false, false, false]);
+}
+
+#[test]
 fn unknown_pointers_point_to_fresh_memory_and_links_also_back_into_it() {
     // The `container_of` idiom on a pointer returned by a function without body: the path goes on
     // without cuts where the pointer is not null; the result is only an approximation.
