@@ -20,7 +20,7 @@ use petgraph::graph::DiGraph;
 use super::exchange::{Participant, Shared};
 use super::result::{InexactReason, TimelinePoint, UndefinedAt};
 use super::undecided::Tally;
-use super::{Analysis, Execution, ExecutionCoverage};
+use super::{Analysis, Execution, ExecutionCoverage, RuledOut};
 use crate::automaton::StateId;
 use crate::cfa::{Cfa, EdgeId, EdgeKind, NodeId};
 use crate::cfront::ir::{Program, VarId};
@@ -170,11 +170,8 @@ pub struct SearchOutcome {
     /// terminating execution (`Analysis::lines_without_exit`), ascending.
     pub no_exit: Vec<u32>,
     /// Lines of the over-approximation the value analysis of the product showed no execution reaches
-    /// inside the explored region (`Analysis::lines_ruled_out`), ascending.
-    pub infeasible: Vec<u32>,
-    /// Those of `infeasible` ruled out only because a call on every way there is undefined
-    /// behaviour, ascending.
-    pub undefined_call: Vec<u32>,
+    /// inside the explored region (`Analysis::lines_ruled_out`).
+    pub ruled_out: RuledOut,
     /// Lines only edges into `__FALSE` count for (`Analysis::lines_into_unexplored`), ascending.
     pub frontier: Vec<u32>,
     /// The variables the proof pass abstracted away, if it proved anything.
@@ -266,10 +263,9 @@ pub fn search(
     // before the search, which does not look for them. (Pruning the product edges it rules out from
     // the guide's targets as well changes the search order for the worse on keyspan_remote.BUG.)
     let ruled_out = analysis.lines_ruled_out(prog);
-    let (infeasible, undefined_call) = (ruled_out.all, ruled_out.by_undefined_call);
     let frontier = analysis.lines_into_unexplored().to_vec();
     let mut guide = CoverageGuide::new(analysis, config.generate);
-    guide.mark_proven(&infeasible);
+    guide.mark_proven(&ruled_out.all);
     guide.mark_proven(&frontier);
     // Lines no terminating execution reaches are decided before the search; it still looks for them
     // (a path there may be a bug worth reporting), but stops once every other line is decided.
@@ -277,7 +273,7 @@ pub fn search(
     guide.settle(&no_exit);
     let property = config.explore.property;
     let mut explorer: Explorer<'_, CoverageGuide> = symex::explore(prog, cfa, config.explore.clone(), guide);
-    let mut out = SearchOutcome { no_exit, infeasible, undefined_call, frontier, ..SearchOutcome::default() };
+    let mut out = SearchOutcome { no_exit, ruled_out, frontier, ..SearchOutcome::default() };
     let mut rejected: Option<symex::Rejected> = None;
     let mut first_cut_line: Option<u32> = None;
     let limit = config.max_executions.unwrap_or(usize::MAX);
@@ -399,7 +395,7 @@ pub fn search(
             "an execution covers a line without a path to the end of main"
         );
         debug_assert!(
-            coverage.lines.iter().all(|l| out.infeasible.binary_search(l).is_err()),
+            coverage.lines.iter().all(|l| out.ruled_out.all.binary_search(l).is_err()),
             "an execution covers a line the value analysis ruled out"
         );
         debug_assert!(

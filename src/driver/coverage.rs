@@ -373,11 +373,7 @@ pub(crate) fn measure(
     let proven = search_outcome.as_ref().map(|o| o.proven.as_slice()).unwrap_or_default();
     // Lines no terminating execution reaches need no search: decided also for executions from files.
     let (no_exit, ruled_out, frontier) = match &search_outcome {
-        Some(o) => (
-            o.no_exit.clone(),
-            RuledOut { all: o.infeasible.clone(), by_undefined_call: o.undefined_call.clone() },
-            o.frontier.clone(),
-        ),
+        Some(o) => (o.no_exit.clone(), o.ruled_out.clone(), o.frontier.clone()),
         None => {
             (analysis.lines_without_exit(), analysis.lines_ruled_out(prog), analysis.lines_into_unexplored().to_vec())
         }
