@@ -136,9 +136,9 @@ pub(crate) struct Exec<'w, 'a> {
     pub oracle: &'w mut dyn Oracle,
     /// Conditions of undefined behaviour met so far, with their kinds.
     pub ub: Vec<(AigLit, UbKind)>,
-    /// Conditions the step assumed to go on (`pinned`): the path continues where they hold,
-    /// the rest of it is cut as unsupported.
-    pub narrowed: Vec<AigLit>,
+    /// Conditions the step assumed to go on (`pinned`, `pointer_call`), each with what the rest is:
+    /// the path continues where they all hold, the rest of it is cut as unsupported.
+    pub narrowed: Vec<(AigLit, &'static str)>,
     /// The condition under which the expression being evaluated is evaluated (short circuits).
     guard: AigLit,
 }
@@ -183,6 +183,14 @@ fn merge_bytes(aig: &mut Aig, c: AigLit, a: Vec<Byte>, b: Vec<Byte>) -> Vec<Byte
     debug_assert_eq!(a.len(), b.len(), "merging reads of different sizes");
     a.iter().zip(&b).map(|(&x, &y)| Byte::ite(aig, c, x, y)).collect()
 }
+
+/// Why the rest of a path whose access was pinned to one address (`Exec::pinned`) is cut.
+pub(super) const PINNED: &str = "an access at a symbolic offset in a large object, explored at one offset";
+
+/// Why a path that calls through a function pointer read from fresh memory is cut: a function the
+/// environment provides, which vcov does not model (the pointer is not null, so the call is not
+/// undefined; calling the fresh data object it stands for would be).
+pub(super) const ENVIRONMENT_FUNCTION: &str = "a call through a function pointer the environment provides";
 
 /// How far from where fresh memory is pointed to (`Layout::lazy_offset`) a pinned access
 /// (`Exec::pinned`) is placed if it can be, nearest first.
@@ -522,16 +530,33 @@ impl<'w, 'a> Exec<'w, 'a> {
                     "a call through a pointer to '{}' whose type does not fit the call",
                     self.w.prog.func(f).name
                 ))),
+                None if self.st.mem.get(obj).is_some_and(|o| o.kind == ObjKind::Lazy) => {
+                    Err(Unsupported(ENVIRONMENT_FUNCTION.into()))
+                }
                 _ => {
                     self.ub.push((self.guard, UbKind::InvalidCall));
                     Ok(Effect::Moved)
                 }
             };
         }
-        // Null is undefined; any other value is code we do not know.
+        // Null is undefined; fresh memory is a function of the environment (cut); any other value
+        // is code we do not know.
         let null = fp.is_zero(self.aig);
         let g = self.aig.and(self.guard, null);
         self.ub.push((g, UbKind::InvalidCall));
+        let (mem, mut ctx) = self.mem_ctx();
+        if let Ok(t) = mem.targets(&mut ctx, &fp) {
+            let mut fresh = AigLit::FALSE;
+            for &(id, denotes) in &t.objs {
+                if self.st.mem.get(id).is_some_and(|o| o.kind == ObjKind::Lazy) {
+                    fresh = self.aig.or(fresh, denotes);
+                }
+            }
+            if fresh != AigLit::FALSE {
+                let cut = self.aig.and(self.guard, fresh);
+                self.narrowed.push((!cut, ENVIRONMENT_FUNCTION));
+            }
+        }
         self.unknown_call(e, None, lhs, args, LibFn::Unknown)
     }
 
@@ -1275,7 +1300,7 @@ impl<'w, 'a> Exec<'w, 'a> {
             let eq = addr.eq(self.aig, &c_addr);
             let other = self.aig.and(here, !eq);
             if self.oracle.a_value(self.aig, &self.st.pc, addr, other).is_some() {
-                self.narrowed.push(!other);
+                self.narrowed.push((!other, PINNED));
             }
             pins.push((c, c_addr));
         }

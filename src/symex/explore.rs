@@ -627,9 +627,6 @@ impl InputValue {
     }
 }
 
-/// Why the rest of a path whose access was pinned to one address (`Exec::pinned`) is cut.
-const CONCRETISED: &str = "an access at a symbolic offset in a large object, explored at one offset";
-
 impl Oracle for SolverOracle<'_> {
     fn possible_values(&mut self, aig: &mut Aig, pc: &List<Conjunct>, bv: &Bv, max: usize) -> Option<Vec<u128>> {
         let mut values: Vec<u128> = Vec::new();
@@ -1182,19 +1179,18 @@ impl<'a, G: Guide> Explorer<'a, G> {
     }
 
     /// Narrows the path to the conditions `narrowed` its last edge (or, with `at`, the edge `at` it
-    /// is about to take) went on under (`Exec::pinned`): the part where they do not all hold
-    /// is cut as unsupported, and so is the whole path if they cannot hold.
+    /// is about to take) went on under (`Exec::pinned`, `Exec::pointer_call`): the part where they
+    /// do not all hold is cut as unsupported (named by the first condition's reason), and so is the
+    /// whole path if they cannot hold.
     fn split_narrowed(
         &mut self,
         mut it: Item<G::Tag>,
-        narrowed: Vec<AigLit>,
+        narrowed: Vec<(AigLit, &'static str)>,
         at: Option<EdgeId>,
     ) -> Option<Item<G::Tag>> {
-        if narrowed.is_empty() {
-            return Some(it);
-        }
-        let all = narrowed.iter().fold(AigLit::TRUE, |acc, &l| self.aig.and(acc, l));
-        let cut = PathEnd::Cut(CutReason::Unsupported(CONCRETISED.into()));
+        let Some(&(_, why)) = narrowed.first() else { return Some(it) };
+        let all = narrowed.iter().fold(AigLit::TRUE, |acc, &(l, _)| self.aig.and(acc, l));
+        let cut = PathEnd::Cut(CutReason::Unsupported(why.into()));
         let rest = self.check(&it, !all)? == SatResult::Sat;
         // Last, so that the solver's model is one of the path that goes on.
         if self.check(&it, all)? != SatResult::Sat {

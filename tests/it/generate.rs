@@ -739,3 +739,29 @@ fn a_call_through_a_pointer_of_an_incompatible_function_type_is_undefined_and_en
         run.stderr
     );
 }
+
+#[test]
+fn a_call_through_a_function_pointer_of_the_environment_is_cut_not_reported_as_undefined() {
+    // `chan->ops->start_xmit` is read from the environment's memory: null (calling it is undefined,
+    // a finding) or a function the environment provides, which vcov does not model: that part of
+    // the path is cut as unsupported. No execution goes past the call only for the interpreter to
+    // refuse it, and the call is no undefined behaviour where the pointer was checked not null.
+    let j = run_json(&["fixtures/c/coverage/environment_callback.c", "--aa", "assumption-automata/true.spc"]);
+    let places = j["undefined_behaviour"]["places"].as_array().unwrap();
+    assert_eq!(places.len(), 1, "{j}");
+    assert_eq!(places[0]["line"], 14);
+    assert_eq!(places[0]["kind"], "call through an invalid function pointer");
+    assert_eq!(j["confirmation"]["rejected"], 0, "{j}");
+    assert!(
+        j["inexact_reason"].as_str().unwrap().contains("a call through a function pointer the environment provides"),
+        "{j}"
+    );
+    for l in ["15", "16", "17"] {
+        assert_ne!(j["line_status"][l], "covered", "line {l}: {j}");
+        assert_ne!(j["line_status"][l], "not_coverable", "line {l}: {j}");
+    }
+    // Checked not null first: no undefined behaviour at the call.
+    let j = run_json(&["fixtures/c/coverage/incompatible_pointer_call.c", "--aa", "assumption-automata/true.spc"]);
+    assert_eq!(j["undefined_behaviour"]["places"], serde_json::json!([]), "{j}");
+    assert_eq!(j["line_status"]["24"], "unknown", "{j}");
+}
