@@ -7,7 +7,7 @@
 //! - *reached*: some path got past an edge counting for the line, but none of those paths went on
 //!   to return from `main` (they were cut, or the search stopped first);
 //! - *behind* a blocking edge: the line lies beyond an edge that leaves a place some path reached and
-//!   that no path got past (tried and infeasible each time, cut at undefined behaviour, never tried);
+//!   that no path got past (tried and infeasible each time, cut at a construct vcov does not model or else at undefined behaviour, never tried);
 //!   each such line goes to the nearest blocking edge, the distance counted in edges of the
 //!   over-approximation, through edges no path got past;
 //! - *elsewhere*: neither (not expected: every line of the over-approximation lies behind some edge
@@ -273,10 +273,12 @@ pub fn explain(a: &Analysis, tally: &Tally, undecided: &[u32]) -> Undecided {
         let cuts = tally.cuts.get(&edge).copied().unwrap_or_default();
         let (obstacle, cut) = if at.refused > 0 {
             (Obstacle::Infeasible, 0)
+        } else if cuts.other > 0 {
+            // Before undefined behaviour: where both cut paths (a callback that may be null or an
+            // environment's function), what vcov does not model is what leaves the lines open.
+            (Obstacle::Unsupported, cuts.other)
         } else if cuts.undefined > 0 {
             (Obstacle::Undefined, cuts.undefined)
-        } else if cuts.other > 0 {
-            (Obstacle::Unsupported, cuts.other)
         } else if at.tried > 0 {
             (Obstacle::Unfinished, 0)
         } else {
