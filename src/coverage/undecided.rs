@@ -7,7 +7,8 @@
 //! - *reached*: some path got past an edge counting for the line, but none of those paths went on
 //!   to return from `main` (they were cut, or the search stopped first);
 //! - *behind* a blocking edge: the line lies beyond an edge that leaves a place some path reached and
-//!   that no path got past (tried and infeasible each time, cut at a construct vcov does not model or else at undefined behaviour, never tried);
+//!   that no path got past (tried and infeasible each time, cut at a construct vcov does not model
+//!   or else at undefined behaviour, never tried);
 //!   each such line goes to the nearest blocking edge, the distance counted in edges of the
 //!   over-approximation, through edges no path got past;
 //! - *elsewhere*: neither (not expected: every line of the over-approximation lies behind some edge
