@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use super::effects::{Ctx, SideItem, SimpleStmt};
 use super::graph::Graph;
 use super::print::{expr_text, operand_text};
-use super::{BlankKind, EdgeKind, NodeId, NodeKind};
+use super::{BlankKind, EdgeId, EdgeKind, NodeId, NodeKind};
 use crate::base::Span;
 use crate::cfront::ir::{BinOp, Expr, ExprKind, FuncId, LocalEntry, Program, Stmt, StmtKind};
 use crate::cfront::types::IntType;
@@ -274,14 +274,16 @@ impl<'a> FnBuilder<'a> {
         if !self.g.is_reachable(end) {
             return;
         }
-        for e in self.g.inc[end.idx()].clone() {
-            let edge = self.g.edge(e);
-            let EdgeKind::Blank(kind) = &edge.kind else { continue };
-            if !kind.has_empty_description() {
-                continue;
-            }
-            let (src, lines) = (edge.src, edge.lines);
-            self.g.remove_edge(e);
+        let moved: Vec<EdgeId> = self.g.inc[end.idx()]
+            .iter()
+            .copied()
+            .filter(|&e| matches!(&self.g.edge(e).kind, EdgeKind::Blank(kind) if kind.has_empty_description()))
+            .collect();
+        let ends: Vec<_> = moved.iter().map(|&e| (self.g.edge(e).src, self.g.edge(e).lines)).collect();
+        // At once, then re-added in the same order: the same graph as one by one, without
+        // filtering `end`'s entering edges once per edge.
+        self.g.remove_edges(&moved);
+        for (src, lines) in ends {
             self.g.add(src, post, EdgeKind::Blank(BlankKind::Plain), "", lines);
         }
         if !self.g.inc[end.idx()].is_empty() {

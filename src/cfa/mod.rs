@@ -305,9 +305,23 @@ pub enum CfaError {
 }
 
 /// Builds the CFA of `prog`; temporaries CPAchecker introduces are added to `prog.vars`.
+///
+/// The builder recurses once per nesting level of statements (up to the front end's limit), so it
+/// runs on a thread of its own with room for that, as the parser does, whatever the caller's stack
+/// (a fuzzer's sanitizer-sized frames overflowed 8 MiB at 3,500 nested `if`s).
 pub fn build(prog: &mut Program, config: &CfaConfig) -> Result<(Cfa, Vec<Diagnostic>), CfaError> {
-    link::build_program(prog, config)
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(BUILD_STACK)
+            .spawn_scoped(s, || link::build_program(prog, config))
+            .expect("spawn CFA builder thread")
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p))
+    })
 }
+
+/// The stack of the CFA builder's thread (reserved, touched only as deep as the program nests).
+const BUILD_STACK: usize = 256 << 20;
 
 impl Cfa {
     /// Number of nodes.

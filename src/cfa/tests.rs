@@ -222,6 +222,24 @@ fn a_call_site_is_undefined_only_where_an_argument_points_to_a_record_of_another
 }
 
 #[test]
+fn deeply_nested_statements_build_on_any_callers_stack() {
+    // 4,000 nested `if`s (the front end allows 5,000 levels): the builder recurses per level and
+    // moves every empty branch's edge to each enclosing join; it has its own stack, so a caller
+    // with a small one (a fuzzer's thread) does not overflow.
+    let depth = 4000;
+    let src = format!("int main(void) {{\n int x = 0;\n {} x = 2;\n return x;\n}}\n", "if (x) ".repeat(depth));
+    let (mut prog, _) = parse_program(SourceFile::new("t.c", src), DataModel::Ilp32).expect("parses");
+    let cfa = std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(move || build(&mut prog, &CfaConfig::default()).expect("builds").0)
+        .expect("spawn")
+        .join()
+        .expect("no overflow");
+    let assumes = cfa.edges().filter(|(_, e)| matches!(e.kind, EdgeKind::Assume { .. })).count();
+    assert_eq!(assumes, 2 * depth);
+}
+
+#[test]
 fn verifier_assume_becomes_two_assume_edges() {
     let edges = walk(
         "void __VERIFIER_assume(int);\nint main(void) {\n int x = 3;\n __VERIFIER_assume(x > 2);\n return x;\n}",
