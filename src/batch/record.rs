@@ -79,6 +79,9 @@ pub struct CoverageFigures {
     pub interrupted: bool,
     /// What stopped it.
     pub stopped_by: Option<String>,
+    /// The property's status inside the explored region (`property.status` of the report; `None`
+    /// in records of vcov versions before it).
+    pub property: Option<String>,
 }
 
 /// A verification result.
@@ -234,6 +237,11 @@ fn read_result(mode: Mode, stdout: &str) -> Result<Read, String> {
                     exact: report.get("exact")?.as_bool()?,
                     interrupted: report.get("interrupted")?.as_bool()?,
                     stopped_by: report.get("stopped_by").and_then(Value::as_str).map(str::to_string),
+                    property: report
+                        .get("property")
+                        .and_then(|p| p.get("status"))
+                        .and_then(Value::as_str)
+                        .map(str::to_string),
                 })
             })()
             .ok_or("the report lacks the coverage figures")?;
@@ -294,7 +302,8 @@ impl TaskRecord {
     pub fn to_json(&self) -> Value {
         let coverage = self.coverage.as_ref().map(|c| {
             json!({"lines": c.lines, "over": c.over, "under": c.under, "executions": c.executions,
-                   "bug": c.bug, "exact": c.exact, "interrupted": c.interrupted, "stopped_by": c.stopped_by})
+                   "bug": c.bug, "exact": c.exact, "interrupted": c.interrupted, "stopped_by": c.stopped_by,
+                   "property": c.property})
         });
         json!({
             "schema_version": RECORD_SCHEMA_VERSION,
@@ -332,6 +341,7 @@ impl TaskRecord {
                 exact: c.get("exact")?.as_bool()?,
                 interrupted: c.get("interrupted")?.as_bool()?,
                 stopped_by: c.get("stopped_by").and_then(Value::as_str).map(str::to_string),
+                property: c.get("property").and_then(Value::as_str).map(str::to_string),
             }),
         };
         Some(TaskRecord {
@@ -441,11 +451,12 @@ pub fn results_csv(mode: Mode, records: &[&TaskRecord]) -> Vec<u8> {
                     c.exact.to_string(),
                     c.interrupted.to_string(),
                     c.stopped_by.clone().unwrap_or_default(),
+                    c.property.clone().unwrap_or_default(),
                 ]),
                 None => {
                     row.extend(std::iter::repeat_n(String::new(), 5));
                     row.push(format!("{:.2}", r.cpu_seconds));
-                    row.extend(std::iter::repeat_n(String::new(), 3));
+                    row.extend(std::iter::repeat_n(String::new(), 4));
                 }
             },
             Mode::Verify => row.extend([
@@ -581,7 +592,7 @@ mod tests {
 
     const REPORT: &str = r#"{"lines_to_cover": [1, 2, 3], "over_approximation": {"lines": [1, 2]},
         "under_approximation": {"lines": [1], "executions": 1}, "bug_found": false, "exact": true,
-        "interrupted": false, "stopped_by": null}"#;
+        "interrupted": false, "stopped_by": null, "property": {"status": "none_in_region"}}"#;
 
     #[test]
     fn coverage_reports_round_trip_through_the_record() {
@@ -590,6 +601,7 @@ mod tests {
         let rec = classify(&t, &limits, &end(Exit::Code(0), REPORT, "")).unwrap();
         let c = rec.coverage.clone().unwrap();
         assert_eq!((c.lines, c.over, c.under, c.executions, c.bug, c.exact), (3, 2, 1, 1, false, true));
+        assert_eq!(c.property.as_deref(), Some("none_in_region"));
         let text = rec.to_json().to_string();
         assert_eq!(TaskRecord::from_json(&serde_json::from_str(&text).unwrap()), Some(rec.clone()));
         assert_eq!(resume(&t, &limits, Some(&text), false), Resume::Skip(Box::new(rec)));
@@ -612,9 +624,9 @@ mod tests {
         let csv = String::from_utf8(results_csv(Mode::Coverage, &[&done, &failed])).unwrap();
         assert_eq!(
             csv,
-            "instance,lines,over,under,executions,bug,cpu_seconds,exact,interrupted,stopped_by,wall_seconds,status,reason,exit_code\n\
-             c,3,2,1,1,no,0.50,true,false,,1.00,done,,0\n\
-             c,,,,,,0.50,,,,1.00,failed,internal error: boom,3\n"
+            "instance,lines,over,under,executions,bug,cpu_seconds,exact,interrupted,stopped_by,property,wall_seconds,status,reason,exit_code\n\
+             c,3,2,1,1,no,0.50,true,false,,none_in_region,1.00,done,,0\n\
+             c,,,,,,0.50,,,,,1.00,failed,internal error: boom,3\n"
         );
         let v = classify(&verify_task(Some(true)), &limits, &end(Exit::Code(0), "Verification result: TRUE\n", ""))
             .unwrap();

@@ -22,6 +22,45 @@ use crate::product::{stack_after, step, takeable_edges, MatchStats, Matcher, Pro
 
 pub use follow::{path_of_counterexample, FollowError};
 
+use crate::symex::{AllocOrigin, InputKind};
+use result::MemoryFact;
+
+/// The memory facts of an execution with `inputs` (see `MemoryFact`), given what each allocation of
+/// its concrete run was (`allocs`, as `symex::replay` and `symex::confirm` tell); `None` when the
+/// execution read bytes of a `malloc`'d block never written, which the replay harness cannot
+/// reproduce (the C library's `malloc` serves the program there).
+pub fn memory_facts(
+    prog: &Program,
+    inputs: &[crate::symex::InputValue],
+    allocs: &[AllocOrigin],
+) -> Option<Vec<MemoryFact>> {
+    let mut facts = Vec::new();
+    let mut read = std::collections::BTreeSet::new();
+    for (i, inp) in inputs.iter().enumerate() {
+        if let InputKind::Uninit { alloc, offset } = inp.kind {
+            facts.push(MemoryFact::At { input: i, alloc, offset, pointer: inp.pointer_choice });
+            read.insert(alloc);
+        }
+        if inp.pointer_choice && inp.value & 1 == 1 {
+            let fresh = AllocOrigin::Lazy { input: Some(i) };
+            if let Some(a) = allocs.iter().position(|o| *o == fresh) {
+                facts.push(MemoryFact::Fresh { input: i, alloc: a as u32 });
+            }
+        }
+    }
+    for alloc in read {
+        match allocs.get(alloc as usize) {
+            Some(&AllocOrigin::Var { var, instance }) => {
+                let name = prog.var(var).name.clone();
+                facts.push(MemoryFact::Var { alloc, var: var.idx() as u32, name, instance });
+            }
+            Some(AllocOrigin::Heap) => return None,
+            _ => {}
+        }
+    }
+    Some(facts)
+}
+
 /// The lines the value analysis of the product rules out (`Analysis::lines_ruled_out`), ascending.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RuledOut {
@@ -52,6 +91,16 @@ pub struct ExecutionCoverage {
     pub lines: Vec<u32>,
     /// Whether the automaton entered `__FALSE` on the path.
     pub left_explored_region: bool,
+}
+
+/// The automaton followed along a path (`Analysis::walk`).
+struct Walk {
+    /// The edges that count (taken while the automaton is outside `__FALSE`).
+    counted: BTreeSet<EdgeId>,
+    /// Whether the automaton entered `__FALSE`.
+    left: bool,
+    /// How many edges of the path, from its start, count.
+    followed: usize,
 }
 
 /// The composition of a program with an assumption automaton, ready to measure executions.
@@ -90,19 +139,33 @@ impl<'a> Analysis<'a> {
 
     /// The lines `exec` covers.
     pub fn measure(&self, exec: &Execution) -> ExecutionCoverage {
+        let walk = self.walk(&exec.edges);
+        let edges: Vec<EdgeId> = if exec.terminating { walk.counted.into_iter().collect() } else { Vec::new() };
+        let lines = self.cfa.lines_of_edges(&edges, self.line_rule);
+        ExecutionCoverage { edges, lines, left_explored_region: walk.left }
+    }
+
+    /// Whether every edge of the path `edges` counts: the automaton follows it to its end without
+    /// entering `__FALSE` or finding no transition (a violation at its end happens inside the
+    /// explored region).
+    pub fn stays_in_region(&self, edges: &[EdgeId]) -> bool {
+        self.walk(edges).followed == edges.len()
+    }
+
+    /// The automaton along `edges`, until it enters `__FALSE` or has no transition.
+    fn walk(&self, edges: &[EdgeId]) -> Walk {
         let mut stacks = Stacks::default();
         let mut stack = Stacks::EMPTY;
         let mut q = Some(self.aut.initial);
-        let mut covered = BTreeSet::new();
-        let mut left = false;
-        for &e in &exec.edges {
+        let mut walk = Walk { counted: BTreeSet::new(), left: false, followed: 0 };
+        for &e in edges {
             let src = self.cfa.edge(e).src;
             let siblings = takeable_edges(self.cfa, &stacks, stack, src);
             if let Some(state) = q {
                 if Some(state) != self.product.true_state {
                     match step(self.aut, &self.matcher, state, &siblings, e) {
                         Step::To(next) if Some(next) == self.product.false_state => {
-                            left = true;
+                            walk.left = true;
                             q = None;
                         }
                         Step::To(next) => q = Some(next),
@@ -110,7 +173,8 @@ impl<'a> Analysis<'a> {
                     }
                 }
                 if q.is_some() {
-                    covered.insert(e);
+                    walk.counted.insert(e);
+                    walk.followed += 1;
                 }
             }
             stack = stack_after(self.cfa, &mut stacks, stack, e);
@@ -118,9 +182,7 @@ impl<'a> Analysis<'a> {
                 break;
             }
         }
-        let edges: Vec<EdgeId> = if exec.terminating { covered.into_iter().collect() } else { Vec::new() };
-        let lines = self.cfa.lines_of_edges(&edges, self.line_rule);
-        ExecutionCoverage { edges, lines, left_explored_region: left }
+        walk
     }
 
     /// Lines no terminating execution can cover, of the over-approximation, ascending: every edge

@@ -149,6 +149,12 @@ pub enum InexactReason {
     Unreproducible(usize),
     /// This many executions did not replay under gcc (`--confirm`).
     RejectedByGcc(usize),
+    /// This many paths violate the property relying on the accepted assumptions (`--assume`): not
+    /// shown to be bugs of the program, nor shown not to be.
+    AssumedViolation(u64),
+    /// Every line was decided, and the search gave up looking for violations after this many more
+    /// edges.
+    ViolationsGivenUp(u64),
 }
 
 impl fmt::Display for InexactReason {
@@ -184,6 +190,109 @@ impl fmt::Display for InexactReason {
             InexactReason::RejectedByGcc(n) => {
                 write!(f, "{n} execution(s) did not replay under gcc (--confirm) and do not count")
             }
+            InexactReason::AssumedViolation(n) => {
+                write!(f, "{n} path(s) violate the property relying on the accepted assumptions")
+            }
+            InexactReason::ViolationsGivenUp(n) => write!(
+                f,
+                "every line was decided; the search for violations went on for {n} more edge(s), as many as \
+                 deciding the lines took (at least 100,000), and was given up"
+            ),
+        }
+    }
+}
+
+/// What a run says about the property (`--spec`, `--prop`, or the default error calls and labels)
+/// inside the explored region. `exact` is a statement about lines; this one is about violations.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PropertyStatus {
+    /// An execution that stays inside the explored region violates the property (the bug's
+    /// witness and test show it).
+    FoundInRegion,
+    /// An execution violates the property after it left the explored region: a bug of the program
+    /// that the verifier's run never reached; it says nothing about the region.
+    FoundOutsideRegion,
+    /// No execution inside the explored region violates the property: a partial verification
+    /// result, shown `by`, relying on the accepted assumptions `assumed`.
+    NoneInRegion {
+        /// How it was shown.
+        by: NoViolationBy,
+        /// The accepted assumptions (`--assume`) it relies on.
+        assumed: Approx,
+    },
+    /// Not decided, and why.
+    NotDecided(InexactReason),
+}
+
+/// How a run showed that no violation happens inside the explored region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoViolationBy {
+    /// No path of automaton x CFA reaches a place where the property can be violated.
+    NoErrorLocation,
+    /// The search explored every path inside the region that leads toward such a place.
+    ExhaustiveSearch,
+    /// An over-approximation of the program (counters abstracted away, functions without body
+    /// writing arbitrary values) was explored in full without a violation.
+    Abstraction,
+}
+
+impl Default for PropertyStatus {
+    /// Before anything is known.
+    fn default() -> Self {
+        PropertyStatus::NotDecided(InexactReason::EndedEarly)
+    }
+}
+
+impl PropertyStatus {
+    /// The name in reports.
+    pub fn name(&self) -> &'static str {
+        match self {
+            PropertyStatus::FoundInRegion => "found_in_region",
+            PropertyStatus::FoundOutsideRegion => "found_outside_region",
+            PropertyStatus::NoneInRegion { .. } => "none_in_region",
+            PropertyStatus::NotDecided(_) => "not_decided",
+        }
+    }
+
+    /// Whether a violation was found (in the region or outside it).
+    pub fn bug_found(&self) -> bool {
+        matches!(self, PropertyStatus::FoundInRegion | PropertyStatus::FoundOutsideRegion)
+    }
+}
+
+impl NoViolationBy {
+    /// The name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            NoViolationBy::NoErrorLocation => "no_error_location",
+            NoViolationBy::ExhaustiveSearch => "exhaustive_search",
+            NoViolationBy::Abstraction => "abstraction",
+        }
+    }
+}
+
+impl fmt::Display for PropertyStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PropertyStatus::FoundInRegion => f.write_str("violated inside the explored region"),
+            PropertyStatus::FoundOutsideRegion => f.write_str(
+                "violated outside the explored region (a bug the verifier's run never reached; nothing is said \
+                 about the region)",
+            ),
+            PropertyStatus::NoneInRegion { by, assumed } => {
+                f.write_str("no violation inside the explored region (")?;
+                f.write_str(match by {
+                    NoViolationBy::NoErrorLocation => "no path of automaton x CFA reaches an error location",
+                    NoViolationBy::ExhaustiveSearch => "every path there toward an error location was explored",
+                    NoViolationBy::Abstraction => "an over-approximation of the program was explored in full",
+                })?;
+                let names: Vec<&str> = assumed.assumptions().iter().map(|a| a.0).collect();
+                if !names.is_empty() {
+                    write!(f, ", assuming {}", names.join(", "))?;
+                }
+                f.write_str(")")
+            }
+            PropertyStatus::NotDecided(why) => write!(f, "not decided inside the explored region: {why}"),
         }
     }
 }
@@ -336,8 +445,10 @@ pub struct CoverageResult {
     pub functions: Vec<FunctionInfo>,
     /// Branching points, by line.
     pub branches: Vec<BranchInfo>,
-    /// Whether an execution violating the property was found.
+    /// Whether an execution violating the property was found (inside or outside the region).
     pub bug_found: bool,
+    /// What the run says about the property inside the explored region.
+    pub property: PropertyStatus,
     /// Whether every line to cover that is not covered was proven not coverable.
     pub exact: bool,
     /// Whether the run was stopped (signal or time limit) before its search ended.

@@ -18,9 +18,10 @@ use fixedbitset::FixedBitSet;
 use petgraph::graph::DiGraph;
 
 use super::exchange::{Participant, Shared};
-use super::result::{InexactReason, TimelinePoint, UndefinedAt};
+use super::result::MemoryFact;
+use super::result::{InexactReason, NoViolationBy, PropertyStatus, TimelinePoint, UndefinedAt};
 use super::undecided::Tally;
-use super::{Analysis, Execution, ExecutionCoverage, RuledOut};
+use super::{memory_facts, Analysis, Execution, ExecutionCoverage, RuledOut};
 use crate::automaton::StateId;
 use crate::cfa::{Cfa, EdgeId, EdgeKind, NodeId};
 use crate::cfront::ir::{Program, VarId};
@@ -72,6 +73,20 @@ pub struct FoundExecution {
     pub coverage: ExecutionCoverage,
     /// The search (of `vcov compare`) that found it, when another one did (`exchange`).
     pub found_for: Option<usize>,
+    /// What the replay harness needs to rebuild the memory it read (`memory_facts`); `None` when it
+    /// cannot (the execution is not claimed).
+    pub memory: Option<Vec<MemoryFact>>,
+}
+
+/// An execution that violates the property.
+#[derive(Clone, Debug)]
+pub struct FoundBug {
+    /// Its edges, up to the violation.
+    pub edges: Vec<EdgeId>,
+    /// The values of its nondeterministic inputs, in order.
+    pub inputs: Vec<symex::InputValue>,
+    /// What the replay harness needs to rebuild the memory it read; `None` when it cannot.
+    pub memory: Option<Vec<MemoryFact>>,
 }
 
 /// Counters a running search keeps up to date for a progress display on another thread (relaxed
@@ -148,7 +163,7 @@ pub struct SearchOutcome {
     /// Terminating executions, in the order found.
     pub executions: Vec<FoundExecution>,
     /// Executions that violate the property (at most one unless `continue_after_bug`).
-    pub bugs: Vec<(Vec<EdgeId>, Vec<symex::InputValue>)>,
+    pub bugs: Vec<FoundBug>,
     /// The search ran out of candidates by itself: nothing was cut and no limit was hit.
     pub complete: bool,
     /// A limit (time, interrupt, number of executions) stopped the search.
@@ -201,6 +216,16 @@ pub struct SearchOutcome {
     /// What the search saw of each edge (`undecided::explain` sorts the lines left undecided by it);
     /// empty for a search that did not follow the automaton (blind).
     pub tally: Tally,
+    /// Whether one of `bugs` stays inside the explored region up to its violation.
+    pub bug_in_region: bool,
+    /// The proof pass showed that no execution inside the region violates the property, relying on
+    /// these accepted assumptions.
+    pub no_violation_proof: Option<Approx>,
+    /// What the search says about the property inside the explored region.
+    pub property: PropertyStatus,
+    /// The search gave up looking for violations after every line was decided, having executed this
+    /// many edges for them (`violation_budget`).
+    pub violations_given_up: Option<u64>,
 }
 
 impl SearchOutcome {
@@ -212,14 +237,15 @@ impl SearchOutcome {
     }
 }
 
-/// The depth band of the search's depth-first order (`ExploreConfig::dfs_band`): narrower than
-/// verification's. A driver's environment loop offers every handler at each iteration; a handler
-/// that walks a list of unknown pointers (ppp_generic's `ppp_mp_explode`, whose walk never ends)
-/// has a subtree of millions of paths within 256 branch points, which depth-first search exhausts
-/// before it turns to the next handler (23 s on ppp_generic); within 64 it turns after 3 s. Measured
-/// on the ten driver runs (`bench/runs/2026-11-25-undecided`): no run covers fewer lines at 5, 15, 30
-/// or 60 s, ppp_generic and iowarrior reach at 5 s what they reached at 30 and 15 s.
-pub const DFS_BAND: u32 = 64;
+/// Edges a targeted search whose lines are all decided after `at` edges goes on executing to look for
+/// violations: as many again, at least `VIOLATION_EDGES_MIN` (a budget in edges keeps the result
+/// independent of the machine). A search with no time limit then still ends.
+fn violation_budget(at: u64) -> u64 {
+    at.max(VIOLATION_EDGES_MIN)
+}
+
+/// The least `violation_budget`.
+const VIOLATION_EDGES_MIN: u64 = 100_000;
 
 /// Distinct places of possible undefined behaviour a search reports.
 pub const MAX_UNDEFINED: usize = 100;
@@ -264,17 +290,20 @@ pub fn search(
     // the guide's targets as well changes the search order for the worse on keyspan_remote.BUG.)
     let ruled_out = analysis.lines_ruled_out(prog);
     let frontier = analysis.lines_into_unexplored().to_vec();
-    let mut guide = CoverageGuide::new(analysis, config.generate);
+    let mut guide = CoverageGuide::new(analysis, prog, config.generate, config.explore.property);
     guide.mark_proven(&ruled_out.all);
     guide.mark_proven(&frontier);
-    // Lines no terminating execution reaches are decided before the search; it still looks for them
-    // (a path there may be a bug worth reporting), but stops once every other line is decided.
+    // Lines no terminating execution reaches are decided before the search (a path there may end
+    // at a violation, which the search looks for as a target of its own).
     let no_exit = analysis.lines_without_exit();
-    guide.settle(&no_exit);
+    guide.mark_proven(&no_exit);
+    let violations_in_region = guide.violations.in_region;
     let property = config.explore.property;
     let mut explorer: Explorer<'_, CoverageGuide> = symex::explore(prog, cfa, config.explore.clone(), guide);
     let mut out = SearchOutcome { no_exit, ruled_out, frontier, ..SearchOutcome::default() };
     let mut rejected: Option<symex::Rejected> = None;
+    // A violation the interpreter did not confirm: the property is not decided by this search.
+    let mut violation_rejected: Option<symex::Rejected> = None;
     let mut first_cut_line: Option<u32> = None;
     let limit = config.max_executions.unwrap_or(usize::MAX);
     let mut limited = limit == 0;
@@ -288,7 +317,23 @@ pub fn search(
     let mut mixing = false;
     // Own executions published to the exchange so far.
     let mut published = 0;
+    // Edges executed when every line was decided while violations were still looked for: the search
+    // goes on for them with a budget of its own (`violation_budget`).
+    let mut lines_done_at: Option<u64> = None;
     while !limited {
+        if config.generate == Generate::Targeted {
+            let g = explorer.guide();
+            if g.nothing_left() {
+                break;
+            }
+            if g.n_open() == 0 {
+                let at = *lines_done_at.get_or_insert(explorer.edges_executed());
+                if explorer.edges_executed() - at > violation_budget(at) {
+                    out.violations_given_up = Some(explorer.edges_executed() - at);
+                    break;
+                }
+            }
+        }
         if let Some(p) = share.as_deref_mut().filter(|p| p.due(explorer.edges_executed())) {
             let mine = own_since(&out.executions, &mut published);
             for (from, (edges, inputs)) in p.exchange(mine) {
@@ -300,13 +345,19 @@ pub fn search(
                 }
                 guide.mark_covered(&coverage.lines);
                 covered.extend(coverage.lines.iter().copied());
-                out.executions.push(FoundExecution { edges: exec.edges, inputs, coverage, found_for: Some(from) });
+                // The other search replayed it; its allocations are this program's too.
+                let run = symex::replay(prog, cfa, property, &inputs, exec.edges.len() as u64 + 1);
+                let memory = memory_facts(prog, &inputs, &run.allocs);
+                out.executions.push(FoundExecution {
+                    edges: exec.edges,
+                    inputs,
+                    coverage,
+                    found_for: Some(from),
+                    memory,
+                });
                 out.mark_time(started, covered.len());
             }
             progress.note(&out, over.saturating_sub(explorer.guide().n_open()));
-            if explorer.guide().n_open() == 0 {
-                break;
-            }
         }
         if !mixing && config.generate == Generate::Targeted && explorer.edges_executed() - last_new > STALL_EDGES {
             mixing = true;
@@ -320,10 +371,8 @@ pub fn search(
             {
                 out.add_proof(explorer.guide_mut(), proof);
                 progress.note(&out, over.saturating_sub(explorer.guide().n_open()));
-                if explorer.guide().n_open() == 0 {
-                    break;
-                }
             }
+            continue;
         }
         let outcome = match explorer.pull(proof_due.then_some(SEGMENTS_PER_LOOK)) {
             Pulled::Path(o) => o,
@@ -356,7 +405,7 @@ pub fn search(
             }
             _ => continue,
         }
-        let (edges, inputs) = match symex::confirm(prog, cfa, property, &outcome, config.assume) {
+        let (memory, edges, inputs) = match symex::confirm(prog, cfa, property, &outcome, config.assume) {
             Ok(c) if !c.assumed.is_empty() => {
                 // A violation of the model the user accepted, not shown to be one of the program: a
                 // finding, not a bug; like undefined behaviour, it ends the execution.
@@ -368,18 +417,22 @@ pub fn search(
                 }
                 continue;
             }
-            Ok(c) => (c.edges, c.inputs),
+            Ok(c) => (memory_facts(prog, &c.inputs, &c.allocs), c.edges, c.inputs),
             Err(r) => {
                 explorer.reject_completion(&outcome);
                 if !matches!(r.why, symex::Rejection::Approximated(_)) {
                     out.not_replayed += 1;
+                }
+                if outcome.end == PathEnd::Violation {
+                    violation_rejected.get_or_insert(r.clone());
                 }
                 rejected.get_or_insert(r);
                 continue;
             }
         };
         if outcome.end == PathEnd::Violation {
-            out.bugs.push((edges, inputs));
+            out.bug_in_region |= analysis.stays_in_region(&edges);
+            out.bugs.push(FoundBug { edges, inputs, memory });
             if !config.continue_after_bug {
                 break;
             }
@@ -410,15 +463,11 @@ pub fn search(
         guide.mark_covered(&coverage.lines);
         last_new = explorer.edges_executed();
         covered.extend(coverage.lines.iter().copied());
-        out.executions.push(FoundExecution { edges, inputs, coverage, found_for: None });
+        out.executions.push(FoundExecution { edges, inputs, coverage, found_for: None, memory });
         out.mark_time(started, covered.len());
         progress.note(&out, over.saturating_sub(explorer.guide().n_open()));
         if out.executions.len() >= limit {
             limited = true;
-        }
-        if config.generate == Generate::Targeted && explorer.guide().n_open() == 0 {
-            // Everything the over-approximation holds is covered: nothing is left to find.
-            break;
         }
     }
     if let Some(p) = share {
@@ -434,7 +483,7 @@ pub fn search(
         && summary.lossy_cuts() == 0
         && reads_extern_writes(config, &summary)
         && EXTERN_EFFECTS.contains(summary.approx.without(config.assume))
-        && explorer.guide().n_open() > 0
+        && !explorer.guide().nothing_left()
     {
         let budget = (FINAL_PROOF_FACTOR * explorer.edges_executed()).clamp(FINAL_PROOF_MIN_EDGES, PROOF_EDGES);
         if let Some(proof) = prove_not_coverable(analysis, prog, config, explorer.guide(), true, budget) {
@@ -484,6 +533,46 @@ pub fn search(
     } else if out.incomplete_because.is_none() {
         out.incomplete_because = Some(InexactReason::EndedEarly);
     }
+    out.property = if !out.bugs.is_empty() {
+        if out.bug_in_region {
+            PropertyStatus::FoundInRegion
+        } else {
+            PropertyStatus::FoundOutsideRegion
+        }
+    } else if !violations_in_region {
+        PropertyStatus::NoneInRegion { by: NoViolationBy::NoErrorLocation, assumed: Approx::NONE }
+    } else if let Some(assumed) = out.no_violation_proof {
+        PropertyStatus::NoneInRegion { by: NoViolationBy::Abstraction, assumed }
+    } else {
+        // Every path toward a violation inside the region was explored, unless one of these.
+        let why = if let Some(stop) = summary.stop {
+            Some(InexactReason::Stopped(stop))
+        } else if let Some(edges) = out.violations_given_up {
+            Some(InexactReason::ViolationsGivenUp(edges))
+        } else if limited {
+            Some(InexactReason::MaxExecutions(limit))
+        } else if summary.lossy_cuts() > 0 {
+            Some(InexactReason::Cut {
+                count: summary.lossy_cuts(),
+                first: summary.first_other_cut.clone(),
+                line: first_cut_line,
+            })
+        } else if !unaccepted.is_empty() {
+            Some(InexactReason::Approximated(unaccepted))
+        } else if let Some(r) = violation_rejected {
+            Some(InexactReason::Rejected(r))
+        } else if out.assumed_violations > 0 {
+            Some(InexactReason::AssumedViolation(out.assumed_violations))
+        } else if !summary.exhausted {
+            Some(InexactReason::EndedEarly)
+        } else {
+            None
+        };
+        match why {
+            Some(why) => PropertyStatus::NotDecided(why),
+            None => PropertyStatus::NoneInRegion { by: NoViolationBy::ExhaustiveSearch, assumed: out.assumed },
+        }
+    };
     if !config.free_memory {
         // The process ends soon: freeing millions of shared states would only delay the report.
         std::mem::forget(explorer);
@@ -513,18 +602,24 @@ fn reads_extern_writes(config: &SearchConfig, summary: &symex::Summary) -> bool 
     unaccepted.contains(Approx::EXTERN_WRITE) || unaccepted.contains(Approx::UNMODELLED)
 }
 
-/// What the proof pass showed: the lines, and the over-approximation it explored.
+/// What the proof pass showed: the lines, whether no violation happens inside the region, and the
+/// over-approximation it explored.
 struct Proof {
     lines: Vec<u32>,
     vars: Vec<VarId>,
     extern_writes: bool,
     assumed: Approx,
+    no_violation: bool,
 }
 
 impl SearchOutcome {
     /// Records `proof` (adding to an earlier one) and settles its lines in `guide`.
     fn add_proof(&mut self, guide: &mut CoverageGuide, proof: Proof) {
         guide.mark_proven(&proof.lines);
+        if proof.no_violation && guide.violations_open {
+            guide.violations_open = false;
+            self.no_violation_proof = Some(proof.assumed);
+        }
         self.proven.extend(proof.lines);
         self.proven.sort_unstable();
         self.proven.dedup();
@@ -541,11 +636,12 @@ impl SearchOutcome {
 /// The proof pass: explores an over-approximation of the program, with its counters
 /// (`symex::counters`) abstracted away and, if `extern_writes`, functions without body writing
 /// arbitrary values through the pointers they receive, as a targeted search for the lines `concrete`
-/// has not covered. If it ends without a cut, a limit or an approximation other than the abstraction
-/// and the accepted assumptions, the lines no terminating path of the abstraction covered are not
-/// coverable; returns them with what was abstracted and the assumptions the proof relied on. (Paths
-/// ending at undefined behaviour are not terminating executions: they do not stand in the proof's
-/// way.)
+/// has not covered (and the violations it looks for). If it ends without a cut, a limit or an
+/// approximation other than the abstraction and the accepted assumptions, the lines no terminating
+/// path of the abstraction covered are not coverable, and if no path of it violated the property,
+/// no execution inside the region does; returns them with what was abstracted and the assumptions
+/// the proof relied on. (Paths ending at undefined behaviour are not terminating executions: they
+/// do not stand in the proof's way.)
 fn prove_not_coverable(
     analysis: &Analysis,
     prog: &Program,
@@ -563,18 +659,22 @@ fn prove_not_coverable(
     // What the exploration over-approximates rather than assumes.
     let modelled = if extern_writes { Approx::UNMODELLED } else { Approx::NONE };
     let mut explorer = symex::explore(prog, analysis.cfa, explore, concrete.clone());
+    let looks_for_violations = concrete.violations_open;
     while let Some(outcome) = explorer.next() {
         if explorer.edges_executed() > max_edges {
             return None;
         }
-        if outcome.end != PathEnd::Exit {
-            continue;
+        if outcome.end == PathEnd::Violation {
+            // The abstraction cannot show that no violation happens: it stops looking for them.
+            explorer.guide_mut().violations_open = false;
         }
-        explorer.accept_completion(&outcome);
-        let edges = outcome.path.edges();
-        let coverage = analysis.measure(&Execution { origin: String::new(), edges, terminating: true });
-        explorer.guide_mut().mark_covered(&coverage.lines);
-        if explorer.guide().n_open() == 0 {
+        if outcome.end == PathEnd::Exit {
+            explorer.accept_completion(&outcome);
+            let edges = outcome.path.edges();
+            let coverage = analysis.measure(&Execution { origin: String::new(), edges, terminating: true });
+            explorer.guide_mut().mark_covered(&coverage.lines);
+        }
+        if explorer.guide().nothing_left() {
             return None;
         }
     }
@@ -587,9 +687,10 @@ fn prove_not_coverable(
         return None;
     }
     let g = explorer.guide();
-    let lines: Vec<u32> = g.uncovered.ones().filter(|&l| !g.settled.contains(l)).map(|l| l as u32).collect();
+    let lines: Vec<u32> = g.uncovered.ones().map(|l| l as u32).collect();
+    let no_violation = looks_for_violations && g.violations_open;
     let assumed = summary.approx.without(Approx::ABSTRACT).without(modelled);
-    (!lines.is_empty()).then_some(Proof { lines, vars: havoc, extern_writes, assumed })
+    (!lines.is_empty() || no_violation).then_some(Proof { lines, vars: havoc, extern_writes, assumed, no_violation })
 }
 
 /// The lines of `edges`, in order, without immediate repetitions: the trace of a path for reports.
@@ -637,17 +738,33 @@ pub struct CoverageGuide<'a> {
     index: std::collections::HashMap<ProductNode, u32>,
     uncovered: FixedBitSet,
     n_uncovered: usize,
-    /// Lines decided without the search (`settle`); the search stops once the rest is covered.
-    settled: FixedBitSet,
-    /// Of the lines not covered yet, those settled.
-    n_settled: usize,
     /// For every product node, the lines it can still cover (edges whose target is not `__FALSE`).
     node_lines: Vec<FixedBitSet>,
     /// For every CFA node, the lines of edges reachable from it (any call stack): the `__TRUE` region.
     cfa_lines: Option<Vec<FixedBitSet>>,
+    /// The violations inside the explored region (`Violations`).
+    violations: Violations,
+    /// Whether the search still looks for violations: the region has a way to one and none was
+    /// found yet (or the search goes on after bugs).
+    violations_open: bool,
     next_unique: u64,
     /// What the search saw of each edge, to explain the lines it leaves undecided.
     tally: Tally,
+}
+
+/// Where a path may violate the property inside the explored region: the targets a search looks for
+/// besides lines (`symex::World::violating_edges`).
+#[derive(Clone)]
+struct Violations {
+    /// For every CFA edge, whether a path may end at a violation on it.
+    edges: Vec<bool>,
+    /// For every product node, whether a path from it can take such an edge into a node outside
+    /// `__FALSE` (the `__TRUE` leaves: whether the CFA leads from them to one).
+    from_node: FixedBitSet,
+    /// For every CFA node, whether a CFA path (any call stack) leads from it to such an edge.
+    from_cfa: FixedBitSet,
+    /// Whether the initial product node is one of `from_node`: the region holds a violation's place.
+    in_region: bool,
 }
 
 impl<'a> CoverageGuide<'a> {
@@ -661,7 +778,7 @@ impl<'a> CoverageGuide<'a> {
         }
     }
 
-    fn new(a: &'a Analysis<'a>, generate: Generate) -> Self {
+    fn new(a: &'a Analysis<'a>, prog: &Program, generate: Generate, property: symex::Property) -> Self {
         let width = a.reach.over_lines.last().map_or(1, |&l| l as usize + 1);
         let mut uncovered = FixedBitSet::with_capacity(width);
         for &l in &a.reach.over_lines {
@@ -674,17 +791,18 @@ impl<'a> CoverageGuide<'a> {
         } else {
             (Vec::new(), None)
         };
+        let violations = Violations::new(a, symex::World::new(prog, a.cfa, property).violating_edges());
         CoverageGuide {
             a,
             generate,
             stacks: a.product.stacks.clone(),
             index,
             n_uncovered: uncovered.count_ones(..),
-            settled: FixedBitSet::with_capacity(width),
-            n_settled: 0,
             uncovered,
             node_lines,
             cfa_lines,
+            violations_open: violations.in_region,
+            violations,
             next_unique: 1,
             tally: Tally::default(),
         }
@@ -694,7 +812,7 @@ impl<'a> CoverageGuide<'a> {
         (line as usize) < self.uncovered.len() && self.uncovered.contains(line as usize)
     }
 
-    /// Removes lines proven not coverable from the targets.
+    /// Removes lines decided without an execution (proven not coverable) from the targets.
     fn mark_proven(&mut self, lines: &[u32]) {
         self.mark_covered(lines);
     }
@@ -704,26 +822,19 @@ impl<'a> CoverageGuide<'a> {
             if self.is_uncovered(l) {
                 self.uncovered.set(l as usize, false);
                 self.n_uncovered -= 1;
-                if self.settled.contains(l as usize) {
-                    self.n_settled -= 1;
-                }
             }
         }
     }
 
-    /// Marks `lines` decided without the search (no terminating execution covers them).
-    fn settle(&mut self, lines: &[u32]) {
-        for &l in lines {
-            if self.is_uncovered(l) && !self.settled.contains(l as usize) {
-                self.settled.insert(l as usize);
-                self.n_settled += 1;
-            }
-        }
-    }
-
-    /// Lines of the over-approximation neither covered nor settled yet.
+    /// Lines of the over-approximation neither covered nor decided yet.
     pub fn n_open(&self) -> usize {
-        self.n_uncovered - self.n_settled
+        self.n_uncovered
+    }
+
+    /// Whether nothing is left to look for: every line is decided, and violations are not searched
+    /// for (none can happen inside the region, or one was found).
+    fn nothing_left(&self) -> bool {
+        self.n_uncovered == 0 && !self.violations_open
     }
 
     fn is_true(&self, q: StateId) -> bool {
@@ -742,6 +853,23 @@ impl<'a> CoverageGuide<'a> {
             Pos::At(q) => match self.index.get(&ProductNode { aut: q, cfa: n, stack: tag.stack }) {
                 Some(&i) => !self.node_lines[i as usize].is_disjoint(&self.uncovered),
                 // Not in the product (it cannot happen for a path the product follows); keep going.
+                None => true,
+            },
+        }
+    }
+
+    /// Whether a path at CFA node `n` with `tag` can still reach a place of a violation the search
+    /// looks for.
+    fn violation_ahead(&self, tag: &Tag, n: NodeId) -> bool {
+        if !self.violations_open {
+            return false;
+        }
+        match tag.pos {
+            Pos::Untracked => true,
+            Pos::Left => false,
+            Pos::At(q) if self.is_true(q) => self.violations.from_cfa.contains(n.idx()),
+            Pos::At(q) => match self.index.get(&ProductNode { aut: q, cfa: n, stack: tag.stack }) {
+                Some(&i) => self.violations.from_node.contains(i as usize),
                 None => true,
             },
         }
@@ -811,7 +939,10 @@ impl Guide for CoverageGuide<'_> {
             tag.unique = self.next_unique;
             self.next_unique += 1;
         }
-        match (tag.fresh.is_empty(), self.ahead(tag, e.dst)) {
+        // A violation the search looks for: on this very edge, or ahead.
+        let violation =
+            self.violations_open && ((counts && self.violations.edges[edge.idx()]) || self.violation_ahead(tag, e.dst));
+        match (tag.fresh.is_empty(), violation || self.ahead(tag, e.dst)) {
             (_, true) => Step::Continue,
             (false, false) => Step::CompletionOnly,
             (true, false) => Step::Prune,
@@ -852,6 +983,65 @@ impl Guide for CoverageGuide<'_> {
     fn exclusive(&self, tag: &Tag) -> bool {
         // Its fresh lines are covered only by a completion of this very path.
         tag.unique != 0
+    }
+}
+
+impl Violations {
+    /// The places of violations in the region of `a`, with `edges` the CFA edges a path may end at a
+    /// violation on.
+    fn new(a: &Analysis, edges: Vec<bool>) -> Self {
+        let cfa = a.cfa;
+        // CFA nodes with a CFA path to a violating edge: backwards over every edge but summaries
+        // (calls and returns of all call sites alike, as `cfa_line_reach`).
+        let mut from_cfa = FixedBitSet::with_capacity(cfa.n_nodes());
+        let mut stack: Vec<NodeId> = Vec::new();
+        for (id, e) in cfa.edges() {
+            if edges[id.idx()] && !from_cfa.put(e.src.idx()) {
+                stack.push(e.src);
+            }
+        }
+        while let Some(n) = stack.pop() {
+            for &e in cfa.in_edges(n) {
+                let edge = cfa.edge(e);
+                if !matches!(edge.kind, EdgeKind::Summary(_)) && !from_cfa.put(edge.src.idx()) {
+                    stack.push(edge.src);
+                }
+            }
+        }
+        // Product nodes with a way to a violating edge that counts (into a node outside `__FALSE`).
+        let p = &a.product;
+        let is_false = |i: usize| Some(p.nodes[i].aut) == p.false_state;
+        let is_true = |i: usize| Some(p.nodes[i].aut) == p.true_state;
+        let mut preds: Vec<Vec<u32>> = vec![Vec::new(); p.nodes.len()];
+        let mut from_node = FixedBitSet::with_capacity(p.nodes.len());
+        let mut work: Vec<usize> = Vec::new();
+        for (i, succ) in p.succ.iter().enumerate() {
+            if is_false(i) {
+                continue;
+            }
+            if is_true(i) && from_cfa.contains(p.nodes[i].cfa.idx()) && !from_node.put(i) {
+                work.push(i);
+            }
+            for e in succ {
+                if is_false(e.to.idx()) {
+                    continue;
+                }
+                preds[e.to.idx()].push(i as u32);
+                if edges[e.edge.idx()] && !from_node.put(i) {
+                    work.push(i);
+                }
+            }
+        }
+        while let Some(i) = work.pop() {
+            for &j in &preds[i] {
+                if !from_node.put(j as usize) {
+                    work.push(j as usize);
+                }
+            }
+        }
+        // `nodes[0]` is the initial node.
+        let in_region = !p.nodes.is_empty() && from_node.contains(0);
+        Violations { edges, from_node, from_cfa, in_region }
     }
 }
 

@@ -16,17 +16,16 @@ use crate::cfa::{self, Cfa, EdgeId, LineRule};
 use crate::cfront::ir::Program;
 use crate::cfront::types::DataModel;
 use crate::coverage::exchange::Participant;
-use crate::coverage::result::{self, Confirmation, InexactReason, SearchState, TimelinePoint};
+use crate::coverage::result::{self, Confirmation, InexactReason, PropertyStatus, SearchState, TimelinePoint};
 use crate::coverage::result::{
-    BranchInfo, CoverageResult, ExecutionRecord, FunctionInfo, InputValue, LineStatus, MemoryFact, Times,
-    EXTERN_WRITES_ABSTRACTED,
+    BranchInfo, CoverageResult, ExecutionRecord, FunctionInfo, InputValue, LineStatus, Times, EXTERN_WRITES_ABSTRACTED,
 };
-use crate::coverage::search::{self, Generate, SearchConfig, SearchOutcome};
+use crate::coverage::search::{self, FoundBug, Generate, SearchConfig, SearchOutcome};
 use crate::coverage::{path_of_counterexample, undecided, Analysis, Execution, RuledOut};
 use crate::evidence::replay::TestVerdict;
 use crate::evidence::{testcomp, Architecture};
 use crate::report::{self, LineSet};
-use crate::symex::{self, AllocOrigin, Budget, ExploreConfig, InputKind, Property};
+use crate::symex::{self, Budget, ExploreConfig, InputKind, Property};
 use crate::witness::{self, WitnessInfo};
 
 /// How the coverage report goes to standard output.
@@ -182,7 +181,7 @@ pub(crate) struct Measured {
     /// The path of each execution of the report, in order.
     pub paths: Vec<Vec<EdgeId>>,
     /// The first violation found: its path and inputs.
-    pub bug: Option<(Vec<EdgeId>, Vec<symex::InputValue>)>,
+    pub bug: Option<FoundBug>,
     /// The signal that stopped the search, if one did.
     pub signal: Option<i32>,
     /// The executor's statistics as text (`CoverageConfig::stats`).
@@ -279,11 +278,10 @@ pub(crate) fn measure(
                 terminating: true,
                 violates_property: false,
                 inputs: found.inputs.iter().map(|v| input_value(prog, v)).collect(),
-                memory: memory_facts(prog, cfa, config.property, &found.inputs, found.edges.len() as u64 + 1)
-                    .unwrap_or_else(|| {
-                        unreproducible.push(i);
-                        Vec::new()
-                    }),
+                memory: found.memory.clone().unwrap_or_else(|| {
+                    unreproducible.push(i);
+                    Vec::new()
+                }),
             });
             paths.push(found.edges.clone());
         }
@@ -403,6 +401,10 @@ pub(crate) fn measure(
         functions,
         branches,
         bug_found: bug.is_some(),
+        property: match &search_outcome {
+            Some(o) => o.property.clone(),
+            None => PropertyStatus::NotDecided(InexactReason::FromFiles),
+        },
         exact,
         interrupted,
         stopped_by: search_outcome.as_ref().and_then(|o| o.stopped_by),
@@ -600,7 +602,6 @@ fn generate(
             memory: Some(config.memory_limit_mb.unwrap_or(symex::DEFAULT_MEMORY_MB) << 20),
             memory_flag: Some(super::watchdog::memory_flag()),
         },
-        dfs_band: Some(search::DFS_BAND),
         alias_links: config.alias_links,
         ..ExploreConfig::default()
     };
@@ -740,48 +741,6 @@ fn not_coverable_by(
         .collect()
 }
 
-/// The memory facts of the execution with `inputs` (see `MemoryFact`), from a concrete run of at
-/// most `steps` edges, which tells what each allocation number stands for; `None` when the execution
-/// read bytes of a `malloc`'d block never written, which the replay harness cannot reproduce (the C
-/// library's `malloc` serves the program there).
-pub(super) fn memory_facts(
-    prog: &Program,
-    cfa: &Cfa,
-    property: Property,
-    inputs: &[symex::InputValue],
-    steps: u64,
-) -> Option<Vec<MemoryFact>> {
-    if !inputs.iter().any(|i| i.pointer_choice || matches!(i.kind, InputKind::Uninit { .. })) {
-        return Some(Vec::new());
-    }
-    let run = symex::replay(prog, cfa, property, inputs, steps);
-    let mut facts = Vec::new();
-    let mut read = std::collections::BTreeSet::new();
-    for (i, inp) in inputs.iter().enumerate() {
-        if let InputKind::Uninit { alloc, offset } = inp.kind {
-            facts.push(MemoryFact::At { input: i, alloc, offset, pointer: inp.pointer_choice });
-            read.insert(alloc);
-        }
-        if inp.pointer_choice && inp.value & 1 == 1 {
-            let fresh = AllocOrigin::Lazy { input: Some(i) };
-            if let Some(a) = run.allocs.iter().position(|o| *o == fresh) {
-                facts.push(MemoryFact::Fresh { input: i, alloc: a as u32 });
-            }
-        }
-    }
-    for alloc in read {
-        match run.allocs.get(alloc as usize) {
-            Some(&AllocOrigin::Var { var, instance }) => {
-                let name = prog.var(var).name.clone();
-                facts.push(MemoryFact::Var { alloc, var: var.idx() as u32, name, instance });
-            }
-            Some(AllocOrigin::Heap) => return None,
-            _ => {}
-        }
-    }
-    Some(facts)
-}
-
 /// An executor input as the report shows it.
 pub(super) fn input_value(prog: &Program, v: &symex::InputValue) -> InputValue {
     let function = match &v.kind {
@@ -852,7 +811,7 @@ fn stage_evidence(
     cfa: &Cfa,
     result: &CoverageResult,
     paths: &[Vec<EdgeId>],
-    bug: Option<&(Vec<EdgeId>, Vec<symex::InputValue>)>,
+    bug: Option<&FoundBug>,
 ) -> Result<()> {
     let arch = Architecture::of(config.data_model);
     let mut witness_path = config.witness.clone();
@@ -862,7 +821,8 @@ fn stage_evidence(
         meta.creation_time = creation_time(config);
         // A bug met on the way is a test too: the violating execution, after the terminating ones.
         let mut tests = result.executions.clone();
-        if let Some((edges, inputs)) = bug {
+        // (Unless the replay harness cannot rebuild the memory it read: then only the witness.)
+        if let Some(FoundBug { edges, inputs, memory: Some(memory), .. }) = bug {
             // Every line of its path up to the violation: the run executes them all.
             tests.push(ExecutionRecord {
                 id: tests.len() + 1,
@@ -871,7 +831,7 @@ fn stage_evidence(
                 terminating: false,
                 violates_property: true,
                 inputs: inputs.iter().map(|v| input_value(prog, v)).collect(),
-                memory: memory_facts(prog, cfa, config.property, inputs, edges.len() as u64 + 1).unwrap_or_default(),
+                memory: memory.clone(),
             });
         }
         let error_label = config.property.labels_violate();
@@ -883,7 +843,7 @@ fn stage_evidence(
             witness_path = Some(dir.join("witness.graphml"));
         }
     }
-    if let (Some(path), Some((edges, inputs))) = (witness_path, bug) {
+    if let (Some(path), Some(FoundBug { edges, inputs, .. })) = (witness_path, bug) {
         let bytes = std::fs::read(&config.program)
             .with_context(|| format!("{}: cannot read the file", config.program.display()))?;
         let info = WitnessInfo {

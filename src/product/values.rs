@@ -23,7 +23,8 @@
 //! is a subset of the over-approximation that still contains every line a terminating execution's
 //! prefix inside the region covers.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap, HashMap};
 use std::rc::Rc;
 
 use fixedbitset::FixedBitSet;
@@ -41,8 +42,60 @@ const MAX_VALUES: usize = 8;
 /// Combinations of variable values an expression is evaluated for before it is taken as any value.
 const MAX_COMBINATIONS: usize = 256;
 
-/// What each tracked variable may hold; a variable absent may hold any value.
-type Env = BTreeMap<VarId, Val>;
+/// Variables per chunk of an `Env`.
+const CHUNK: usize = 32;
+
+/// What each tracked variable may hold; a variable absent may hold any value. A persistent array by
+/// variable id, in chunks shared between the states of nodes until one of them writes: an edge
+/// that assigns one variable copies one chunk, and a join skips the chunks both sides share (a
+/// driver tracks thousands of globals, most of which no edge between two nodes touches).
+#[derive(Clone, Default, PartialEq, Eq, Debug)]
+struct Env {
+    /// Chunk `k` holds variables `k * CHUNK ..`; `None` (or past the end) holds none.
+    chunks: Vec<Option<Rc<[Option<Val>; CHUNK]>>>,
+}
+
+impl Env {
+    fn get(&self, v: &VarId) -> Option<&Val> {
+        let i = v.idx();
+        self.chunks.get(i / CHUNK)?.as_ref()?[i % CHUNK].as_ref()
+    }
+
+    fn insert(&mut self, v: VarId, val: Val) {
+        let i = v.idx();
+        if self.chunks.len() <= i / CHUNK {
+            self.chunks.resize(i / CHUNK + 1, None);
+        }
+        let chunk = self.chunks[i / CHUNK].get_or_insert_with(|| Rc::new(std::array::from_fn(|_| None)));
+        Rc::make_mut(chunk)[i % CHUNK] = Some(val);
+    }
+
+    fn remove(&mut self, v: &VarId) {
+        let i = v.idx();
+        if let Some(Some(chunk)) = self.chunks.get_mut(i / CHUNK) {
+            if chunk[i % CHUNK].is_some() {
+                Rc::make_mut(chunk)[i % CHUNK] = None;
+            }
+        }
+    }
+
+    /// The variables with a known value, in id order.
+    fn iter(&self) -> impl Iterator<Item = (VarId, &Val)> {
+        self.chunks.iter().enumerate().filter_map(|(k, c)| Some((k, c.as_ref()?))).flat_map(|(k, c)| {
+            c.iter().enumerate().filter_map(move |(j, val)| Some((VarId::from_idx(k * CHUNK + j), val.as_ref()?)))
+        })
+    }
+}
+
+impl FromIterator<(VarId, Val)> for Env {
+    fn from_iter<I: IntoIterator<Item = (VarId, Val)>>(iter: I) -> Self {
+        let mut env = Env::default();
+        for (v, val) in iter {
+            env.insert(v, val);
+        }
+        env
+    }
+}
 
 /// What the analysis found: the product edges an execution can take, and the CFA edges it can take
 /// after the automaton reached `__TRUE`.
@@ -131,13 +184,16 @@ pub fn analyse(product: &Product, cfa: &Cfa, prog: &Program, undefined_calls: bo
     let mut true_edges = FixedBitSet::with_capacity(cfa.n_edges());
     let mut unfollowed = Vec::new();
     let mut queued = FixedBitSet::with_capacity(n);
-    let mut work = VecDeque::new();
+    // The node numbered first first: nodes are numbered as they are discovered, from the initial
+    // one on, so a node mostly waits for the joins into it from the nodes before it (far fewer
+    // visits than first in, first out).
+    let mut work = BinaryHeap::new();
     if n > 0 {
-        states[0] = Some(Rc::new(Env::new()));
-        work.push_back(0usize);
+        states[0] = Some(Rc::new(Env::default()));
+        work.push(Reverse(0usize));
         queued.insert(0);
     }
-    while let Some(i) = work.pop_front() {
+    while let Some(Reverse(i)) = work.pop() {
         queued.set(i, false);
         let Some(env) = states[i].clone() else { continue };
         // The successors: product edges, the place a `__TRUE` leaf stands for, or CFA edges.
@@ -219,7 +275,7 @@ fn join_into(
     env: &Rc<Env>,
     out: Out,
     queued: &mut FixedBitSet,
-    work: &mut VecDeque<usize>,
+    work: &mut BinaryHeap<Reverse<usize>>,
 ) {
     let changed = match &states[to] {
         None => {
@@ -245,28 +301,35 @@ fn join_into(
     };
     if changed && !queued.contains(to) {
         queued.insert(to);
-        work.push_back(to);
+        work.push(Reverse(to));
     }
 }
 
-/// The join of `old` and `new` if it differs from `old`.
+/// The join of `old` and `new` if it differs from `old`; it shares what did not change with `old`.
 fn join(old: &Env, new: &Env) -> Option<Env> {
-    let mut out = Env::new();
-    let mut changed = false;
-    for (v, a) in old {
-        let Some(b) = new.get(v) else {
-            changed = true;
+    let mut out: Option<Env> = None;
+    for (k, chunk) in old.chunks.iter().enumerate() {
+        let Some(chunk) = chunk else { continue };
+        let other = new.chunks.get(k).and_then(|c| c.as_ref());
+        if other.is_some_and(|o| Rc::ptr_eq(chunk, o)) {
             continue;
-        };
-        match a.join(b) {
-            Some(u) => {
-                changed |= u != *a;
-                out.insert(*v, u);
+        }
+        for (j, a) in chunk.iter().enumerate() {
+            let Some(a) = a else { continue };
+            let joined = match other.and_then(|o| o[j].as_ref()) {
+                Some(b) if a.includes(b) => continue,
+                Some(b) => a.join(b),
+                None => None,
+            };
+            let v = VarId::from_idx(k * CHUNK + j);
+            let out = out.get_or_insert_with(|| old.clone());
+            match joined {
+                Some(u) => out.insert(v, u),
+                None => out.remove(&v),
             }
-            None => changed = true,
         }
     }
-    changed.then_some(out)
+    out
 }
 
 /// What a tracked variable may hold (a variable absent from an `Env` may hold anything).
@@ -306,6 +369,21 @@ impl Val {
                 Val::of_bits(known, oa & known)
             }
             (Val::Not(_), Val::Bits { .. }) | (Val::Bits { .. }, Val::Not(_)) => None,
+        }
+    }
+
+    /// Whether every possible value of `other` is one of `self` (the join of the two is `self`).
+    fn includes(&self, other: &Val) -> bool {
+        match (self, other) {
+            (Val::Is(a), Val::Is(b)) => b.iter().all(|x| a.binary_search(x).is_ok()),
+            (Val::Not(a), Val::Not(b)) => a.iter().all(|x| b.contains(x)),
+            (Val::Not(x), Val::Is(s)) => s.iter().all(|c| !x.contains(c)),
+            (Val::Is(_), Val::Not(_)) => false,
+            (Val::Bits { known, ones }, _) => match other.bits() {
+                Some((kb, ob)) => kb & known == *known && ob & known == *ones,
+                None => false,
+            },
+            (Val::Is(_) | Val::Not(_), Val::Bits { .. }) => false,
         }
     }
 
@@ -448,11 +526,12 @@ impl Analyser<'_> {
                 let params = &self.prog.func(site.callee).params;
                 // A call starts with fresh locals (and return value): nothing of an earlier call of
                 // the same function is left in them.
-                let mut next: Env = env
-                    .iter()
-                    .filter(|(v, _)| !self.local_of(**v, site.callee))
-                    .map(|(v, x)| (*v, x.clone()))
-                    .collect();
+                let mut next = env.clone();
+                let locals: Vec<VarId> =
+                    env.iter().map(|(v, _)| v).filter(|&v| self.local_of(v, site.callee)).collect();
+                for v in &locals {
+                    next.remove(v);
+                }
                 for (p, arg) in params.iter().zip(&site.args) {
                     if self.int_of(*p).is_some() {
                         match self.value(env, arg) {
@@ -477,7 +556,11 @@ impl Analyser<'_> {
                 let val = lhs.and_then(|v| ret.and_then(|r| self.converted(env, r, v)));
                 let mut next = env.clone();
                 if reentered {
-                    next.retain(|v, _| !self.local_of(*v, site.caller));
+                    let locals: Vec<VarId> =
+                        env.iter().map(|(v, _)| v).filter(|&v| self.local_of(v, site.caller)).collect();
+                    for v in &locals {
+                        next.remove(v);
+                    }
                 }
                 if let Some(v) = lhs {
                     match val {

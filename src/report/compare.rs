@@ -131,6 +131,9 @@ pub fn compare_summary(c: &Compared) -> String {
             if r.exact { "yes" } else { "no" }
         );
     }
+    for r in c.results {
+        let _ = writeln!(out, "  property under {}: {}", r.instance, r.property);
+    }
     let _ =
         writeln!(out, "  covered by all: {} lines; by some: {} lines", c.covered_by_all.len(), c.covered_by_some.len());
     for (r, only) in c.results.iter().zip(&c.covered_only_by) {

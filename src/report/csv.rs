@@ -4,9 +4,21 @@ use crate::coverage::result::CoverageResult;
 
 /// The columns: the paper's (instance, # lines, Over A., Under A., # exec, Bug?, CPU time), `exact`,
 /// whether the search was stopped (`interrupted`) and by what (`stopped_by`, empty when it ended by
-/// itself).
-pub const CSV_HEADER: [&str; 10] =
-    ["instance", "lines", "over", "under", "executions", "bug", "cpu_seconds", "exact", "interrupted", "stopped_by"];
+/// itself), and the property's status inside the explored region (`property`: `found_in_region`,
+/// `found_outside_region`, `none_in_region` or `not_decided`).
+pub const CSV_HEADER: [&str; 11] = [
+    "instance",
+    "lines",
+    "over",
+    "under",
+    "executions",
+    "bug",
+    "cpu_seconds",
+    "exact",
+    "interrupted",
+    "stopped_by",
+    "property",
+];
 
 /// Checks that `existing` (a CSV table rows are to be appended to) is empty or has vcov's header.
 pub fn check_csv_table(existing: &[u8]) -> Result<(), String> {
@@ -43,6 +55,7 @@ pub fn append_csv_row(existing: Option<&[u8]>, res: &CoverageResult) -> Result<V
         res.exact.to_string(),
         res.interrupted.to_string(),
         res.stopped_by.map_or("", |s| s.name()).to_string(),
+        res.property.name().to_string(),
     ])?;
     w.into_inner().map_err(|e| csv::Error::from(e.into_error()))
 }
@@ -54,7 +67,8 @@ mod tests {
     #[test]
     fn tables_with_other_columns_are_refused() {
         assert!(check_csv_table(b"").is_ok());
-        assert!(check_csv_table(format!("{}\nx,1,1,1,1,no,0.1,true,false,\n", CSV_HEADER.join(",")).as_bytes()).is_ok());
+        let row = "x,1,1,1,1,no,0.1,true,false,,none_in_region";
+        assert!(check_csv_table(format!("{}\n{row}\n", CSV_HEADER.join(",")).as_bytes()).is_ok());
         let old = b"instance,lines,over,under,executions,bug,cpu_seconds,exact\n";
         assert!(check_csv_table(old).unwrap_err().starts_with("line 1:1:"));
     }

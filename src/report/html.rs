@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use super::compare::Compared;
 use super::svg::{bar_chart, line_chart, Series};
-use crate::coverage::result::{Confirmation, CoverageResult, LineStatus};
+use crate::coverage::result::{Confirmation, CoverageResult, LineStatus, PropertyStatus};
 
 /// What the page shows.
 pub struct HtmlInput<'a> {
@@ -55,7 +55,9 @@ struct Config {
     under: usize,
     under_pct: String,
     executions: usize,
+    /// The property's status in a few words, and in full.
     bug: &'static str,
+    property: String,
     exact: String,
     assumptions: String,
     approximated: String,
@@ -227,7 +229,13 @@ fn config_view(input: &HtmlInput, i: usize, r: &CoverageResult) -> Config {
         under: r.under_lines.len(),
         under_pct: pct(r.under_lines.len()),
         executions: r.n_terminating(),
-        bug: if r.bug_found { "yes" } else { "-" },
+        bug: match &r.property {
+            PropertyStatus::FoundInRegion => "violated in the region",
+            PropertyStatus::FoundOutsideRegion => "violated outside the region",
+            PropertyStatus::NoneInRegion { .. } => "none in the region",
+            PropertyStatus::NotDecided(_) => "not decided",
+        },
+        property: r.property.to_string(),
         exact: match (&r.inexact_reason, r.exact) {
             (_, true) if r.assumed.is_empty() => "yes".into(),
             (_, true) => "yes, relative to the assumptions".into(),

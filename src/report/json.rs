@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::coverage::result::{Confirmation, CoverageResult, LineStatus};
+use crate::coverage::result::{Confirmation, CoverageResult, LineStatus, PropertyStatus};
 
 /// Version of the JSON report's schema; later versions only add fields.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -20,6 +20,8 @@ struct Report<'a> {
     over_approximation: Lines<'a>,
     under_approximation: Under<'a>,
     bug_found: bool,
+    /// What the run says about the property inside the explored region.
+    property: PropertyJson,
     exact: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     inexact_reason: Option<String>,
@@ -47,6 +49,19 @@ struct Report<'a> {
     /// The search's progress: `[seconds, executions, lines covered]` each time it kept an execution.
     timeline: Vec<(f64, usize, usize)>,
     time_seconds: Times,
+}
+
+/// The property's status (`coverage::result::PropertyStatus`): `found_in_region`,
+/// `found_outside_region`, `none_in_region` (with how: `no_error_location`, `exhaustive_search`,
+/// `abstraction`, and the assumptions it relies on) or `not_decided`; `detail` says it in words.
+#[derive(Serialize)]
+struct PropertyJson {
+    status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    by: Option<&'static str>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    assuming: Vec<&'static str>,
+    detail: String,
 }
 
 /// How the executions were confirmed: `interpreter`, or `gcc` with how many it confirmed and rejected.
@@ -183,6 +198,18 @@ pub fn coverage_json(res: &CoverageResult) -> String {
         over_approximation: Lines { lines: &res.over_lines },
         under_approximation: Under { lines: &res.under_lines, executions: res.n_terminating() },
         bug_found: res.bug_found,
+        property: PropertyJson {
+            status: res.property.name(),
+            by: match &res.property {
+                PropertyStatus::NoneInRegion { by, .. } => Some(by.name()),
+                _ => None,
+            },
+            assuming: match &res.property {
+                PropertyStatus::NoneInRegion { assumed, .. } => assumed.assumptions().iter().map(|a| a.0).collect(),
+                _ => Vec::new(),
+            },
+            detail: res.property.to_string(),
+        },
         exact: res.exact,
         inexact_reason: res.inexact_reason.as_ref().map(|r| r.to_string()),
         abstraction: (res.proven_by_abstraction > 0).then(|| Abstraction {

@@ -44,11 +44,12 @@ pub fn coverage_summary(res: &CoverageResult) -> String {
         ));
     }
     if let Some(by) = res.stopped_by {
-        notes.push(format!(
-            "stopped by {} after {:.1} s: lines not reached are not decided",
-            by.describe(),
-            res.times.total
-        ));
+        let what = if res.exact {
+            "every line was decided, the property was not"
+        } else {
+            "lines not reached are not decided"
+        };
+        notes.push(format!("stopped by {} after {:.1} s: {what}", by.describe(), res.times.total));
     } else if let (Some(why), "blind" | "guided" | "targeted") = (&res.inexact_reason, res.generate) {
         notes.push(format!("not exact: {why}"));
     }
@@ -85,9 +86,7 @@ pub fn coverage_summary(res: &CoverageResult) -> String {
         }
         crate::coverage::result::Confirmation::Interpreter { .. } => {}
     }
-    if res.bug_found {
-        notes.push("an execution violates the property".to_string());
-    }
+    notes.push(format!("property: {}", res.property));
     if let (n, Some(first)) = &res.assumed_violations {
         notes.push(format!(
             "{n} path(s) violate the property relying on the accepted assumptions (first at line {}); not a \
@@ -104,8 +103,8 @@ pub fn coverage_summary(res: &CoverageResult) -> String {
             first.kind
         ));
     }
-    if !notes.is_empty() {
-        let _ = writeln!(out, "  {}", notes.join("; "));
+    for note in notes {
+        let _ = writeln!(out, "  {note}");
     }
     if let Some(u) = &res.undecided {
         let _ = writeln!(out, "  {}", u.summary());

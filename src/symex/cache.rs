@@ -94,6 +94,9 @@ pub(crate) enum Probe {
     Covered(u32),
     /// Covered if the path condition implies one of these conjunctions (entry, conjuncts).
     Check(Vec<(u32, Rc<[AigLit]>)>),
+    /// Covered by this entry once its subtree is explored: it is neither complete nor an ancestor
+    /// of the path (whose subtree then repeats the entry's; `Cache::watch`).
+    Wait(u32),
     /// Not covered.
     Miss,
 }
@@ -173,6 +176,10 @@ pub(crate) struct Cache {
     full: HashMap<[u8; 32], Vec<u32>>,
     values: HashMap<[u8; 32], Vec<u32>>,
     raw: HashMap<[u8; 32], Vec<u32>>,
+    /// Entries paths wait for (`Probe::Wait`).
+    watched: HashSet<u32, FxBuildHasher>,
+    /// Watched entries that stopped being pending, in the order they did.
+    released: Vec<u32>,
     pub stats: CacheStats,
 }
 
@@ -212,11 +219,30 @@ impl Cache {
             .filter(|&&e| self.usable(e, ancestors, who))
             .map(|&e| (e, self.entries[e as usize].relevant.clone()))
             .collect();
-        if checks.is_empty() {
-            Probe::Miss
-        } else {
-            Probe::Check(checks)
+        if !checks.is_empty() {
+            return Probe::Check(checks);
         }
+        // An entry that covers the state by its keys once explored: the path waits for it rather
+        // than explore the same subtree again beside it.
+        let values = self.values.get(&k.values).into_iter().flatten().filter(|&&e| self.entries[e as usize].free);
+        let pending = self.full.get(&k.full).into_iter().flatten().chain(values).find(|&&e| {
+            let entry = &self.entries[e as usize];
+            entry.status == Status::Pending && (!who.exclusive || entry.tag == who.tag)
+        });
+        match pending {
+            Some(&e) => Probe::Wait(e),
+            None => Probe::Miss,
+        }
+    }
+
+    /// Paths wait for entry `e` to stop being pending (`take_released`).
+    pub fn watch(&mut self, e: u32) {
+        self.watched.insert(e);
+    }
+
+    /// The watched entries that are no longer pending since the last call, in the order they ended.
+    pub fn take_released(&mut self) -> Vec<u32> {
+        std::mem::take(&mut self.released)
     }
 
     /// Registers a state with keys `k` inside entry `parent`; the new entry counts the state as open.
@@ -267,6 +293,9 @@ impl Cache {
             entry.status = if entry.tainted { Status::Tainted } else { Status::Complete };
             if !entry.tainted {
                 self.stats.completed += 1;
+            }
+            if self.watched.remove(&id) {
+                self.released.push(id);
             }
             taint = entry.tainted;
             e = entry.parent;

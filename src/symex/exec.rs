@@ -296,6 +296,30 @@ impl<'a> World<'a> {
         self.property.labels_violate() && label.eq_ignore_ascii_case("error")
     }
 
+    /// For every CFA edge (by index), whether a path that takes it may end there at a violation of
+    /// the property: the edge enters a location with an error label, calls a function whose call
+    /// violates it, or calls through a function pointer in a program that has such a function. A
+    /// path that takes no such edge never violates the property (the executor ends a path at a
+    /// violation only on these edges).
+    pub fn violating_edges(&self) -> Vec<bool> {
+        let cfa = self.cfa;
+        let violating_fn = (0..self.prog.funcs.len()).any(|i| self.is_violation_call(FuncId::from_idx(i)));
+        let mut out = vec![false; cfa.n_edges()];
+        for (id, e) in cfa.edges() {
+            let to_error = cfa.node(e.dst).label.as_deref().is_some_and(|l| self.is_error_label(l));
+            let calls = match &e.kind {
+                EdgeKind::Call(cs) => self.is_violation_call(cfa.call_site(*cs).callee),
+                EdgeKind::ExternCall { callee, .. } => match &callee.strip_implicit().kind {
+                    ExprKind::Func(f) => self.is_violation_call(*f),
+                    _ => violating_fn,
+                },
+                _ => false,
+            };
+            out[id.idx()] = to_error || calls;
+        }
+        out
+    }
+
     /// The types of the program.
     pub fn types(&self) -> &Types {
         &self.prog.types

@@ -329,6 +329,12 @@ pub struct Stats {
     pub cache: CacheStats,
     /// Time spent in the explorer, solver and cache included.
     pub time: Duration,
+    /// Nodes of the and-inverter graph every value is built in.
+    pub aig_nodes: u64,
+    /// How much the process's resident memory grew since the exploration began.
+    pub memory_growth: u64,
+    /// The most paths that waited at once for a state-cache entry still being explored.
+    pub peak_waiting: u64,
 }
 
 impl fmt::Display for Stats {
@@ -366,7 +372,10 @@ impl fmt::Display for Stats {
          \x20 time in solver:              {:.3} s ({:.1}%)\n\
          \x20 time in encoding:            {:.3} s ({:.1}%)\n\
          \x20 time in state cache:         {:.3} s ({:.1}%)\n\
-         \x20 time in the rest:            {:.3} s ({:.1}%)\n",
+         \x20 time in the rest:            {:.3} s ({:.1}%)\n\
+         \x20 memory grown:                {:.1} MiB ({} bytes per state-cache entry)\n\
+         \x20 AIG nodes:                   {}\n\
+         \x20 paths waiting at most:       {}\n",
             stats.paths,
             stats.exits,
             stats.halts,
@@ -400,6 +409,10 @@ impl fmt::Display for Stats {
             pct(cache),
             rest,
             pct(rest),
+            stats.memory_growth as f64 / (1 << 20) as f64,
+            stats.memory_growth / stats.cache.entries.max(1),
+            stats.aig_nodes,
+            stats.peak_waiting,
         )
     }
 }
@@ -446,6 +459,19 @@ struct Item<T> {
     best_first: bool,
     entry: Option<u32>,
     chain: List<u32>,
+    /// It waited at its loop head for a cache entry (`Probe::Wait`) and is looked up there again:
+    /// its loop was counted already.
+    resumed: bool,
+}
+
+/// What the state cache says of a path at a loop head.
+enum Cached {
+    /// An explored state covers it: it ends.
+    Covered,
+    /// An entry still being explored will cover it: it waits (`Explorer::waiting`).
+    Wait(u32),
+    /// It goes on.
+    Explore,
 }
 
 /// A path of a `CompletionOnly` subtree in the best-first queue: the fewer edges to the end of the
@@ -488,6 +514,15 @@ pub struct Explorer<'a, G: Guide> {
     work: VecDeque<Item<G::Tag>>,
     /// DFS: paths beyond the current depth band, in the order they got there.
     deferred: Vec<Item<G::Tag>>,
+    /// The process's resident memory when the exploration began (`Stats::memory_growth`).
+    resident_at_start: u64,
+    /// Paths whose state a cache entry still being explored covers (`Probe::Wait`), by entry: each
+    /// goes back to the work list when its entry's subtree ended, to be pruned as covered (or, if
+    /// the entry ended tainted, explored). Whatever the order of the work list, a state's subtree is
+    /// then explored once, not again beside itself; when nothing else is left, they all go on.
+    waiting: BTreeMap<u32, Vec<Item<G::Tag>>>,
+    /// Paths in `waiting`.
+    n_waiting: usize,
     /// DFS: the current depth band (branch points).
     band: u32,
     /// DFS: whether every fourth path is taken from the oldest pending ones (`mix_oldest`).
@@ -677,6 +712,9 @@ impl<'a, G: Guide> Explorer<'a, G> {
             cache: Cache::default(),
             work: VecDeque::new(),
             deferred: Vec::new(),
+            waiting: BTreeMap::new(),
+            n_waiting: 0,
+            resident_at_start: super::resident_bytes().unwrap_or(0),
             band,
             mix: false,
             picks: 0,
@@ -732,6 +770,8 @@ impl<'a, G: Guide> Explorer<'a, G> {
         let mut s = self.stats;
         s.solver = self.solver.stats;
         s.cache = self.cache.stats;
+        s.aig_nodes = self.aig.n_nodes() as u64;
+        s.memory_growth = super::resident_bytes().map_or(0, |now| now.saturating_sub(self.resident_at_start));
         s
     }
 
@@ -747,6 +787,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
                 && self.stop.is_none()
                 && self.work.is_empty()
                 && self.deferred.is_empty()
+                && self.waiting.is_empty()
                 && self.pending.is_empty(),
             stop: self.stop,
             cuts: self.stats.cuts,
@@ -777,6 +818,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
                 best_first: false,
                 entry: None,
                 chain: List::new(),
+                resumed: false,
             }),
             Err(u) => {
                 self.stats.paths += 1;
@@ -834,19 +876,28 @@ impl<'a, G: Guide> Explorer<'a, G> {
                 return;
             }
             if n.loop_head && !at_exit {
-                if let Some(k) = self.config.unwind {
+                let resumed = std::mem::take(&mut it.resumed);
+                if let Some(k) = self.config.unwind.filter(|_| !resumed) {
                     if it.st.top_mut().count_loop(node) > k {
                         self.end(it, PathEnd::Cut(CutReason::Unwind(node)));
                         return;
                     }
                 }
                 if self.liveness.is_some() {
-                    match self.cache_step(&mut it) {
-                        Some(true) => {
+                    match self.cache_step(&mut it, resumed) {
+                        Some(Cached::Covered) => {
                             self.end(it, PathEnd::Covered);
                             return;
                         }
-                        Some(false) => {}
+                        Some(Cached::Wait(e)) => {
+                            it.resumed = true;
+                            self.cache.watch(e);
+                            self.waiting.entry(e).or_default().push(it);
+                            self.n_waiting += 1;
+                            self.stats.peak_waiting = self.stats.peak_waiting.max(self.n_waiting as u64);
+                            return;
+                        }
+                        Some(Cached::Explore) => {}
                         None => return,
                     }
                 }
@@ -1257,11 +1308,12 @@ impl<'a, G: Guide> Explorer<'a, G> {
         }
     }
 
-    /// Looks the path's state up in the cache at a loop head; `Some(true)` if it is covered.
-    fn cache_step(&mut self, it: &mut Item<G::Tag>) -> Option<bool> {
+    /// Looks the path's state up in the cache at a loop head.
+    /// `resumed`: the path waited for an entry here, and does not wait again.
+    fn cache_step(&mut self, it: &mut Item<G::Tag>, resumed: bool) -> Option<Cached> {
         let node = it.st.node;
-        if !self.cache.should_probe(node) {
-            return Some(false);
+        if !resumed && !self.cache.should_probe(node) {
+            return Some(Cached::Explore);
         }
         let t = Instant::now();
         let live = self.liveness.as_ref().expect("caching is on");
@@ -1272,13 +1324,17 @@ impl<'a, G: Guide> Explorer<'a, G> {
         let keys = cache::keys(&self.aig, &self.world, live, &it.st, self.guide.cache_tag(&it.tag) ^ copy);
         let probe = keys.as_ref().map(|k| self.cache.probe(k, &it.chain, who));
         self.cache.stats.time += t.elapsed();
-        let Some(keys) = keys else { return Some(false) };
+        let Some(keys) = keys else { return Some(Cached::Explore) };
         match probe.expect("probed") {
             Probe::Covered(by) => {
                 self.cache.note_covered(by, it.entry);
                 self.cache.record_hit(node);
-                return Some(true);
+                return Some(Cached::Covered);
             }
+            // Once: a path back from waiting is explored if the entry ended tainted. (The copies
+            // searching best-first do not wait: they are to find a completion before the rest.)
+            Probe::Wait(e) if !resumed && !it.best_first => return Some(Cached::Wait(e)),
+            Probe::Wait(_) => {}
             Probe::Check(cands) => {
                 for (by, relevant) in cands {
                     let r = self.aig.and_all(relevant.iter().copied());
@@ -1286,7 +1342,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
                         self.cache.note_covered(by, it.entry);
                         self.cache.record_hit(node);
                         self.cache.stats.hits_by_implication += 1;
-                        return Some(true);
+                        return Some(Cached::Covered);
                     }
                 }
             }
@@ -1295,7 +1351,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
         let e = self.cache.register(keys, it.entry, who.tag);
         it.entry = Some(e);
         it.chain.push(e);
-        Some(false)
+        Some(Cached::Explore)
     }
 
     /// Whether `pc ∧ lit` is satisfiable for path `it`; `None` (and the exploration stops) when the
@@ -1574,6 +1630,21 @@ impl<G: Guide> Explorer<'_, G> {
             if self.n_completing > 0 && self.serving_best_first {
                 self.serve_completing();
                 continue;
+            }
+            // Paths back from waiting first: each is pruned at once, or explored if its entry was
+            // tainted.
+            for e in self.cache.take_released() {
+                for it in self.waiting.remove(&e).unwrap_or_default().into_iter().rev() {
+                    self.n_waiting -= 1;
+                    self.work.push_back(it);
+                }
+            }
+            if self.work.is_empty() && self.deferred.is_empty() && !self.waiting.is_empty() {
+                // Nothing else is left: the entries they wait for wait on them (a cycle).
+                for (_, items) in std::mem::take(&mut self.waiting).into_iter().rev() {
+                    self.work.extend(items.into_iter().rev());
+                }
+                self.n_waiting = 0;
             }
             if self.work.is_empty() && !self.deferred.is_empty() {
                 // The band is explored: double it and go on with the paths that waited, oldest first.

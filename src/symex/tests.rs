@@ -236,6 +236,28 @@ int main() { int k = 0; while (1) { int c = __VERIFIER_nondet_int(); if (c) st =
 }
 
 #[test]
+fn a_state_being_explored_is_waited_for_not_explored_again() {
+    // Both arms of each choice lead to the same state at the loop head: depth-first search prunes
+    // the second arm by the first one's explored entry. Breadth-first search meets the second arm
+    // while the first one's entry is still being explored; exploring it beside would double the
+    // paths at every iteration (2^12 of them), waiting for it keeps them linear.
+    let src = with_prelude(
+        "int main() { int x = 0; for (int i = 0; i < 12; i++) { if (__VERIFIER_nondet_int()) x = 1; else x = 1; } \
+         if (x != 1) reach_error(); return 0; }",
+    );
+    let (prog, cfa) = build(&src, DataModel::Ilp32);
+    for strategy in [Strategy::Dfs, Strategy::Bfs] {
+        let mut ex = explore(&prog, &cfa, ExploreConfig { strategy, ..Default::default() }, Exhaustive);
+        let paths = ex.by_ref().count();
+        let s = ex.summary();
+        assert!(s.exhausted && s.cuts == 0, "{strategy:?}: the exploration ends");
+        assert!(paths < 100, "{strategy:?}: {paths} paths");
+        assert!(ex.stats().cache.hits >= 11, "{strategy:?}: the second arms are pruned as covered");
+    }
+    assert_eq!(verdict(&src), "true");
+}
+
+#[test]
 fn state_caching_keeps_constrained_inputs_apart() {
     // x stays symbolic; the loop's exits depend on its range, so the states at the head differ in
     // their relevant constraints and must not be merged wrongly.

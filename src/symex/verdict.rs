@@ -11,7 +11,7 @@ use std::fmt;
 use super::budget::StopReason;
 use super::exec::Property;
 use super::explore::{CutReason, InputValue, PathEnd, PathOutcome, Summary};
-use super::replay::{replay, ReplayEnd};
+use super::replay::{replay, AllocOrigin, ReplayEnd};
 use super::state::Approx;
 use crate::cfa::{Cfa, EdgeId};
 use crate::cfront::ir::Program;
@@ -26,6 +26,8 @@ pub struct Confirmed {
     /// For a violation: the accepted approximations it relies on (see `confirm`); empty when it is
     /// a violation of the program, not only of the model.
     pub assumed: Approx,
+    /// What each allocation of the concrete run was, in order (`Replay::allocs`).
+    pub allocs: Vec<AllocOrigin>,
 }
 
 /// Why a path was not confirmed.
@@ -97,7 +99,7 @@ pub fn confirm<T>(
     if run.edges != edges {
         return refuse(Rejection::Diverged(ReplayEnd::Diverged));
     }
-    Ok(Confirmed { edges, inputs, assumed })
+    Ok(Confirmed { edges, inputs, assumed, allocs: run.allocs })
 }
 
 /// Why an exploration does not establish that every path was explored, in the order the reasons

@@ -391,10 +391,14 @@ fn lines_without_a_way_to_the_end_of_main_are_decided_before_the_search() {
     // The error location, a function that never returns and an endless loop: no terminating
     // execution covers their lines, which the CFA alone shows; the unbounded loop in main keeps the
     // search from ever ending by itself, yet every other line is covered, so the result is exact.
+    // (Under the unreach-call property the `ERROR` label is no violation: see
+    // `a_violation_behind_lines_decided_before_the_search_is_found` for the default property.)
     let j = run_json(&[
         "fixtures/c/coverage/no_way_out.c",
         "--aa",
         "assumption-automata/true.spc",
+        "--spec",
+        "unreach-call",
         "--proof-after",
         "100000000",
         "--timelimit",
@@ -402,6 +406,8 @@ fn lines_without_a_way_to_the_end_of_main_are_decided_before_the_search() {
     ]);
     assert_eq!(j["exact"], true, "{j}");
     assert_eq!(j["stopped_by"], serde_json::Value::Null);
+    assert_eq!(j["property"]["status"], "none_in_region", "{j}");
+    assert_eq!(j["property"]["by"], "no_error_location", "{j}");
     for l in ["4", "5", "9", "16", "19"] {
         assert_eq!(j["line_status"][l], "not_coverable", "line {l}");
         assert_eq!(j["not_coverable_by"][l], "no path to the end of main", "line {l}");
@@ -418,6 +424,8 @@ fn lines_without_a_way_to_the_end_of_main_are_decided_before_the_search() {
         "fixtures/c/coverage/no_way_out.c",
         "--aa",
         "assumption-automata/true.spc",
+        "--spec",
+        "unreach-call",
         "--max-executions",
         "1",
         "--evidence",
@@ -428,22 +436,126 @@ fn lines_without_a_way_to_the_end_of_main_are_decided_before_the_search() {
         "fixtures/c/coverage/no_way_out.c",
         "--aa",
         "assumption-automata/true.spc",
+        "--spec",
+        "unreach-call",
         "--executions-from",
         evidence.to_str().unwrap(),
     ]);
     assert_eq!(j["exact"], false, "{j}");
+    assert_eq!(j["property"]["status"], "not_decided", "{j}");
     for l in ["4", "5", "9", "16", "19"] {
         assert_eq!(j["line_status"][l], "not_coverable", "line {l}");
         assert_eq!(j["not_coverable_by"][l], "no path to the end of main", "line {l}");
     }
     assert!(j["line_status"].as_object().unwrap().values().any(|s| s == "over_only"), "{j}");
     // The summary says why they are not coverable.
-    let text = vcov(["coverage", "fixtures/c/coverage/no_way_out.c", "--aa", "assumption-automata/true.spc"]);
+    let text = vcov([
+        "coverage",
+        "fixtures/c/coverage/no_way_out.c",
+        "--aa",
+        "assumption-automata/true.spc",
+        "--spec",
+        "unreach-call",
+    ]);
     assert!(
         text.stdout.contains("5 line(s) not coverable: no path leads from them to the end of main"),
         "{}",
         text.stdout
     );
+}
+
+#[test]
+fn a_violation_behind_lines_decided_before_the_search_is_found() {
+    // `fail()` (line 16, x == 1) leads to the `ERROR` label and never back to the end of main: its
+    // lines are decided before the search. The default search still looks for the violation there,
+    // inside the explored region, and reports it with a witness.
+    let dir = tempfile::tempdir().unwrap();
+    let witness = dir.path().join("w.graphml");
+    let j = run_json(&[
+        "fixtures/c/coverage/no_way_out.c",
+        "--aa",
+        "assumption-automata/true.spc",
+        "--witness",
+        witness.to_str().unwrap(),
+        "--timelimit",
+        "60",
+    ]);
+    assert_eq!(j["bug_found"], true, "{j}");
+    assert_eq!(j["property"]["status"], "found_in_region", "{j}");
+    assert_eq!(j["stopped_by"], serde_json::Value::Null, "{j}");
+    let w = std::fs::read_to_string(&witness).unwrap();
+    assert!(w.contains("violation_witness"), "{w}");
+    // The summary says it, and never "exact" beside "not decided".
+    let text = vcov(["coverage", "fixtures/c/coverage/no_way_out.c", "--aa", "assumption-automata/true.spc"]);
+    assert!(text.stdout.contains("property: violated inside the explored region"), "{}", text.stdout);
+}
+
+#[test]
+fn the_property_status_says_what_no_bug_means() {
+    // The call is unreachable, which only an exhaustive search shows (no square is 3 mod 4).
+    let j = run_json(&["fixtures/c/coverage/unreachable_error.c", "--aa", "assumption-automata/true.spc"]);
+    assert_eq!(j["bug_found"], false, "{j}");
+    assert_eq!(
+        (&j["property"]["status"], &j["property"]["by"]),
+        (&"none_in_region".into(), &"exhaustive_search".into())
+    );
+    assert_eq!(j["exact"], true, "{j}");
+    // With a limit on executions the search cannot show it.
+    let j = run_json(&[
+        "fixtures/c/coverage/unreachable_error.c",
+        "--aa",
+        "assumption-automata/true.spc",
+        "--max-executions",
+        "1",
+    ]);
+    assert_eq!(j["property"]["status"], "not_decided", "{j}");
+    assert!(j["property"]["detail"].as_str().unwrap().contains("--max-executions"), "{j}");
+    // Nothing explored: no violation can happen inside the region, whatever the program does...
+    let j = run_json(&["fixtures/c/coverage/error_label.c", "--aa", "assumption-automata/false.spc"]);
+    assert_eq!(
+        (&j["property"]["status"], &j["property"]["by"]),
+        (&"none_in_region".into(), &"no_error_location".into())
+    );
+    assert_eq!(j["bug_found"], false, "{j}");
+    // ...while a search that does not follow the automaton finds the program's bug outside it.
+    let j = run_json(&[
+        "fixtures/c/coverage/error_label.c",
+        "--aa",
+        "assumption-automata/false.spc",
+        "--generate",
+        "blind",
+    ]);
+    assert_eq!(j["bug_found"], true, "{j}");
+    assert_eq!(j["property"]["status"], "found_outside_region", "{j}");
+    // The CSV has the status too.
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("t.csv");
+    let run = vcov([
+        "coverage",
+        "fixtures/c/coverage/error_label.c",
+        "--aa",
+        "assumption-automata/false.spc",
+        "--generate",
+        "blind",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let table = std::fs::read_to_string(&csv).unwrap();
+    assert!(table.lines().next().unwrap().ends_with(",property"), "{table}");
+    assert!(table.lines().nth(1).unwrap().ends_with(",found_outside_region"), "{table}");
+}
+
+#[test]
+fn a_search_with_nothing_left_to_decide_ends_at_once() {
+    // Every line lies on the endless loop or behind it, with no violation anywhere: everything is
+    // decided before the search, which ends by itself well before its time limit.
+    let j =
+        run_json(&["fixtures/c/coverage/spin_forever.c", "--aa", "assumption-automata/true.spc", "--timelimit", "60"]);
+    assert_eq!(j["stopped_by"], serde_json::Value::Null, "{j}");
+    assert_eq!(j["exact"], true, "{j}");
+    assert_eq!(j["property"]["status"], "none_in_region", "{j}");
+    assert!(j["line_status"].as_object().unwrap().values().all(|s| s == "not_coverable"), "{j}");
 }
 
 #[test]
