@@ -30,6 +30,12 @@ pub enum LibFn {
     Memcpy,
     /// `expect(v, e)` (`__builtin_expect`): returns `v`.
     Expect,
+    /// `__builtin_object_size(p, k)`: what gcc folds at `-O0` from how `p` is written
+    /// (`cfront::object_size`), not from its value.
+    ObjectSize,
+    /// A builtin vcov does not model and that is no input either (`__builtin_va_start`, ...): a
+    /// path that calls it is cut as unsupported.
+    Unsupported,
     /// No effect (`__VERIFIER_atomic_begin`).
     Noop,
     /// Output (`printf`, `printk`): no effect on memory; the result is an input.
@@ -117,10 +123,28 @@ pub const TABLE: &[(&str, LibFn)] = &[
     ("time", LibFn::Unmodelled),
 ];
 
+/// The models of gcc builtins without a library function of the same name, by name after
+/// `__builtin_` (matched only with it). Every builtin in the programs of the shared corpus, the
+/// csmith and the SV-COMP ones is here or in `TABLE` (a test lists them).
+pub const BUILTINS: &[(&str, LibFn)] = &[
+    ("object_size", LibFn::ObjectSize),
+    ("prefetch", LibFn::Noop),
+    ("va_start", LibFn::Unsupported),
+    ("va_end", LibFn::Unsupported),
+    ("va_copy", LibFn::Unsupported),
+    ("va_arg", LibFn::Unsupported),
+    ("constant_p", LibFn::Unsupported),
+];
+
 impl LibFn {
     /// The model of function `name`.
     pub fn of(name: &str) -> LibFn {
         let base = name.strip_prefix("__builtin_").unwrap_or(name);
+        if base.len() < name.len() {
+            if let Some(&(_, m)) = BUILTINS.iter().find(|(n, _)| *n == base) {
+                return m;
+            }
+        }
         match TABLE.iter().find(|(n, _)| *n == base) {
             Some(&(_, m)) => m,
             None if name.starts_with("__VERIFIER_nondet_") || name.starts_with("nondet_") => LibFn::Nondet,

@@ -89,6 +89,102 @@ fn eval_address(types: &Types, lv: &Expr, read: &mut dyn FnMut(&Expr) -> Option<
     }
 }
 
+/// What gcc at `-O0` makes of `__builtin_object_size(ptr, kind)`: it folds the size left in the
+/// object (kind 0 and 2) or in the closest enclosing member (kind 1 and 3) where `ptr` is written as
+/// the address of a declared object, a member or a string literal with constant indices and
+/// offsets; for every other pointer (a pointer variable, a variable index: anything it would have to
+/// track) it gives `(size_t)-1` for kinds 0 and 1 and 0 for kinds 2 and 3. `None` for a kind other
+/// than 0 to 3, or an address whose object has no known size.
+pub fn object_size(types: &Types, strings: &[Vec<u8>], ptr: &Expr, kind: i128) -> Option<ObjectSize> {
+    if !(0..=3).contains(&kind) {
+        return None;
+    }
+    let unknown =
+        if kind < 2 { ObjectSize::Unknown { all_ones: true } } else { ObjectSize::Unknown { all_ones: false } };
+    let Some(place) = address_place(types, strings, ptr) else { return Some(unknown) };
+    let place = place?;
+    let (size, offset) = if kind % 2 == 0 { (place.whole, place.offset) } else { (place.sub, place.sub_offset) };
+    Some(ObjectSize::Known(if offset < 0 { 0 } else { size.saturating_sub(offset as u64) }))
+}
+
+/// The value of `__builtin_object_size` as gcc folds it (`object_size`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ObjectSize {
+    /// This many bytes.
+    Known(u64),
+    /// gcc does not know the object: all bits set (`(size_t)-1`), or 0.
+    Unknown {
+        /// `(size_t)-1` rather than 0.
+        all_ones: bool,
+    },
+}
+
+/// Where a constant address lies: the object's size and the offset in it, the closest enclosing
+/// member's (or the object's) size and the offset in that.
+#[derive(Clone, Copy, Debug)]
+struct Place {
+    whole: u64,
+    offset: i128,
+    sub: u64,
+    sub_offset: i128,
+}
+
+/// The place `ptr` (a pointer expression) denotes when gcc can fold it: `None` when it cannot (a
+/// pointer value, a variable index), `Some(None)` when it can but the size is unknown (an incomplete
+/// type).
+fn address_place(types: &Types, strings: &[Vec<u8>], ptr: &Expr) -> Option<Option<Place>> {
+    match &ptr.kind {
+        ExprKind::Cast(inner, _) if types.pointee(inner.ty).is_some() || matches!(inner.kind, ExprKind::Decay(_)) => {
+            address_place(types, strings, inner)
+        }
+        ExprKind::Decay(lv) | ExprKind::AddrOf(lv) => lvalue_place(types, strings, lv),
+        ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub), a, b) if types.pointee(a.ty).is_some() => {
+            let k = eval_int(types, b)?;
+            let k = if *op == BinOp::Sub { -k } else { k };
+            let scale = types.size_of(types.pointee(a.ty)?).unwrap_or(1).max(1) as i128;
+            Some(address_place(types, strings, a)?.map(|p| Place {
+                offset: p.offset + k * scale,
+                sub_offset: p.sub_offset + k * scale,
+                ..p
+            }))
+        }
+        _ => None,
+    }
+}
+
+/// The place of lvalue `lv` (see `address_place`).
+fn lvalue_place(types: &Types, strings: &[Vec<u8>], lv: &Expr) -> Option<Option<Place>> {
+    match &lv.kind {
+        ExprKind::Var(_) => Some(types.size_of(lv.ty).map(|n| Place { whole: n, offset: 0, sub: n, sub_offset: 0 })),
+        ExprKind::Str(s) => {
+            // (Stored with its NUL.)
+            let n = strings.get(s.idx())?.len() as u64;
+            Some(Some(Place { whole: n, offset: 0, sub: n, sub_offset: 0 }))
+        }
+        ExprKind::Member { base, field, arrow: false, .. } => {
+            let TypeKind::Record(r) = types.kind(base.ty) else { return None };
+            let f = types.record(*r).fields.as_ref()?.get(*field)?;
+            let p = lvalue_place(types, strings, base)?;
+            Some(p.and_then(|p| {
+                let sub = types.size_of(f.ty)?;
+                Some(Place { whole: p.whole, offset: p.offset + f.offset as i128, sub, sub_offset: 0 })
+            }))
+        }
+        // An element: the array stays the enclosing member.
+        ExprKind::Index(base, idx) => {
+            let k = eval_int(types, idx)?;
+            let scale = types.size_of(types.pointee(base.ty)?).unwrap_or(1).max(1) as i128;
+            Some(address_place(types, strings, base)?.map(|p| Place {
+                offset: p.offset + k * scale,
+                sub_offset: p.sub_offset + k * scale,
+                ..p
+            }))
+        }
+        ExprKind::Deref(p) => address_place(types, strings, p),
+        _ => None,
+    }
+}
+
 /// `x op y` for operands of integer type `operand_ty` (already converted) giving `res_ty`.
 /// Shifts take `operand_ty` from the left operand. `None` when C leaves the result undefined
 /// (division by zero, `INT_MIN / -1`, shift out of range).

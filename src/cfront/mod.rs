@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use crate::base::{Diagnostic, SourceFile};
 
 pub use comments::blank_comments;
-pub use consteval::{eval_int, eval_int_with, fold_binary};
+pub use consteval::{eval_int, eval_int_with, fold_binary, object_size, ObjectSize};
 
 /// A fatal problem with a C input: it cannot be parsed or has no consistent meaning.
 #[derive(Debug, thiserror::Error)]

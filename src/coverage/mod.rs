@@ -224,10 +224,11 @@ impl<'a> Analysis<'a> {
     /// analysis of the product (`product::values`): every edge that counts for one of them is taken
     /// only where the values of the program's variables rule it out, or only past a call that is
     /// undefined behaviour. Nothing when the analysis gives up (its `__TRUE` region is too large).
-    pub fn lines_ruled_out(&self, prog: &Program) -> RuledOut {
+    /// `give_up` (a limit of the run passed) stops the analysis: then nothing is ruled out.
+    pub fn lines_ruled_out(&self, prog: &Program, give_up: &dyn Fn() -> bool) -> RuledOut {
         use crate::product::values;
         let ruled_out = |undefined_calls: bool| -> Option<Vec<u32>> {
-            let kept = values::analyse(&self.product, self.cfa, prog, undefined_calls)?.lines(
+            let kept = values::analyse(&self.product, self.cfa, prog, undefined_calls, give_up)?.lines(
                 &self.product,
                 self.cfa,
                 self.line_rule,

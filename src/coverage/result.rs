@@ -155,6 +155,9 @@ pub enum InexactReason {
     /// Every line was decided, and the search gave up looking for violations after this many more
     /// edges.
     ViolationsGivenUp(u64),
+    /// This many executions were not replayed under gcc before the time limit (`--confirm`) and do
+    /// not count.
+    ConfirmationPending(usize),
 }
 
 impl fmt::Display for InexactReason {
@@ -193,6 +196,10 @@ impl fmt::Display for InexactReason {
             InexactReason::AssumedViolation(n) => {
                 write!(f, "{n} path(s) violate the property relying on the accepted assumptions")
             }
+            InexactReason::ConfirmationPending(n) => write!(
+                f,
+                "{n} execution(s) were not replayed under gcc before the time limit (--confirm) and do not count"
+            ),
             InexactReason::ViolationsGivenUp(n) => write!(
                 f,
                 "every line was decided; the search for violations went on for {n} more edge(s), as many as \
@@ -392,8 +399,19 @@ pub enum MemoryFact {
 pub struct Times {
     /// Reading and parsing the program and the automaton.
     pub parse: f64,
-    /// Building the CFA, the product and the Reach fixpoint.
+    /// Building the CFA.
+    pub cfa: f64,
+    /// Building the product and the Reach fixpoint (the over-approximation).
     pub compose: f64,
+    /// The value analysis of the product (`Analysis::lines_ruled_out`, with its second run for
+    /// calls that are undefined behaviour) and the lines without a way out.
+    pub values: f64,
+    /// The search, without its proof passes.
+    pub search: f64,
+    /// The proof passes (`--proof-after`, and the one after an exhausted search).
+    pub proof: f64,
+    /// Replaying the executions under gcc (`--confirm`).
+    pub confirm: f64,
     /// Everything, wall clock.
     pub total: f64,
     /// Process CPU time at the end of the run.
@@ -411,12 +429,15 @@ pub enum Confirmation {
         rejected: usize,
     },
     /// In addition, the program compiled by gcc ran each one and gcov saw its claimed lines
-    /// (`--confirm`); `rejected` executions did not replay and are not counted.
+    /// (`--confirm`); `rejected` executions did not replay and are not counted, nor are `pending`
+    /// ones, which the time limit left unconfirmed.
     Gcc {
         /// Executions gcc confirmed (all the report counts).
         confirmed: usize,
         /// Executions that did not replay under gcc, dropped.
         rejected: usize,
+        /// Executions the time limit came before gcc could replay, dropped.
+        pending: usize,
     },
 }
 
@@ -457,6 +478,9 @@ pub struct CoverageResult {
     pub stopped_by: Option<crate::coverage::search::StoppedBy>,
     /// How the executions counted were confirmed.
     pub confirmation: Confirmation,
+    /// Why vcov's interpreter refused executions of the executor, most frequent first (`count`,
+    /// `why`): ties by why.
+    pub refusals: Vec<(usize, String)>,
     /// Why the result is not exact, when it is not: the search's first obstacle (cut paths,
     /// approximations, limits), or that the executions came from files.
     pub inexact_reason: Option<InexactReason>,

@@ -12,6 +12,7 @@
 //! Invariant: an execution is reported only if the concrete interpreter, fed its inputs, takes exactly
 //! its edges and returns from `main`; its lines are measured by `Analysis::measure`.
 
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use fixedbitset::FixedBitSet;
@@ -76,6 +77,47 @@ pub struct FoundExecution {
     /// What the replay harness needs to rebuild the memory it read (`memory_facts`); `None` when it
     /// cannot (the execution is not claimed).
     pub memory: Option<Vec<MemoryFact>>,
+}
+
+/// Why the concrete interpreter refused executions of the executor (`symex::confirm`), grouped for
+/// the report: an executor and an interpreter that disagree is a model problem until shown otherwise.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Refusal {
+    /// The solver gave no values for the inputs.
+    NoModel,
+    /// The run took another edge than the path at this line (the first where they differ).
+    LeftPath {
+        /// The line of the path's edge.
+        line: u32,
+        /// That edge's text.
+        edge: String,
+    },
+    /// The run ended this way before the path did (undefined behaviour, a construct the interpreter
+    /// does not model, ...).
+    Ended(String),
+}
+
+impl Refusal {
+    fn of(cfa: &Cfa, r: &symex::Rejected) -> Refusal {
+        match (&r.why, r.at) {
+            (symex::Rejection::NoModel, _) => Refusal::NoModel,
+            (symex::Rejection::Diverged(symex::ReplayEnd::Diverged), Some(e)) => {
+                Refusal::LeftPath { line: cfa.edge(e).lines.map_or(0, |(l, _)| l), edge: cfa.edge(e).text.to_string() }
+            }
+            (symex::Rejection::Diverged(end), _) => Refusal::Ended(format!("{end:?}")),
+            (symex::Rejection::Approximated(a), _) => Refusal::Ended(a.describe().join("; ")),
+        }
+    }
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::NoModel => f.write_str("the solver gave no values for the inputs"),
+            Refusal::LeftPath { line, edge } => write!(f, "the concrete run left the path at line {line} (`{edge}`)"),
+            Refusal::Ended(end) => write!(f, "the concrete run ended before the path did: {end}"),
+        }
+    }
 }
 
 /// An execution that violates the property.
@@ -203,6 +245,8 @@ pub struct SearchOutcome {
     /// Executions and counterexamples vcov's interpreter did not replay (or the solver gave no
     /// model for), refused by `symex::confirm`: dropped, and the search goes on.
     pub not_replayed: usize,
+    /// Those refusals grouped by why.
+    pub refusals: BTreeMap<Refusal, usize>,
     /// Where undefined behaviour can happen, one per line and kind (at most `MAX_UNDEFINED`), in
     /// the order found, each with the path that leads there.
     pub undefined: Vec<UndefinedAt>,
@@ -226,6 +270,8 @@ pub struct SearchOutcome {
     /// The search gave up looking for violations after every line was decided, having executed this
     /// many edges for them (`violation_budget`).
     pub violations_given_up: Option<u64>,
+    /// How long its phases took (`values`, `search`, `proof`; the others are the driver's).
+    pub times: super::result::Times,
 }
 
 impl SearchOutcome {
@@ -288,7 +334,9 @@ pub fn search(
     // The value analysis of the product: lines no execution reaches inside the region are decided
     // before the search, which does not look for them. (Pruning the product edges it rules out from
     // the guide's targets as well changes the search order for the worse on keyspan_remote.BUG.)
-    let ruled_out = analysis.lines_ruled_out(prog);
+    let t_values = std::time::Instant::now();
+    let budget = &config.explore.budget;
+    let ruled_out = analysis.lines_ruled_out(prog, &|| budget.exhausted().is_some());
     let frontier = analysis.lines_into_unexplored().to_vec();
     let mut guide = CoverageGuide::new(analysis, prog, config.generate, config.explore.property);
     guide.mark_proven(&ruled_out.all);
@@ -298,9 +346,13 @@ pub fn search(
     let no_exit = analysis.lines_without_exit();
     guide.mark_proven(&no_exit);
     let violations_in_region = guide.violations.in_region;
+    let values_seconds = t_values.elapsed().as_secs_f64();
+    let t_search = std::time::Instant::now();
+    let mut proof_seconds = 0.0;
     let property = config.explore.property;
     let mut explorer: Explorer<'_, CoverageGuide> = symex::explore(prog, cfa, config.explore.clone(), guide);
     let mut out = SearchOutcome { no_exit, ruled_out, frontier, ..SearchOutcome::default() };
+    out.times.values = values_seconds;
     let mut rejected: Option<symex::Rejected> = None;
     // A violation the interpreter did not confirm: the property is not decided by this search.
     let mut violation_rejected: Option<symex::Rejected> = None;
@@ -366,9 +418,10 @@ pub fn search(
         if proof_due && explorer.edges_executed() >= config.proof_after {
             proof_due = false;
             let extern_writes = reads_extern_writes(config, &explorer.summary());
-            if let Some(proof) =
-                prove_not_coverable(analysis, prog, config, explorer.guide(), extern_writes, PROOF_EDGES)
-            {
+            let t_proof = std::time::Instant::now();
+            let proof = prove_not_coverable(analysis, prog, config, explorer.guide(), extern_writes, PROOF_EDGES);
+            proof_seconds += t_proof.elapsed().as_secs_f64();
+            if let Some(proof) = proof {
                 out.add_proof(explorer.guide_mut(), proof);
                 progress.note(&out, over.saturating_sub(explorer.guide().n_open()));
             }
@@ -422,6 +475,7 @@ pub fn search(
                 explorer.reject_completion(&outcome);
                 if !matches!(r.why, symex::Rejection::Approximated(_)) {
                     out.not_replayed += 1;
+                    *out.refusals.entry(Refusal::of(cfa, &r)).or_default() += 1;
                 }
                 if outcome.end == PathEnd::Violation {
                     violation_rejected.get_or_insert(r.clone());
@@ -486,13 +540,18 @@ pub fn search(
         && !explorer.guide().nothing_left()
     {
         let budget = (FINAL_PROOF_FACTOR * explorer.edges_executed()).clamp(FINAL_PROOF_MIN_EDGES, PROOF_EDGES);
-        if let Some(proof) = prove_not_coverable(analysis, prog, config, explorer.guide(), true, budget) {
+        let t_proof = std::time::Instant::now();
+        let proof = prove_not_coverable(analysis, prog, config, explorer.guide(), true, budget);
+        proof_seconds += t_proof.elapsed().as_secs_f64();
+        if let Some(proof) = proof {
             out.add_proof(explorer.guide_mut(), proof);
             progress.note(&out, over.saturating_sub(explorer.guide().n_open()));
         }
         summary = explorer.summary();
     }
     out.stats = Some(explorer.stats());
+    out.times.proof = proof_seconds;
+    out.times.search = t_search.elapsed().as_secs_f64() - proof_seconds;
     out.tally = std::mem::take(&mut explorer.guide_mut().tally);
     let all_covered = config.generate == Generate::Targeted && explorer.guide().n_open() == 0;
     out.limited = limited || summary.stop.is_some();

@@ -14,7 +14,7 @@ use super::{load_automaton, load_program};
 use crate::base::Diagnostic;
 use crate::cfa;
 use crate::coverage::exchange::Exchange;
-use crate::coverage::result::{CoverageResult, LineStatus};
+use crate::coverage::result::{CoverageResult, LineStatus, Times};
 use crate::coverage::{Analysis, Execution};
 use crate::report::{self, Compared, LineSet};
 
@@ -72,6 +72,7 @@ pub fn compare(config: &CompareConfig) -> Result<CompareOutcome> {
     let t_parse = start.elapsed().as_secs_f64();
     let (cfa, cfa_diags) = cfa::build(&mut prog, &cfa::CfaConfig::default())?;
     diags.extend(cfa_diags);
+    let read = Times { parse: t_parse, cfa: start.elapsed().as_secs_f64() - t_parse, ..Times::default() };
     let mut loaded = Vec::new();
     for a in automata {
         let (aut, d) = a?;
@@ -98,7 +99,7 @@ pub fn compare(config: &CompareConfig) -> Result<CompareOutcome> {
                 std::thread::Builder::new()
                     .stack_size(THREAD_STACK)
                     .spawn_scoped(s, move || {
-                        measure(&c, prog, cfa, aut, start, t_parse, Some(Share { participant, names }))
+                        measure(&c, prog, cfa, aut, start, read, Some(Share { participant, names }))
                     })
                     .expect("spawn a configuration's thread")
             })
@@ -337,7 +338,7 @@ mod tests {
         let mut results = Vec::new();
         let mut paths = Vec::new();
         for (c, aut) in configs.iter().zip(&automata) {
-            let m = measure(c, &prog, &cfa, aut, Instant::now(), 0.0, None).unwrap();
+            let m = measure(c, &prog, &cfa, aut, Instant::now(), Times::default(), None).unwrap();
             results.push(m.result);
             paths.push(m.paths);
         }

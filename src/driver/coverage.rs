@@ -142,7 +142,8 @@ pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
     let t_parse = start.elapsed().as_secs_f64();
     let (cfa, cfa_diags) = cfa::build(&mut prog, &cfa::CfaConfig::default())?;
     diags.extend(cfa_diags);
-    let m = measure(config, &prog, &cfa, &aut, start, t_parse, None)?;
+    let read = Times { parse: t_parse, cfa: start.elapsed().as_secs_f64() - t_parse, ..Times::default() };
+    let m = measure(config, &prog, &cfa, &aut, start, read, None)?;
     super::watchdog::enter(super::watchdog::Phase::Reporting);
     diags.extend(m.diagnostics);
     let (result, paths, bug) = (m.result, m.paths, m.bug);
@@ -204,7 +205,7 @@ pub(crate) struct Share<'a> {
 
 /// Measures `aut` (read from `config.automaton`) on `prog` and its CFA: composes them, checks the
 /// fit, measures the executions (from files or generated) and builds the report. `start` is when the
-/// run began (the time limit counts from it), `t_parse` how long reading took. With `share` the
+/// run began (the time limit counts from it), `read` how long reading and the CFA took. With `share` the
 /// search takes part in `vcov compare`'s exchange of executions.
 pub(crate) fn measure(
     config: &CoverageConfig,
@@ -212,7 +213,7 @@ pub(crate) fn measure(
     cfa: &Cfa,
     aut: &crate::automaton::Automaton,
     start: Instant,
-    t_parse: f64,
+    read: Times,
     share: Option<Share<'_>>,
 ) -> Result<Measured> {
     let mut diags = Vec::new();
@@ -291,38 +292,25 @@ pub(crate) fn measure(
     let n_unreproducible = unreproducible.len();
     if n_unreproducible > 0 {
         let keep: Vec<bool> = (0..executions.len()).map(|i| !unreproducible.contains(&i)).collect();
-        let mut k = keep.iter();
-        executions.retain(|_| *k.next().expect("one flag per execution"));
-        let mut k = keep.iter();
-        paths.retain(|_| *k.next().expect("one flag per execution"));
-        let mut k = keep.iter();
-        exec_edges.retain(|_| *k.next().expect("one flag per execution"));
-        for (i, e) in executions.iter_mut().enumerate() {
-            e.id = i + 1;
-        }
+        retain_executions(&mut executions, &mut paths, &mut exec_edges, &keep);
     }
+    let t_confirm_start = Instant::now();
     let confirmation = match config.confirm {
         true if !executions.is_empty() => {
-            let verdicts = confirm_with_gcc(config, &executions)?;
-            let keep: Vec<bool> = verdicts.iter().map(|v| v.confirmed()).collect();
-            let mut k = keep.iter();
-            executions.retain(|_| *k.next().expect("one verdict per execution"));
-            let mut k = keep.iter();
-            paths.retain(|_| *k.next().expect("one verdict per execution"));
-            let mut k = keep.iter();
-            exec_edges.retain(|_| *k.next().expect("one verdict per execution"));
-            // Ids stay dense: `covered_by`, the tests and the automata of the evidence follow them.
-            for (i, e) in executions.iter_mut().enumerate() {
-                e.id = i + 1;
-            }
-            Confirmation::Gcc { confirmed: executions.len(), rejected: keep.len() - executions.len() }
+            let verdicts = confirm_with_gcc(config, &executions, config.time_limit.map(|l| start + l))?;
+            let keep: Vec<bool> = verdicts.iter().map(|v| v.as_ref().is_some_and(TestVerdict::confirmed)).collect();
+            let pending = verdicts.iter().filter(|v| v.is_none()).count();
+            let n = keep.len();
+            retain_executions(&mut executions, &mut paths, &mut exec_edges, &keep);
+            Confirmation::Gcc { confirmed: executions.len(), rejected: n - executions.len() - pending, pending }
         }
-        true => Confirmation::Gcc { confirmed: 0, rejected: 0 },
+        true => Confirmation::Gcc { confirmed: 0, rejected: 0, pending: 0 },
         false => Confirmation::Interpreter { rejected: search_outcome.as_ref().map_or(0, |o| o.not_replayed) },
     };
-    let rejected = match confirmation {
-        Confirmation::Gcc { rejected, .. } => rejected,
-        Confirmation::Interpreter { .. } => 0,
+    let t_confirm = t_confirm_start.elapsed().as_secs_f64();
+    let (rejected, pending) = match confirmation {
+        Confirmation::Gcc { rejected, pending, .. } => (rejected, pending),
+        Confirmation::Interpreter { .. } => (0, 0),
     };
     let mut under: Vec<u32> = executions.iter().flat_map(|e| e.lines.iter().copied()).collect();
     under.sort_unstable();
@@ -368,12 +356,25 @@ pub(crate) fn measure(
         }
         inexact_reason.get_or_insert(InexactReason::RejectedByGcc(rejected));
     }
+    if pending > 0 {
+        // Executions the time limit left unconfirmed are not claimed: their lines are undecided.
+        exact = false;
+        if search_state == SearchState::Complete {
+            search_state = SearchState::Incomplete;
+        }
+        inexact_reason.get_or_insert(InexactReason::ConfirmationPending(pending));
+    }
     let proven = search_outcome.as_ref().map(|o| o.proven.as_slice()).unwrap_or_default();
     // Lines no terminating execution reaches need no search: decided also for executions from files.
     let (no_exit, ruled_out, frontier) = match &search_outcome {
         Some(o) => (o.no_exit.clone(), o.ruled_out.clone(), o.frontier.clone()),
         None => {
-            (analysis.lines_without_exit(), analysis.lines_ruled_out(prog), analysis.lines_into_unexplored().to_vec())
+            let past_deadline = || config.time_limit.is_some_and(|l| start.elapsed() >= l);
+            (
+                analysis.lines_without_exit(),
+                analysis.lines_ruled_out(prog, &past_deadline),
+                analysis.lines_into_unexplored().to_vec(),
+            )
         }
     };
     let no_exit = no_exit.as_slice();
@@ -409,6 +410,14 @@ pub(crate) fn measure(
         interrupted,
         stopped_by: search_outcome.as_ref().and_then(|o| o.stopped_by),
         confirmation,
+        refusals: search_outcome
+            .as_ref()
+            .map(|o| {
+                let mut v: Vec<(usize, String)> = o.refusals.iter().map(|(r, &n)| (n, r.to_string())).collect();
+                v.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+                v
+            })
+            .unwrap_or_default(),
         inexact_reason,
         abstracted: search_outcome
             .as_ref()
@@ -476,13 +485,30 @@ pub(crate) fn measure(
         },
         instance: config.instance.clone().unwrap_or_else(|| default_instance(&config.program)),
         times: if config.reproducible {
-            Times { parse: 0.0, compose: 0.0, total: 0.0, cpu: 0.0 }
+            Times::default()
         } else {
-            Times { parse: t_parse, compose: t_compose, total: start.elapsed().as_secs_f64(), cpu: cpu_seconds() }
+            let searched = search_outcome.as_ref().map(|o| o.times).unwrap_or_default();
+            Times {
+                compose: t_compose,
+                values: searched.values,
+                search: searched.search,
+                proof: searched.proof,
+                confirm: t_confirm,
+                total: start.elapsed().as_secs_f64(),
+                cpu: cpu_seconds(),
+                ..read
+            }
         },
     };
     let stats = match (&search_outcome, config.stats) {
-        (Some(o), true) => o.stats.as_ref().map(|s| s.to_string()),
+        (Some(o), true) => o.stats.as_ref().map(|s| {
+            let t = &result.times;
+            format!(
+                "{s}  time by phase (s):           parse {:.3}, CFA {:.3}, compose {:.3}, value analysis {:.3}, \
+                 search {:.3}, proofs {:.3}, gcc confirmation {:.3}\n",
+                t.parse, t.cfa, t.compose, t.values, t.search, t.proof, t.confirm
+            )
+        }),
         _ => None,
     };
     Ok(Measured { result, paths, bug, signal, stats, diagnostics: diags })
@@ -490,7 +516,32 @@ pub(crate) fn measure(
 
 /// Replays `executions` compiled by gcc (`vcov replay` on a suite in a temporary directory); one
 /// verdict per execution, in order.
-fn confirm_with_gcc(config: &CoverageConfig, executions: &[ExecutionRecord]) -> Result<Vec<TestVerdict>> {
+/// Keeps the executions (with their paths and covered edges) `keep` says, numbered again from 1: the
+/// ids stay dense (`covered_by`, the tests and the automata of the evidence follow them).
+fn retain_executions(
+    executions: &mut Vec<ExecutionRecord>,
+    paths: &mut Vec<Vec<EdgeId>>,
+    exec_edges: &mut Vec<Vec<EdgeId>>,
+    keep: &[bool],
+) {
+    let mut k = keep.iter();
+    executions.retain(|_| *k.next().expect("one flag per execution"));
+    let mut k = keep.iter();
+    paths.retain(|_| *k.next().expect("one flag per execution"));
+    let mut k = keep.iter();
+    exec_edges.retain(|_| *k.next().expect("one flag per execution"));
+    for (i, e) in executions.iter_mut().enumerate() {
+        e.id = i + 1;
+    }
+}
+
+/// Replays `executions` compiled by gcc; one verdict per execution, in order, `None` for those the
+/// `deadline` left unrun.
+fn confirm_with_gcc(
+    config: &CoverageConfig,
+    executions: &[ExecutionRecord],
+    deadline: Option<Instant>,
+) -> Result<Vec<Option<TestVerdict>>> {
     let dir =
         tempfile::Builder::new().prefix("vcov-confirm").tempdir().context("cannot create a temporary directory")?;
     let arch = Architecture::of(config.data_model);
@@ -501,12 +552,16 @@ fn confirm_with_gcc(config: &CoverageConfig, executions: &[ExecutionRecord]) -> 
     staged.commit()?;
     let mut replay_config = super::ReplayConfig::new(config.program.clone(), dir.path().to_path_buf());
     replay_config.architecture = Some(arch);
+    replay_config.deadline = deadline;
     let outcome = super::replay(&replay_config).context("--confirm: the gcc replay failed")?;
     let mut verdicts = Vec::new();
     for e in executions {
         let file = testcomp::test_file_name(e.id);
         let v = outcome.verdicts.iter().find(|v| v.file == file).cloned();
-        verdicts.push(v.with_context(|| format!("--confirm: no verdict for {file}"))?);
+        if v.is_none() && deadline.is_none() {
+            bail!("--confirm: no verdict for {file}");
+        }
+        verdicts.push(v);
     }
     Ok(verdicts)
 }
@@ -594,10 +649,14 @@ fn generate(
     mut participant: Option<Participant>,
 ) -> Result<(SearchOutcome, Option<i32>)> {
     let signals = super::signals::StopSignals::install()?;
+    // With `--confirm` the gcc replay after the search needs time of its own: the search gets
+    // `CONFIRM_SEARCH_SHARE` of the limit, the replay the rest (executions it has not replayed by the
+    // limit are not counted).
+    let search_limit = config.time_limit.map(|l| if config.confirm { l.mul_f64(CONFIRM_SEARCH_SHARE) } else { l });
     let explore = ExploreConfig {
         property: config.property,
         budget: Budget {
-            deadline: config.time_limit.map(|l| start + l),
+            deadline: search_limit.map(|l| start + l),
             stop: Some(signals.flag()),
             memory: Some(config.memory_limit_mb.unwrap_or(symex::DEFAULT_MEMORY_MB) << 20),
             memory_flag: Some(super::watchdog::memory_flag()),
@@ -619,6 +678,9 @@ fn generate(
     progress.finish(&outcome);
     Ok((outcome, signals.received()))
 }
+
+/// The share of `--timelimit` the search gets with `--confirm`.
+pub const CONFIRM_SEARCH_SHARE: f64 = 2.0 / 3.0;
 
 /// How `o` ended, for the status of the lines it did not cover.
 fn search_state_of(o: &SearchOutcome) -> SearchState {

@@ -44,6 +44,9 @@ pub struct ReplayConfig {
     pub objcopy: String,
     /// List every test's confirmed lines and lines without code. [default: false]
     pub verbose: bool,
+    /// No test starts after this, and none runs past it (`vcov coverage --confirm` within its time
+    /// limit): the tests not run get no verdict. [default: none]
+    pub deadline: Option<Instant>,
 }
 
 impl ReplayConfig {
@@ -59,13 +62,15 @@ impl ReplayConfig {
             gcov: "gcov".into(),
             objcopy: "objcopy".into(),
             verbose: false,
+            deadline: None,
         }
     }
 }
 
 /// The outcome of a replay.
 pub struct ReplayOutcome {
-    /// One verdict per test case, in file order.
+    /// One verdict per test case run, in file order (all of them unless `ReplayConfig::deadline`
+    /// came first).
     pub verdicts: Vec<TestVerdict>,
     /// Text for standard output: a line per test, then a summary.
     pub stdout: String,
@@ -172,12 +177,20 @@ pub fn replay(config: &ReplayConfig) -> Result<ReplayOutcome> {
     // Without `always_inline` where gcc accepts it (a function left without an external definition
     // may not link): gcov counts the bodies of functions gcc inlines unreliably.
     write(&build.join(&program_name), harness::without_always_inline(&copy).as_bytes())?;
-    let binary = match build_program(config, &harness, arch, &build, &program_name) {
-        Ok(binary) => binary,
-        Err(_) => {
+    let built = match build_program(config, &harness, arch, &build, &program_name) {
+        Err(e) if !e.is::<DeadlinePassed>() => {
             write(&build.join(&program_name), copy.as_bytes())?;
-            build_program(config, &harness, arch, &build, &program_name)?
+            build_program(config, &harness, arch, &build, &program_name)
         }
+        built => built,
+    };
+    let binary = match built {
+        Err(e) if e.is::<DeadlinePassed>() => {
+            let stdout =
+                format!("replay: the time limit came before gcc built the program; {} tests not run\n", cases.len());
+            return Ok(ReplayOutcome { verdicts: Vec::new(), stdout, diagnostics });
+        }
+        built => built?,
     };
     let hints = line_hints(prog)?;
     let lazy_offset = crate::symex::memory::Layout::for_model(arch.data_model()).lazy_offset();
@@ -185,6 +198,9 @@ pub fn replay(config: &ReplayConfig) -> Result<ReplayOutcome> {
     let mut verdicts = Vec::new();
     let mut stdout = String::new();
     for (file, case) in &cases {
+        if config.deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
         let stem = file.strip_suffix(".xml").unwrap_or(file);
         let run_dir = work.join("runs").join(stem);
         std::fs::create_dir_all(&run_dir)
@@ -199,6 +215,10 @@ pub fn replay(config: &ReplayConfig) -> Result<ReplayOutcome> {
         let memory = claim.map_or(&[][..], |c| c.memory.as_slice());
         let memory = harness::memory_file(&fed, memory, lazy_offset);
         let (status, counts) = run_test(config, &binary, &build, &run_dir, &program_name, &fed, &memory)?;
+        if config.deadline.is_some_and(|d| Instant::now() >= d) {
+            // Cut short by the deadline, not by its own timeout: not run.
+            break;
+        }
         let v = replay::verdict(file, claim, &status, counts.as_ref(), &hints);
         stdout.push_str(&v.render(config.verbose));
         verdicts.push(v);
@@ -367,20 +387,56 @@ fn build_program(
     Ok(build.join("program"))
 }
 
-/// Runs gcc in `dir`; `Ok(Err(stderr))` when it fails.
+/// Runs gcc in `dir`; `Ok(Err(stderr))` when it fails, the error `DeadlinePassed` when
+/// `ReplayConfig::deadline` came first (gcc is stopped).
 fn gcc(config: &ReplayConfig, dir: &Path, args: &[&str]) -> Result<std::result::Result<(), String>> {
-    let out = Command::new(&config.gcc)
+    let mut child = Command::new(&config.gcc)
         .args(args)
         .current_dir(dir)
         .stdin(Stdio::null())
-        .output()
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
         .with_context(|| format!("cannot run {} (is gcc installed?)", config.gcc))?;
-    if out.status.success() {
+    // gcc's messages are read on a thread of their own, so that a full pipe never blocks it.
+    let mut pipe = child.stderr.take().expect("piped");
+    let reader = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut pipe, &mut text);
+        text
+    });
+    let mut pause = Duration::from_millis(1);
+    let status = loop {
+        if let Some(st) = child.try_wait().context("cannot wait for gcc")? {
+            break st;
+        }
+        if config.deadline.is_some_and(|d| Instant::now() >= d) {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(DeadlinePassed.into());
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(20));
+    };
+    let stderr = reader.join().unwrap_or_default();
+    if status.success() {
         Ok(Ok(()))
     } else {
-        Ok(Err(String::from_utf8_lossy(&out.stderr).into_owned()))
+        Ok(Err(String::from_utf8_lossy(&stderr).into_owned()))
     }
 }
+
+/// `ReplayConfig::deadline` came before the program was built: no test ran.
+#[derive(Debug)]
+pub struct DeadlinePassed;
+
+impl std::fmt::Display for DeadlinePassed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the time limit came before gcc built the program")
+    }
+}
+
+impl std::error::Error for DeadlinePassed {}
 
 /// Runs one test: how it ended, and gcov's line counts (`None` without coverage data).
 fn run_test(
@@ -427,7 +483,7 @@ fn run_test(
         if let Some(st) = child.try_wait().context("cannot wait for the program")? {
             break Some(st);
         }
-        if start.elapsed() >= config.timeout {
+        if start.elapsed() >= config.timeout || config.deadline.is_some_and(|d| Instant::now() >= d) {
             let _ = child.kill();
             let _ = child.wait();
             break None;

@@ -170,6 +170,8 @@ pub fn classify(name: &str) -> StubKind {
         | LibFn::Memcpy
         | LibFn::Expect) => StubKind::Model(m),
         LibFn::Nondet | LibFn::Output | LibFn::Unmodelled | LibFn::Unknown => StubKind::Fed,
+        // Builtins only (`libmodels::BUILTINS`): gcc's own, caught above.
+        LibFn::ObjectSize | LibFn::Unsupported => StubKind::Builtin,
     }
 }
 

@@ -157,7 +157,16 @@ const MAX_TRUE_NODES: usize = 4_000_000;
 /// Runs the analysis on `product`; `None` if the `__TRUE` region has more than `MAX_TRUE_NODES`
 /// places. With `undefined_calls`, the call edges of call sites that are undefined behaviour
 /// (`CallSite::incompatible_argument`) are taken by no execution either.
-pub fn analyse(product: &Product, cfa: &Cfa, prog: &Program, undefined_calls: bool) -> Option<Feasible> {
+///
+/// `give_up` is asked every few hundred visits: when it says so (a limit of the run passed), the
+/// analysis stops without a result.
+pub fn analyse(
+    product: &Product,
+    cfa: &Cfa,
+    prog: &Program,
+    undefined_calls: bool,
+    give_up: &dyn Fn() -> bool,
+) -> Option<Feasible> {
     let undefined: Vec<bool> =
         cfa.call_sites.iter().map(|cs| undefined_calls && cs.incompatible_argument(prog).is_some()).collect();
     let uses = VarUses::of(cfa, prog.vars.len());
@@ -193,7 +202,12 @@ pub fn analyse(product: &Product, cfa: &Cfa, prog: &Program, undefined_calls: bo
         work.push(Reverse(0usize));
         queued.insert(0);
     }
+    let mut visits = 0u32;
     while let Some(Reverse(i)) = work.pop() {
+        visits = visits.wrapping_add(1);
+        if visits.is_multiple_of(256) && give_up() {
+            return None;
+        }
         queued.set(i, false);
         let Some(env) = states[i].clone() else { continue };
         // The successors: product edges, the place a `__TRUE` leaf stands for, or CFA edges.
@@ -1159,7 +1173,8 @@ mod tests {
         let names = prog.funcs.iter().map(|f| f.name.clone()).collect();
         let product = Product::build(&aut, &cfa, names);
         let reach = ReachInfo::compute(&product, &aut, &cfa, LineRule::Spanned);
-        let kept = analyse(&product, &cfa, &prog, true).expect("small").lines(&product, &cfa, LineRule::Spanned);
+        let kept =
+            analyse(&product, &cfa, &prog, true, &|| false).expect("small").lines(&product, &cfa, LineRule::Spanned);
         let ruled_out = reach.over_lines.iter().copied().filter(|l| kept.binary_search(l).is_err()).collect();
         (reach.over_lines, ruled_out)
     }

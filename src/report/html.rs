@@ -254,9 +254,12 @@ fn config_view(input: &HtmlInput, i: usize, r: &CoverageResult) -> Config {
         confirmation: match r.confirmation {
             Confirmation::Interpreter { rejected: 0 } => "vcov's concrete interpreter".into(),
             Confirmation::Interpreter { rejected } => format!("vcov's concrete interpreter: {rejected} rejected"),
-            Confirmation::Gcc { confirmed, rejected } => {
+            Confirmation::Gcc { confirmed, rejected, pending: 0 } => {
                 format!("gcc and gcov: {confirmed} confirmed, {rejected} rejected")
             }
+            Confirmation::Gcc { confirmed, rejected, pending } => format!(
+                "gcc and gcov: {confirmed} confirmed, {rejected} rejected, {pending} not replayed before the time limit"
+            ),
         },
         time: format!("{:.2}", r.times.total),
         undefined: match r.undefined.first() {

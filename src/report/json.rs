@@ -27,7 +27,7 @@ struct Report<'a> {
     inexact_reason: Option<String>,
     interrupted: bool,
     stopped_by: Option<&'static str>,
-    confirmation: ConfirmationJson,
+    confirmation: ConfirmationJson<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     abstraction: Option<Abstraction<'a>>,
     generate: &'a str,
@@ -66,12 +66,24 @@ struct PropertyJson {
 
 /// How the executions were confirmed: `interpreter`, or `gcc` with how many it confirmed and rejected.
 #[derive(Serialize)]
-struct ConfirmationJson {
+struct ConfirmationJson<'a> {
     method: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     confirmed: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     rejected: Option<usize>,
+    /// With gcc: executions the time limit came before gcc replayed (not counted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pending: Option<usize>,
+    /// Why vcov's interpreter refused executions of the executor, most frequent first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    refusals: Vec<RefusalJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct RefusalJson<'a> {
+    count: usize,
+    why: &'a str,
 }
 
 /// The proof pass: which variables it abstracted away, whether it took what functions without body
@@ -180,7 +192,12 @@ struct Input<'a> {
 #[derive(Serialize)]
 struct Times {
     parse: f64,
+    cfa: f64,
     compose: f64,
+    value_analysis: f64,
+    search: f64,
+    proof: f64,
+    confirmation: f64,
     total: f64,
     cpu: f64,
 }
@@ -220,12 +237,20 @@ pub fn coverage_json(res: &CoverageResult) -> String {
         interrupted: res.interrupted,
         stopped_by: res.stopped_by.map(|s| s.name()),
         confirmation: match res.confirmation {
-            Confirmation::Interpreter { rejected } => {
-                ConfirmationJson { method: "interpreter", confirmed: None, rejected: Some(rejected) }
-            }
-            Confirmation::Gcc { confirmed, rejected } => {
-                ConfirmationJson { method: "gcc", confirmed: Some(confirmed), rejected: Some(rejected) }
-            }
+            Confirmation::Interpreter { rejected } => ConfirmationJson {
+                method: "interpreter",
+                confirmed: None,
+                rejected: Some(rejected),
+                pending: None,
+                refusals: res.refusals.iter().map(|(count, why)| RefusalJson { count: *count, why }).collect(),
+            },
+            Confirmation::Gcc { confirmed, rejected, pending } => ConfirmationJson {
+                method: "gcc",
+                confirmed: Some(confirmed),
+                rejected: Some(rejected),
+                pending: Some(pending),
+                refusals: res.refusals.iter().map(|(count, why)| RefusalJson { count: *count, why }).collect(),
+            },
         },
         generate: res.generate,
         assumptions: res.assumed.iter().map(|&(name, statement)| Assumption { name, statement }).collect(),
@@ -320,7 +345,12 @@ pub fn coverage_json(res: &CoverageResult) -> String {
         timeline: res.timeline.iter().map(|p| (round3(p.seconds), p.executions, p.lines)).collect(),
         time_seconds: Times {
             parse: round3(res.times.parse),
+            cfa: round3(res.times.cfa),
             compose: round3(res.times.compose),
+            value_analysis: round3(res.times.values),
+            search: round3(res.times.search),
+            proof: round3(res.times.proof),
+            confirmation: round3(res.times.confirm),
             total: round3(res.times.total),
             cpu: round3(res.times.cpu),
         },

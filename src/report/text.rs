@@ -78,11 +78,22 @@ pub fn coverage_summary(res: &CoverageResult) -> String {
         notes.push(format!("{} line(s) not coverable: no path leads from them to the end of main", res.without_exit));
     }
     match res.confirmation {
-        crate::coverage::result::Confirmation::Gcc { confirmed, rejected } => {
+        crate::coverage::result::Confirmation::Gcc { confirmed, rejected, pending: 0 } => {
             notes.push(format!("confirmed by gcc: {confirmed} execution(s), {rejected} rejected"));
         }
+        crate::coverage::result::Confirmation::Gcc { confirmed, rejected, pending } => {
+            notes.push(format!(
+                "confirmed by gcc: {confirmed} execution(s), {rejected} rejected, {pending} not replayed before the \
+                 time limit (not counted)"
+            ));
+        }
         crate::coverage::result::Confirmation::Interpreter { rejected } if rejected > 0 => {
-            notes.push(format!("{rejected} execution(s) vcov's interpreter did not replay were dropped"));
+            let why: Vec<String> = res.refusals.iter().take(3).map(|(n, why)| format!("{n}: {why}")).collect();
+            let more = if res.refusals.len() > 3 { "; ..." } else { "" };
+            notes.push(format!(
+                "{rejected} execution(s) vcov's interpreter did not replay were dropped ({}{more})",
+                why.join("; ")
+            ));
         }
         crate::coverage::result::Confirmation::Interpreter { .. } => {}
     }

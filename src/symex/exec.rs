@@ -39,6 +39,7 @@ use super::memory::{bv_to_bytes, bytes_to_bv, Byte, Escape, Layout, MemCtx, Memo
 use super::semantics::{self, Repr, UbKind, Unsupported};
 use super::state::{Approx, Conjunct, Facts, Frame, InputKind, List, SymInput, SymState};
 use crate::cfa::{Cfa, EdgeId, EdgeKind, GlobalKind};
+use crate::cfront;
 use crate::cfront::ir::{BinOp, Expr, ExprKind, FuncId, Init, InitStep, Program, StrId, UnOp, VarId, VarKind};
 use crate::cfront::types::{bitfield_bytes, IntRank, TypeId, TypeKind, Types};
 use crate::sat::{Aig, AigLit, Bv, MAX_WIDTH};
@@ -289,6 +290,20 @@ impl<'a> World<'a> {
             LibFn::AssertFail => true,
             _ => false,
         }
+    }
+
+    /// The value gcc at `-O0` gives `__builtin_object_size(ptr, kind)` (`cfront::object_size`), as a
+    /// `size_t` of the data model; unsupported where gcc's folding is not known.
+    pub(crate) fn object_size(&self, ptr: &Expr, kind: &Expr) -> R<u128> {
+        let bits = self.layout.ptr_bits;
+        let size = cfront::eval_int(&self.prog.types, kind)
+            .and_then(|k| cfront::object_size(&self.prog.types, &self.prog.strings, ptr, k))
+            .ok_or_else(|| Unsupported("__builtin_object_size of an object of unknown size or kind".into()))?;
+        Ok(match size {
+            cfront::ObjectSize::Known(n) => n as u128,
+            cfront::ObjectSize::Unknown { all_ones: true } => (1u128 << bits) - 1,
+            cfront::ObjectSize::Unknown { all_ones: false } => 0,
+        })
     }
 
     /// Whether reaching a location with this label violates the property.
@@ -648,6 +663,14 @@ impl<'w, 'a> Exec<'w, 'a> {
                 let v = self.rvalue(&args[0])?;
                 self.store_result(lhs, v, Some(args[0].ty))?;
                 Ok(Effect::Moved)
+            }
+            LibFn::ObjectSize if args.len() == 2 => {
+                let n = self.w.object_size(&args[0], &args[1])?;
+                self.store_result(lhs, Value::Scalar(Bv::constant(n, self.w.layout.ptr_bits)), None)?;
+                Ok(Effect::Moved)
+            }
+            LibFn::Unsupported => {
+                Err(Unsupported(format!("a call of '{}', which vcov does not model", self.w.prog.func(f).name)))
             }
             LibFn::Noop => Ok(Effect::Moved),
             LibFn::Output => {

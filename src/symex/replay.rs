@@ -679,6 +679,26 @@ impl<'a> Interp<'a> {
                 }
                 Ok(None)
             }
+            LibFn::ObjectSize if args.len() == 2 => {
+                let n = match self.w.object_size(&args[0], &args[1]) {
+                    Ok(n) => n,
+                    Err(u) => return unsupported(u.0),
+                };
+                if let Some(l) = lhs {
+                    let p = self.place(l)?;
+                    let v = Val::Int(n, self.layout.ptr_bits);
+                    let from = match self.types().kind(self.prog.func(f).ty) {
+                        TypeKind::Func(ft) => ft.ret,
+                        _ => p.ty,
+                    };
+                    let v = self.convert(v, from, p.ty)?;
+                    self.write(&p, v)?;
+                }
+                Ok(None)
+            }
+            LibFn::Unsupported => {
+                unsupported(format!("a call of '{}', which vcov does not model", self.prog.func(f).name))
+            }
             LibFn::Noop => Ok(None),
             LibFn::Output => {
                 for a in args {

@@ -49,6 +49,9 @@ pub struct Rejected {
     pub violation: bool,
     /// Why it was refused.
     pub why: Rejection,
+    /// For a path the concrete run did not follow: the path's edge where the run left it (took
+    /// another edge, or ended before it), if it did so on the path.
+    pub at: Option<EdgeId>,
 }
 
 impl fmt::Display for Rejected {
@@ -76,7 +79,7 @@ pub fn confirm<T>(
     accepted: Approx,
 ) -> Result<Confirmed, Rejected> {
     let violation = outcome.end == PathEnd::Violation;
-    let refuse = |why| Err(Rejected { violation, why });
+    let refuse = |why| Err(Rejected { violation, why, at: None });
     let expected = match outcome.end {
         PathEnd::Exit => ReplayEnd::Exit,
         PathEnd::Violation => ReplayEnd::Violation,
@@ -93,11 +96,11 @@ pub fn confirm<T>(
     };
     let edges = outcome.path.edges();
     let run = replay(prog, cfa, property, &inputs, edges.len() as u64 + 1);
-    if run.end != expected {
-        return refuse(Rejection::Diverged(run.end));
-    }
-    if run.edges != edges {
-        return refuse(Rejection::Diverged(ReplayEnd::Diverged));
+    if run.end != expected || run.edges != edges {
+        // Where the run left the path: the first edge it did not take as the path did.
+        let left = edges.iter().zip(&run.edges).position(|(a, b)| a != b).unwrap_or(run.edges.len());
+        let end = if run.end != expected { run.end } else { ReplayEnd::Diverged };
+        return Err(Rejected { violation, why: Rejection::Diverged(end), at: edges.get(left).copied() });
     }
     Ok(Confirmed { edges, inputs, assumed, allocs: run.allocs })
 }
@@ -206,9 +209,9 @@ mod tests {
              a library function that is not modelled returned an arbitrary value"
         );
         assert_eq!(Inconclusive::NotExhausted.to_string(), "exploration incomplete");
-        let r = Rejected { violation: true, why: Rejection::Diverged(ReplayEnd::Halt) };
+        let r = Rejected { violation: true, why: Rejection::Diverged(ReplayEnd::Halt), at: None };
         assert_eq!(r.to_string(), "a counterexample did not replay (the concrete run ended with Halt)");
-        let r = Rejected { violation: false, why: Rejection::NoModel };
+        let r = Rejected { violation: false, why: Rejection::NoModel, at: None };
         assert_eq!(r.to_string(), "an execution had no model");
     }
 }

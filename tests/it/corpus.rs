@@ -249,3 +249,38 @@ fn no_execution_of_any_run_covers_a_line_another_run_proved_not_coverable() {
     // Each run against itself and against the other automata of its program.
     assert!(checked >= runs.len() + 4, "{checked} pairs");
 }
+
+/// Every `__builtin_*` function the programs of the shared corpus call has a model in `libmodels`
+/// (gcc's meaning, or a cut as unsupported): none is taken as an input.
+#[test]
+fn every_builtin_of_the_corpus_has_a_model() {
+    let Some(corpus) = corpus() else {
+        eprintln!("SKIPPED: ../shared/corpus not found");
+        return;
+    };
+    let re = regex::Regex::new(r"__builtin_[A-Za-z0-9_]+").unwrap();
+    // Types, not functions.
+    let types = ["__builtin_va_list"];
+    let mut unknown = std::collections::BTreeMap::<String, String>::new();
+    let mut seen = 0;
+    let mut stack = vec![corpus];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "c" || x == "i") {
+                let text = String::from_utf8_lossy(&std::fs::read(&p).unwrap()).into_owned();
+                for m in re.find_iter(&text) {
+                    seen += 1;
+                    let name = m.as_str();
+                    if !types.contains(&name) && vcov::libmodels::LibFn::of(name) == vcov::libmodels::LibFn::Unknown {
+                        unknown.entry(name.to_string()).or_insert_with(|| p.display().to_string());
+                    }
+                }
+            }
+        }
+    }
+    assert!(seen > 0, "the corpus calls builtins");
+    assert!(unknown.is_empty(), "builtins without a model (and a file that calls each): {unknown:?}");
+}

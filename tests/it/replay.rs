@@ -441,3 +441,38 @@ fn the_driver_fixture_replays_completely() {
         );
     }
 }
+
+#[test]
+fn builtin_object_size_is_what_gcc_folds_not_an_input() {
+    // `__builtin_object_size(to, 0)` of a pointer parameter is (size_t)-1 under gcc -O0, so the
+    // `return 0;` of line 13 never runs; of `&m.text[4]` (kind 1) it is 8 and of `m.text` (kind 0)
+    // the 12 bytes left in `m`. An executor that took the value as an input would claim line 13 and
+    // the replay would refute it.
+    let program = fixture("c/coverage/object_size.c");
+    let true_aa = root().join("assumption-automata/true.spc");
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("suite");
+    let json = dir.path().join("r.json");
+    let run = vcov([
+        "coverage".as_ref(),
+        program.as_os_str(),
+        "--aa".as_ref(),
+        true_aa.as_os_str(),
+        "--64".as_ref(),
+        "--no-progress".as_ref(),
+        "--evidence".as_ref(),
+        suite.as_os_str(),
+        "--json".as_ref(),
+        json.as_os_str(),
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(report["exact"], true, "{report}");
+    assert_eq!(report["line_status"]["13"], "not_coverable", "{report}");
+    for l in ["24", "27"] {
+        assert_eq!(report["line_status"][l], "covered", "line {l}: {report}");
+    }
+    let run = replay(&program, &suite, &[]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains(" 0 not confirmed"), "{}", run.stdout);
+}
