@@ -92,9 +92,9 @@ impl<'a> FnBuilder<'a> {
         self.g.new_node(self.func, NodeKind::Normal)
     }
 
-    /// All lines of `span`.
+    /// All lines of `span` (in the user's file: none for code from a header).
     pub(super) fn lines(&self, span: Span) -> Option<(u32, u32)> {
-        (!span.is_empty()).then(|| self.prog.file.lines(span))
+        (!span.is_empty()).then(|| self.prog.file.user_lines(span)).flatten()
     }
 
     /// The first line of `span` only.

@@ -16,7 +16,7 @@ use std::path::PathBuf;
 
 use crate::base::{Diagnostic, SourceFile};
 
-pub use comments::blank_comments;
+pub use comments::{blank_comments, unprocessed_directive};
 pub use consteval::{eval_int, eval_int_with, fold_binary};
 
 /// A fatal problem with a C input: it cannot be parsed or has no consistent meaning.
@@ -42,10 +42,10 @@ pub fn parse_program(file: SourceFile, dm: types::DataModel) -> Result<(ir::Prog
     let blanked = comments::blank_comments_and_list_directives(file.text(), &mut directives);
     let (blanked, hints) = layout::extract(file.text(), blanked, &directives);
     if let Some(pos) = sign_run(&blanked) {
-        let lc = file.line_col(pos as u32);
+        let (path, lc) = file.position(pos as u32);
         let sign = &blanked[pos..=pos];
         return Err(FrontError {
-            path: file.path().to_path_buf(),
+            path: path.to_path_buf(),
             line: lc.line,
             col: lc.col,
             message: format!("syntax error: more than three '{sign}' in a row"),
@@ -75,12 +75,12 @@ fn parse_and_lower(
     let parsed = match parsed {
         Ok(Ok(p)) => p,
         Ok(Err(e)) => {
-            let lc = file.line_col(e.offset as u32);
+            let (path, lc) = file.position(e.offset as u32);
             let mut expected: Vec<&str> = e.expected.iter().copied().collect();
             expected.sort_unstable();
             let shown = expected.iter().take(8).map(|t| format!("'{t}'")).collect::<Vec<_>>().join(", ");
             return Err(FrontError {
-                path: file.path().to_path_buf(),
+                path: path.to_path_buf(),
                 line: lc.line,
                 col: lc.col,
                 message: format!("syntax error: unexpected token, expected one of {shown}"),

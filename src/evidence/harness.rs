@@ -405,7 +405,9 @@ pub fn memory_file(case: &TestCase, facts: &[MemoryFact], lazy_offset: u64) -> S
     res
 }
 
-/// The copy of the program `vcov replay` compiles: preprocessor lines blanked (`blank_directives`),
+/// The copy of the program `vcov replay` compiles: preprocessor lines blanked (`blank_directives`;
+/// the line markers of a program vcov preprocessed stay, so that gcc and gcov count the lines of the
+/// user's file, as vcov does),
 /// inline `asm` statements neutralized (vcov's executor gives them no effect), and, when labels named
 /// `ERROR` are violations (`error_label`), a call recording the violation put before the statement
 /// each such label marks; otherwise a call recording the violation put first in the body of a
@@ -416,7 +418,7 @@ pub fn memory_file(case: &TestCase, facts: &[MemoryFact], lazy_offset: u64) -> S
 /// `for`). Only those: the call puts code on the declaration's line, which gcov then counts. Every
 /// edit stays on the lines it replaces, so gcov's line numbers are the original file's.
 pub fn replay_copy(prog: &Program, text: &str, error_label: bool, fill: &BTreeSet<u32>) -> String {
-    let mut out = blank_directives(text).into_bytes();
+    let mut out = blank_directives(text, prog.file.is_preprocessed()).into_bytes();
     let mut inserts: Vec<(usize, String)> = Vec::new();
     let mut for_inits = BTreeSet::new();
     for f in &prog.funcs {
@@ -562,8 +564,9 @@ fn visit_stmts(st: &Stmt, f: &mut impl FnMut(&Stmt)) {
 
 /// The program text with every preprocessor line (`#` first on its line, continued over
 /// backslash-newline) blanked, every other byte, line and column kept: gcc and gcov then report the
-/// physical lines of the given file, as vcov does.
-pub fn blank_directives(text: &str) -> String {
+/// physical lines of the given file, as vcov does. `#pragma pack` stays, and so do line markers when
+/// `keep_markers` (the text is a preprocessor's output whose lines vcov maps to the user's file).
+pub fn blank_directives(text: &str, keep_markers: bool) -> String {
     let mut out = text.as_bytes().to_vec();
     let mut i = 0;
     let mut line_start = true;
@@ -572,7 +575,10 @@ pub fn blank_directives(text: &str) -> String {
             b'\n' => line_start = true,
             b' ' | b'\t' | b'\r' | b'\x0c' => {}
             // `#pragma pack` decides layouts that vcov models, so gcc must see it too.
-            b'#' if line_start && !is_pack_pragma(&text.as_bytes()[i..]) => {
+            b'#' if line_start
+                && !is_pack_pragma(&text.as_bytes()[i..])
+                && !(keep_markers && is_line_marker(&text.as_bytes()[i..])) =>
+            {
                 while i < out.len() && out[i] != b'\n' {
                     if out[i] == b'\\' && out.get(i + 1) == Some(&b'\n') {
                         out[i] = b' ';
@@ -589,6 +595,12 @@ pub fn blank_directives(text: &str) -> String {
         i += 1;
     }
     String::from_utf8(out).expect("only ASCII bytes were replaced")
+}
+
+/// Whether `line` (from its `#`) is a line marker (`# 12 "a.c"`, `#line 12`).
+fn is_line_marker(line: &[u8]) -> bool {
+    let rest: Vec<u8> = line[1..].iter().copied().skip_while(|b| *b == b' ' || *b == b'\t').collect();
+    rest.first().is_some_and(u8::is_ascii_digit) || rest.starts_with(b"line ")
 }
 
 /// Whether `line` (from its `#`) is a `#pragma pack` directive.
@@ -1447,8 +1459,11 @@ int main(void) { return printk("call me"); }
     #[test]
     fn directives_are_blanked_in_place() {
         let src = "# 1 \"a.c\"\nint x;\n  #define A \\\n  1\nint y = 1; // # not a directive\n#pragma pack(1)\n";
-        let out = blank_directives(src);
+        let out = blank_directives(src, false);
         assert_eq!(out.len(), src.len());
         assert_eq!(out, "         \nint x;\n             \n   \nint y = 1; // # not a directive\n#pragma pack(1)\n");
+        // The markers of vcov's own preprocessing stay; other directives go.
+        let src = "# 1 \"a.c\"\n#line 4\n#ident \"x\"\nint x;\n";
+        assert_eq!(blank_directives(src, true), "# 1 \"a.c\"\n#line 4\n          \nint x;\n");
     }
 }

@@ -282,6 +282,16 @@ impl<'a> World<'a> {
         self.lib[f.idx()]
     }
 
+    /// Why a call of `f` is not modelled, when the program calls `f` without ever declaring it and
+    /// no model knows the name: nothing says what it does (a call of `assert` whose header was not
+    /// included would hide every failed assertion), so the executor and the interpreter cut the path
+    /// there rather than guess.
+    pub(crate) fn undeclared_call(&self, f: FuncId) -> Option<String> {
+        let func = self.prog.func(f);
+        (func.implicit && func.body.is_none() && self.lib(f) == LibFn::Unknown)
+            .then(|| format!("a call of '{}', which the program never declares (is an #include missing?)", func.name))
+    }
+
     /// Whether calling `f` (with or without body) violates the property.
     pub fn is_violation_call(&self, f: FuncId) -> bool {
         match self.lib(f) {
@@ -561,6 +571,9 @@ impl<'w, 'a> Exec<'w, 'a> {
     }
 
     fn lib_call(&mut self, e: EdgeId, f: FuncId, lhs: Option<&Expr>, args: &[Expr]) -> R<Effect> {
+        if let Some(reason) = self.w.undeclared_call(f) {
+            return Err(Unsupported(reason));
+        }
         let lib = self.w.lib(f);
         match lib {
             LibFn::ReachError | LibFn::AssertFail if self.w.is_violation_call(f) => Ok(Effect::End(EndKind::Violation)),

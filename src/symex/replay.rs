@@ -608,6 +608,9 @@ impl<'a> Interp<'a> {
     }
 
     fn lib_call(&mut self, f: FuncId, lhs: Option<&Expr>, args: &[Expr]) -> R<Option<ReplayEnd>> {
+        if let Some(reason) = self.w.undeclared_call(f) {
+            return unsupported(reason);
+        }
         let lib = self.w.lib(f);
         match lib {
             LibFn::ReachError | LibFn::AssertFail if self.w.is_violation_call(f) => Ok(Some(ReplayEnd::Violation)),

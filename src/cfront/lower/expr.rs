@@ -594,6 +594,7 @@ impl Lowerer<'_> {
                 }));
                 self.warn(sp(&id.span), format!("implicit declaration of function '{}'", id.node.name));
                 let f = self.declare_func(&id.node.name, ty, sp(&id.span));
+                self.funcs[f.idx()].implicit = true;
                 mk(ExprKind::Func(f), ty, sp(&id.span))
             }
             _ => self.expr(&c.node.callee)?,

@@ -231,13 +231,13 @@ impl<'a> Lowerer<'a> {
     }
 
     fn err<T>(&self, span: Span, message: impl Into<String>) -> Res<T> {
-        let lc = self.file.line_col(span.lo);
-        Err(FrontError { path: self.file.path().to_path_buf(), line: lc.line, col: lc.col, message: message.into() })
+        let (path, lc) = self.file.position(span.lo);
+        Err(FrontError { path: path.to_path_buf(), line: lc.line, col: lc.col, message: message.into() })
     }
 
     fn warn(&mut self, span: Span, message: impl Into<String>) {
-        let lc = self.file.line_col(span.lo);
-        self.diags.push(Diagnostic::new(Severity::Warning, self.file.path(), lc.line, lc.col, message));
+        let (path, lc) = self.file.position(span.lo);
+        self.diags.push(Diagnostic::new(Severity::Warning, path, lc.line, lc.col, message));
     }
 
     fn text(&self, span: Span) -> &'a str {
@@ -351,12 +351,15 @@ impl<'a> Lowerer<'a> {
                     span,
                     header_text: None,
                     address_taken: false,
+                    implicit: false,
                 });
                 let f = FuncId::from_idx(self.funcs.len() - 1);
                 self.func_by_name.insert(name.to_string(), f);
                 f
             }
         };
+        // A declaration written after an implicit one declares the function after all.
+        self.funcs[f.idx()].implicit = false;
         // Functions always live at file scope, even when declared in a block.
         self.scopes[0].ordinary.insert(name.to_string(), Ordinary::Func(f));
         self.bind(name, Ordinary::Func(f));
