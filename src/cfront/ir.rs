@@ -487,7 +487,16 @@ pub enum ExprKind {
     Decay(Box<Expr>),
     /// `sizeof`/`_Alignof`/`offsetof`, folded to its value (of type `size_t`).
     SizeOf(u64),
-    /// A construct vcov does not model (statement expression, `va_arg`, compound literal, ...).
+    /// `sizeof e` folded to its value, with its operand `e` when that holds a `?:`, `&&`, `||` or
+    /// comma and nothing with an effect: C does not evaluate it, but CPAchecker's AST converter hoists
+    /// those into branches that set a `__CPAchecker_TMP_n`, so its CFA has the edges (glibc's
+    /// `assert` is `(void) sizeof ((e) ? 1 : 0), ...`).
+    SizeOfExpr(u64, Box<Expr>),
+    /// A GNU statement expression `({ ...; e; })`: the block (a `StmtKind::Block`, its own scope).
+    /// Its value is that of the last statement when that is an expression statement (of that type);
+    /// otherwise the type is `void`.
+    StmtExpr(Box<Stmt>),
+    /// A construct vcov does not model (`va_arg`, compound literal, ...).
     Unsupported(String),
 }
 

@@ -59,7 +59,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use super::testcomp::TestCase;
-use crate::cfront::ir::{LocalDecl, LocalEntry, Program, Stmt, StmtKind, VarKind};
+use crate::cfront::ir::{Expr, ExprKind, Init, LocalDecl, LocalEntry, Program, Stmt, StmtKind, VarKind};
 use crate::cfront::types::{FloatKind, RecordId, RecordKind, TypeId, TypeKind, Types};
 use crate::coverage::result::MemoryFact;
 use crate::libmodels::LibFn;
@@ -535,9 +535,12 @@ fn neutralize(out: &mut [u8], lo: usize, hi: usize) {
     }
 }
 
-/// Calls `f` on `st` and every statement inside it.
+/// Calls `f` on `st` and every statement inside it, those of statement expressions included.
 fn visit_stmts(st: &Stmt, f: &mut impl FnMut(&Stmt)) {
     f(st);
+    for block in statement_expressions(st) {
+        visit_stmts(block, f);
+    }
     match &st.kind {
         StmtKind::Block(list) => list.iter().for_each(|s| visit_stmts(s, f)),
         StmtKind::If { then_, else_, .. } => {
@@ -560,6 +563,65 @@ fn visit_stmts(st: &Stmt, f: &mut impl FnMut(&Stmt)) {
         }
         _ => {}
     }
+}
+
+/// The blocks of the statement expressions in the expressions of `st` itself (not in the statements
+/// it contains).
+fn statement_expressions(st: &Stmt) -> Vec<&Stmt> {
+    let mut exprs: Vec<&Expr> = Vec::new();
+    match &st.kind {
+        StmtKind::Decl(entries) => {
+            for e in entries {
+                match e {
+                    LocalEntry::Var(LocalDecl { init: Some(Init::Expr(x)), .. }) => exprs.push(x),
+                    LocalEntry::Var(LocalDecl { init: Some(Init::List(leaves)), .. }) => {
+                        exprs.extend(leaves.iter().map(|l| &l.value))
+                    }
+                    _ => {}
+                }
+            }
+        }
+        StmtKind::Expr(e)
+        | StmtKind::If { cond: e, .. }
+        | StmtKind::While { cond: e, .. }
+        | StmtKind::DoWhile { cond: e, .. }
+        | StmtKind::Switch { cond: e, .. }
+        | StmtKind::Return(Some(e)) => exprs.push(e),
+        StmtKind::For { cond, step, .. } => exprs.extend(cond.iter().chain(step)),
+        _ => {}
+    }
+    let mut res = Vec::new();
+    while let Some(e) = exprs.pop() {
+        match &e.kind {
+            ExprKind::StmtExpr(block) => res.push(&**block),
+            ExprKind::Unary(_, x)
+            | ExprKind::Member { base: x, .. }
+            | ExprKind::Deref(x)
+            | ExprKind::AddrOf(x)
+            | ExprKind::Cast(x, _)
+            | ExprKind::Decay(x)
+            | ExprKind::IncDec { target: x, .. }
+            | ExprKind::SizeOfExpr(_, x) => exprs.push(x),
+            ExprKind::Binary(_, a, b)
+            | ExprKind::Assign(a, b)
+            | ExprKind::CompoundAssign(_, a, b, _)
+            | ExprKind::Comma(a, b)
+            | ExprKind::Index(a, b) => exprs.extend([&**a, &**b]),
+            ExprKind::Cond(c, a, b) => exprs.extend([&**c, &**a, &**b]),
+            ExprKind::Call(callee, args) => {
+                exprs.push(callee);
+                exprs.extend(args);
+            }
+            ExprKind::IntConst(_)
+            | ExprKind::FloatConst(_)
+            | ExprKind::Str(_)
+            | ExprKind::Var(_)
+            | ExprKind::Func(_)
+            | ExprKind::SizeOf(_)
+            | ExprKind::Unsupported(_) => {}
+        }
+    }
+    res
 }
 
 /// The program text with every preprocessor line (`#` first on its line, continued over

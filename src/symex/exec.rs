@@ -924,11 +924,13 @@ impl<'w, 'a> Exec<'w, 'a> {
                 let r = semantics::repr(types, e.ty)?;
                 Ok(Value::Scalar(Bv::constant(*v as u128, r.bits)))
             }
-            ExprKind::SizeOf(v) => {
+            ExprKind::SizeOf(v) | ExprKind::SizeOfExpr(v, _) => {
                 let r = semantics::repr(types, e.ty)?;
                 Ok(Value::Scalar(Bv::constant(*v as u128, r.bits)))
             }
             ExprKind::FloatConst(_) => Err(Unsupported("floating-point values".into())),
+            // The CFA builder turns every statement expression into edges.
+            ExprKind::StmtExpr(_) => Err(Unsupported("a statement expression on an edge".into())),
             ExprKind::Unsupported(reason) => Err(Unsupported(reason.clone())),
             ExprKind::Var(_)
             | ExprKind::Member { .. }

@@ -777,11 +777,12 @@ impl<'a> Interp<'a> {
                 let (bits, _, _) = scalar(types, e.ty)?;
                 Ok(Val::Int(mask(*v as u128, bits), bits))
             }
-            ExprKind::SizeOf(v) => {
+            ExprKind::SizeOf(v) | ExprKind::SizeOfExpr(v, _) => {
                 let (bits, _, _) = scalar(types, e.ty)?;
                 Ok(Val::Int(mask(*v as u128, bits), bits))
             }
             ExprKind::FloatConst(_) => unsupported("floating-point values"),
+            ExprKind::StmtExpr(_) => unsupported("a statement expression on an edge"),
             ExprKind::Unsupported(r) => unsupported(r.clone()),
             ExprKind::Var(_)
             | ExprKind::Member { .. }
