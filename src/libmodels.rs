@@ -30,6 +30,9 @@ pub enum LibFn {
     Memcpy,
     /// `expect(v, e)` (`__builtin_expect`): returns `v`.
     Expect,
+    /// `bswap16`/`bswap32`/`bswap64` (`__builtin_bswap32`, which glibc's headers call): the
+    /// argument with its bytes in reverse order.
+    Bswap,
     /// No effect (`__VERIFIER_atomic_begin`).
     Noop,
     /// Output (`printf`, `printk`): no effect on memory; the result is an input.
@@ -68,6 +71,9 @@ pub const TABLE: &[(&str, LibFn)] = &[
     ("memmove", LibFn::Memcpy),
     ("__memcpy", LibFn::Memcpy),
     ("expect", LibFn::Expect),
+    ("bswap16", LibFn::Bswap),
+    ("bswap32", LibFn::Bswap),
+    ("bswap64", LibFn::Bswap),
     ("__VERIFIER_atomic_begin", LibFn::Noop),
     ("__VERIFIER_atomic_end", LibFn::Noop),
     ("printf", LibFn::Output),

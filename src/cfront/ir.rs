@@ -117,6 +117,9 @@ pub struct Func {
     pub header_text: Option<String>,
     /// Whether the address of the function is taken (a candidate for calls through pointers).
     pub address_taken: bool,
+    /// The assembler name a declaration gives the function (`scanf(...) __asm__ ("__isoc99_scanf")`,
+    /// as glibc's `<stdio.h>` has it): the symbol the compiled program calls.
+    pub asm_label: Option<String>,
     /// Whether the program calls the function without declaring it anywhere (C89's implicit
     /// `int f()`): nothing says what it is, often a macro whose header was not included (`assert`).
     pub implicit: bool,

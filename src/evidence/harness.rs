@@ -168,7 +168,8 @@ pub fn classify(name: &str) -> StubKind {
         | LibFn::Free
         | LibFn::Memset
         | LibFn::Memcpy
-        | LibFn::Expect) => StubKind::Model(m),
+        | LibFn::Expect
+        | LibFn::Bswap) => StubKind::Model(m),
         LibFn::Nondet | LibFn::Output | LibFn::Unmodelled | LibFn::Unknown => StubKind::Fed,
     }
 }
@@ -186,6 +187,11 @@ fn model_body(model: LibFn, n_params: usize, ret: Option<&str>) -> Option<String
         LibFn::Memset if n_params >= 3 => give("__builtin_memset(p0, p1, p2)"),
         LibFn::Memcpy if n_params >= 3 => give("__builtin_memmove(p0, p1, p2)"),
         LibFn::Expect if n_params >= 1 => give("p0"),
+        LibFn::Bswap if n_params == 1 => format!(
+            "  unsigned char *b = (unsigned char *)&p0, t;\n  unsigned long k;\n  for (k = 0; k < sizeof p0 / 2; k++) {{\n    \
+             t = b[k];\n    b[k] = b[sizeof p0 - 1 - k];\n    b[sizeof p0 - 1 - k] = t;\n  }}\n{}",
+            give("p0")
+        ),
         _ => return None,
     })
 }
@@ -246,7 +252,9 @@ pub fn harness(prog: &Program) -> Harness {
             params.join(", ")
         };
         let symbol = stub_symbol(&f.name);
-        renames.push((f.name.clone(), symbol.clone()));
+        // The program's object calls the declaration's assembler name (glibc's `scanf` is
+        // `__isoc99_scanf`).
+        renames.push((f.asm_label.clone().unwrap_or_else(|| f.name.clone()), symbol.clone()));
         let header = r.decl(ft.ret, &format!("{symbol}({params})"), true);
         let ret = ft.ret;
         let name = c_string(&f.name);

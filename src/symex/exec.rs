@@ -638,6 +638,12 @@ impl<'w, 'a> Exec<'w, 'a> {
                 self.store_result(lhs, v, Some(args[0].ty))?;
                 Ok(Effect::Moved)
             }
+            LibFn::Bswap if args.len() == 1 => {
+                let v = self.scalar(&args[0])?;
+                let bits: Vec<_> = v.bits().chunks(8).rev().flatten().copied().collect();
+                self.store_result(lhs, Value::Scalar(Bv::from_bits(bits)), Some(args[0].ty))?;
+                Ok(Effect::Moved)
+            }
             LibFn::Noop => Ok(Effect::Moved),
             LibFn::Output => {
                 for a in args {

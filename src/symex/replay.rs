@@ -682,6 +682,18 @@ impl<'a> Interp<'a> {
                 }
                 Ok(None)
             }
+            LibFn::Bswap if args.len() == 1 => {
+                let Val::Int(v, bits) = self.rvalue(&args[0])? else {
+                    return unsupported("an aggregate given to bswap");
+                };
+                let swapped = (0..bits / 8).fold(0u128, |acc, k| (acc << 8) | ((v >> (8 * k)) & 0xff));
+                if let Some(l) = lhs {
+                    let p = self.place(l)?;
+                    let v = self.convert(Val::Int(swapped, bits), args[0].ty, p.ty)?;
+                    self.write(&p, v)?;
+                }
+                Ok(None)
+            }
             LibFn::Noop => Ok(None),
             LibFn::Output => {
                 for a in args {

@@ -616,6 +616,14 @@ impl Lowerer<'_> {
     fn call(&mut self, c: &Node<ast::CallExpression>, span: Span) -> Res<Expr> {
         // A call of an undeclared function declares it implicitly as `int f()`.
         let callee = match &c.node.callee.node {
+            // gcc declares its builtins itself (glibc's <stdlib.h> calls `__builtin_bswap32`).
+            ast::Expression::Identifier(id)
+                if self.lookup(&id.node.name).is_none() && self.builtin_type(&id.node.name).is_some() =>
+            {
+                let ty = self.builtin_type(&id.node.name).expect("checked");
+                let f = self.declare_func(&id.node.name, ty, sp(&id.span));
+                mk(ExprKind::Func(f), ty, sp(&id.span))
+            }
             ast::Expression::Identifier(id) if self.lookup(&id.node.name).is_none() => {
                 let int = self.int();
                 let ty = self.types.intern(TypeKind::Func(FuncType {
@@ -664,6 +672,36 @@ impl Lowerer<'_> {
             self.warn(span, format!("call with {} arguments, the function takes {}", args.len(), fty.params.len()));
         }
         Ok(mk(ExprKind::Call(Box::new(callee), args), fty.ret, span))
+    }
+
+    /// The prototype gcc gives builtin `name`, for the builtins `libmodels` models (and glibc's
+    /// headers call without declaring them); other builtins are implicitly declared, so that a call
+    /// the executor cannot model is cut, not guessed.
+    fn builtin_type(&mut self, name: &str) -> Option<TypeId> {
+        let base = name.strip_prefix("__builtin_")?;
+        let t = &mut self.types;
+        let void = t.intern(TypeKind::Void);
+        let int = t.int(IntType::INT);
+        let long = t.int(IntType::LONG);
+        let ushort = t.int(IntType { rank: IntRank::Short, signed: false });
+        let uint = t.int(IntType::UINT);
+        let ullong = t.int(IntType::ULLONG);
+        let voidp = t.pointer(void);
+        let size_t = self.size_t;
+        let (ret, params) = match base {
+            "bswap16" => (ushort, vec![ushort]),
+            "bswap32" => (uint, vec![uint]),
+            "bswap64" => (ullong, vec![ullong]),
+            "expect" => (long, vec![long, long]),
+            "memcpy" | "memmove" => (voidp, vec![voidp, voidp, size_t]),
+            "memset" => (voidp, vec![voidp, int, size_t]),
+            "malloc" | "alloca" => (voidp, vec![size_t]),
+            "calloc" => (voidp, vec![size_t, size_t]),
+            "free" => (void, vec![voidp]),
+            "abort" | "trap" | "unreachable" => (void, vec![]),
+            _ => return None,
+        };
+        Some(self.types.intern(TypeKind::Func(FuncType { ret, params, variadic: false, unprototyped: false })))
     }
 
     /// Default argument promotions (integer promotion, `float` to `double`).
@@ -747,7 +785,7 @@ fn float_rank(k: FloatKind) -> u8 {
 }
 
 /// Decodes one quoted string or character literal (`"a\n"`, `'\x41'`) to bytes.
-fn decode_string_piece(piece: &str) -> Vec<u8> {
+pub(super) fn decode_string_piece(piece: &str) -> Vec<u8> {
     let piece = piece.trim_start_matches(['L', 'u', 'U', '8']);
     let inner = piece.get(1..piece.len().saturating_sub(1)).unwrap_or("");
     let b = inner.as_bytes();

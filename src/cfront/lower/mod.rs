@@ -284,6 +284,7 @@ impl<'a> Lowerer<'a> {
             }
             if matches!(self.types.kind(decl.ty), TypeKind::Func(_)) {
                 let func = self.declare_func(&name, decl.ty, span);
+                self.note_asm_label(func, &id.node.declarator);
                 let params = decl.params.unwrap_or_default().into_iter().map(|p| p.0).collect();
                 self.globals.push(GlobalDecl::FuncProto { func, span, params });
                 continue;
@@ -351,6 +352,7 @@ impl<'a> Lowerer<'a> {
                     span,
                     header_text: None,
                     address_taken: false,
+                    asm_label: None,
                     implicit: false,
                 });
                 let f = FuncId::from_idx(self.funcs.len() - 1);
@@ -364,6 +366,16 @@ impl<'a> Lowerer<'a> {
         self.scopes[0].ordinary.insert(name.to_string(), Ordinary::Func(f));
         self.bind(name, Ordinary::Func(f));
         f
+    }
+
+    /// Records the assembler name (`__asm__ ("name")`) a declarator gives function `f`.
+    fn note_asm_label(&mut self, f: FuncId, d: &Node<ast::Declarator>) {
+        for ext in &d.node.extensions {
+            if let ast::Extension::AsmLabel(s) = &ext.node {
+                let bytes: Vec<u8> = s.node.iter().flat_map(|piece| expr::decode_string_piece(piece)).collect();
+                self.funcs[f.idx()].asm_label = Some(String::from_utf8_lossy(&bytes).into_owned());
+            }
+        }
     }
 
     fn function_definition(&mut self, fd: &Node<ast::FunctionDefinition>) -> Res<()> {
@@ -441,6 +453,7 @@ impl<'a> Lowerer<'a> {
             if matches!(self.types.kind(decl.ty), TypeKind::Func(_)) {
                 let known = self.func_by_name.contains_key(&name);
                 let f = self.declare_func(&name, decl.ty, span);
+                self.note_asm_label(f, &id.node.declarator);
                 if !known {
                     let params = decl.params.unwrap_or_default().into_iter().map(|p| p.0).collect();
                     self.late_globals.push(GlobalDecl::FuncProto { func: f, span, params });
@@ -939,6 +952,7 @@ impl<'a> Lowerer<'a> {
         match &d.node.kind.node {
             ast::DeclaratorKind::Abstract => Ok(Declared { name: None, ty, params, pointer_text }),
             ast::DeclaratorKind::Identifier(id) => {
+                let ty = self.with_mode(ty, d)?;
                 Ok(Declared { name: Some((id.node.name.clone(), sp(&id.span))), ty, params, pointer_text })
             }
             ast::DeclaratorKind::Declarator(inner) => {
@@ -950,6 +964,36 @@ impl<'a> Lowerer<'a> {
                 Ok(res)
             }
         }
+    }
+
+    /// The integer type `ty` resized by a `mode` attribute of the declarator (glibc's
+    /// `typedef int register_t __attribute__ ((__mode__ (__word__)));`): `QI`, `HI`, `SI`, `DI`
+    /// are 1, 2, 4 and 8 bytes, `word` and `pointer` the pointer's size, `byte` one byte.
+    fn with_mode(&mut self, ty: TypeId, d: &Node<ast::Declarator>) -> Res<TypeId> {
+        let Some(it) = self.types.as_int(ty) else { return Ok(ty) };
+        for ext in &d.node.extensions {
+            let ast::Extension::Attribute(attr) = &ext.node else { continue };
+            if attr.name.node.trim_matches('_') != "mode" {
+                continue;
+            }
+            let Some(ast::Expression::Identifier(m)) = attr.arguments.first().map(|a| &a.node) else { continue };
+            let ptr = self.types.data_model().pointer_size();
+            let bytes = match m.node.name.trim_matches('_') {
+                "QI" | "byte" => 1,
+                "HI" => 2,
+                "SI" => 4,
+                "DI" => 8,
+                "word" | "pointer" => ptr,
+                other => return self.err(sp(&m.span), format!("mode '{other}' is not supported")),
+            };
+            let dm = self.types.data_model();
+            let rank = [IntRank::Char, IntRank::Short, IntRank::Int, IntRank::Long, IntRank::LongLong]
+                .into_iter()
+                .find(|&rank| IntType { rank, signed: it.signed }.bits(dm) == 8 * bytes as u32)
+                .expect("every size up to 8 bytes has an integer type");
+            return Ok(self.types.int(IntType { rank, signed: it.signed }));
+        }
+        Ok(ty)
     }
 
     fn function_declarator(&mut self, ret: TypeId, fd: &Node<ast::FunctionDeclarator>) -> Res<(TypeId, Vec<Param>)> {
