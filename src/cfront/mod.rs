@@ -41,6 +41,7 @@ pub fn parse_program(file: SourceFile, dm: types::DataModel) -> Result<(ir::Prog
     let mut directives = Vec::new();
     let blanked = comments::blank_comments_and_list_directives(file.text(), &mut directives);
     let (blanked, hints) = layout::extract(file.text(), blanked, &directives);
+    let blanked = gcc_type_names(blanked);
     if let Some(pos) = sign_run(&blanked) {
         let (path, lc) = file.position(pos as u32);
         let sign = &blanked[pos..=pos];
@@ -96,6 +97,39 @@ fn parse_and_lower(
         }
     };
     lower::lower(file.clone(), dm, &parsed.unit, hints)
+}
+
+/// `text` with gcc's `__float128` (which `lang_c` does not know; `<stddef.h>` uses it for ILP32's
+/// `max_align_t`) spelled `_Float128 ` (its standard name, one blank to keep every offset), outside
+/// literals.
+fn gcc_type_names(text: String) -> String {
+    const GCC: &str = "__float128";
+    if !text.contains(GCC) {
+        return text;
+    }
+    let mut bytes = text.into_bytes();
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            q @ (b'"' | b'\'') => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != q && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            _ if bytes[i..].starts_with(GCC.as_bytes())
+                && (i == 0 || !ident(bytes[i - 1]))
+                && bytes.get(i + GCC.len()).is_none_or(|&b| !ident(b)) =>
+            {
+                bytes[i..i + GCC.len()].copy_from_slice(b"_Float128 ");
+                i += GCC.len();
+            }
+            _ => i += 1,
+        }
+    }
+    String::from_utf8(bytes).expect("ASCII replaced by ASCII")
 }
 
 /// The offset of the first run of four or more `+` (or `-`) outside literals, if any.

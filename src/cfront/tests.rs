@@ -155,6 +155,17 @@ fn statement_expressions_have_the_type_of_their_last_statement() {
 }
 
 #[test]
+fn gcc_float128_is_float128() {
+    // <stddef.h>'s `max_align_t` under -m32.
+    let src = "typedef struct { long long a; __float128 f __attribute__((__aligned__(__alignof(__float128)))); } m;\nm v;\nchar *s = \"__float128\";";
+    let (p, diags) = parse_program(SourceFile::new("t.c", src.to_string()), DataModel::Ilp32).unwrap();
+    assert!(diags.is_empty(), "{diags:?}");
+    let v = p.vars.iter().find(|v| v.name == "v").unwrap();
+    assert_eq!((p.types.size_of(v.ty), p.types.align_of(v.ty)), (Some(32), 16));
+    assert_eq!(p.strings.iter().find(|s| s.starts_with(b"__")).map(Vec::len), Some(11), "literals stay");
+}
+
+#[test]
 fn errors_name_the_place() {
     assert_eq!(lower_err("int x;\nint f() { return y; }"), "t.c:2:18: use of undeclared identifier 'y'");
     assert!(lower_err("int x;\nint y = ;").starts_with("t.c:2:9: syntax error"), "{}", lower_err("int x;\nint y = ;"));

@@ -724,6 +724,7 @@ impl<'a> Render<'a> {
                     FloatKind::Float => "float",
                     FloatKind::Double => "double",
                     FloatKind::LongDouble => "long double",
+                    FloatKind::Float128 => "_Float128",
                 };
                 format!("{n}{}", sep(inner))
             }

@@ -781,6 +781,7 @@ fn float_rank(k: FloatKind) -> u8 {
         FloatKind::Float => 0,
         FloatKind::Double => 1,
         FloatKind::LongDouble => 2,
+        FloatKind::Float128 => 3,
     }
 }
 

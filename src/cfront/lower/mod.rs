@@ -604,11 +604,15 @@ impl<'a> Lowerer<'a> {
                 T::TS18661Float(ft) => {
                     // `_Float32`, `_Float64`, `_Float128` (glibc's <math.h> declares functions of
                     // them): floating point is not modelled, so only the size matters; a type whose
-                    // size vcov does not know takes long double's, with a warning.
+                    // size vcov does not know takes long double's, with a warning. gcc's
+                    // `_Float32x` is double and `_Float64x` long double on x86.
                     let text = self.text(sp(&ts.span)).to_string();
                     let kind = match (&ft.format, ft.width) {
                         (ast::TS18661FloatFormat::BinaryInterchange, 32) => FloatKind::Float,
                         (ast::TS18661FloatFormat::BinaryInterchange, 64) => FloatKind::Double,
+                        (ast::TS18661FloatFormat::BinaryInterchange, 128) => FloatKind::Float128,
+                        (ast::TS18661FloatFormat::BinaryExtended, 32) => FloatKind::Double,
+                        (ast::TS18661FloatFormat::BinaryExtended, 64) => FloatKind::LongDouble,
                         _ => {
                             self.warn(sp(&ts.span), format!("{text} is treated as long double"));
                             FloatKind::LongDouble
