@@ -110,11 +110,9 @@ fn run_preprocessor(path: &Path, dm: DataModel, pp: &Preprocess, why: &str) -> R
         .unwrap_or("the preprocessor failed")
         .trim()
         .to_string();
-    let first = if first.starts_with(&path.display().to_string()) || first.contains(':') {
-        first
-    } else {
-        format!("{}: {first}", path.display())
-    };
+    // A message without a position (`gcc: error: ...`) names the program.
+    let located = first.split(':').nth(1).is_some_and(|n| n.trim().parse::<u32>().is_ok());
+    let first = if located { first } else { format!("{}: {first}", path.display()) };
     if dm == DataModel::Ilp32 && runs_with(pp, path, DataModel::Lp64) {
         bail!(
             "{first}\n`{shown}` failed, but the same with -m64 works: the 32-bit C headers are missing (Debian, \

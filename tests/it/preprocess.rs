@@ -44,6 +44,10 @@ fn the_seven_line_program_is_false() {
     let p = fixture("c/include/assert_seven.c");
     for m in models() {
         assert_eq!(verdict(&[p.to_str().unwrap(), m]), "Verification result: FALSE(unreach-call)", "{m}");
+        // gcc, given the counterexample's input, fails the assertion too.
+        let run = vcov(["verify", p.to_str().unwrap(), m, "--confirm"]);
+        let by = format!("Counterexample confirmed by: internal interpreter and gcc {}\n", m.replace("--", "-m"));
+        assert!(run.stdout.contains(&by), "{m}: {}{}", run.stdout, run.stderr);
     }
 }
 
