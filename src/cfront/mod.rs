@@ -41,7 +41,7 @@ pub fn parse_program(file: SourceFile, dm: types::DataModel) -> Result<(ir::Prog
     let mut directives = Vec::new();
     let blanked = comments::blank_comments_and_list_directives(file.text(), &mut directives);
     let (blanked, hints) = layout::extract(file.text(), blanked, &directives);
-    let blanked = gcc_type_names(blanked);
+    let blanked = gcc_keywords(blanked);
     if let Some(pos) = sign_run(&blanked) {
         let (path, lc) = file.position(pos as u32);
         let sign = &blanked[pos..=pos];
@@ -99,12 +99,16 @@ fn parse_and_lower(
     lower::lower(file.clone(), dm, &parsed.unit, hints)
 }
 
-/// `text` with gcc's `__float128` (which `lang_c` does not know; `<stddef.h>` uses it for ILP32's
-/// `max_align_t`) spelled `_Float128 ` (its standard name, one blank to keep every offset), outside
-/// literals.
-fn gcc_type_names(text: String) -> String {
-    const GCC: &str = "__float128";
-    if !text.contains(GCC) {
+/// `text` with two gcc keywords respelled, outside literals, every offset kept:
+/// - `__float128` (which `lang_c` does not know; `<stddef.h>` uses it for ILP32's `max_align_t`) as
+///   `_Float128 `, its standard name;
+/// - `__extension__` blanked: CDT defines it as an empty macro, so no node of CPAchecker's starts
+///   with it (`__extension__ typedef struct {..} lldiv_t;` of `<stdlib.h>` has the text
+///   `typedef struct {..} lldiv_t;` in CPAchecker 4.0's automata), while texts that hold it inside keep
+///   it (they are slices of the file, not of this text).
+fn gcc_keywords(text: String) -> String {
+    const KEYWORDS: [(&str, &[u8]); 2] = [("__float128", b"_Float128 "), ("__extension__", b"             ")];
+    if KEYWORDS.iter().all(|(k, _)| !text.contains(k)) {
         return text;
     }
     let mut bytes = text.into_bytes();
@@ -119,12 +123,17 @@ fn gcc_type_names(text: String) -> String {
                 }
                 i += 1;
             }
-            _ if bytes[i..].starts_with(GCC.as_bytes())
-                && (i == 0 || !ident(bytes[i - 1]))
-                && bytes.get(i + GCC.len()).is_none_or(|&b| !ident(b)) =>
-            {
-                bytes[i..i + GCC.len()].copy_from_slice(b"_Float128 ");
-                i += GCC.len();
+            b'_' if i == 0 || !ident(bytes[i - 1]) => {
+                let hit = KEYWORDS.iter().find(|(k, _)| {
+                    bytes[i..].starts_with(k.as_bytes()) && bytes.get(i + k.len()).is_none_or(|&b| !ident(b))
+                });
+                match hit {
+                    Some((k, with)) => {
+                        bytes[i..i + k.len()].copy_from_slice(with);
+                        i += k.len();
+                    }
+                    None => i += 1,
+                }
             }
             _ => i += 1,
         }

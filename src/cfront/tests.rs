@@ -166,6 +166,20 @@ fn gcc_float128_is_float128() {
 }
 
 #[test]
+fn no_node_starts_with_extension() {
+    // CDT's empty macro: `<stdlib.h>`'s `lldiv_t` has CPAchecker's text without it.
+    let src = "__extension__ typedef struct\n  {\n    long long int quot;\n  } lldiv_t;\nint f(void) { return __extension__ ({ 1; }) + __extension__ 2; }\nchar *s = \"__extension__\";";
+    let (p, diags) = parse_program(SourceFile::new("t.c", src.to_string()), DataModel::Lp64).unwrap();
+    assert!(diags.is_empty(), "{diags:?}");
+    let GlobalDecl::Type { span, .. } = &p.globals[0] else { panic!("{:?}", p.globals[0]) };
+    assert_eq!(p.text(*span), "typedef struct\n  {\n    long long int quot;\n  } lldiv_t;");
+    let f = p.func_by_name("f").unwrap();
+    let StmtKind::Block(items) = &p.func(f).body.as_ref().unwrap().kind else { panic!() };
+    assert_eq!(p.text(items[0].span), "return __extension__ ({ 1; }) + __extension__ 2;", "inner ones stay");
+    assert_eq!(p.strings.iter().find(|s| s.starts_with(b"__")).map(Vec::len), Some(14), "literals stay");
+}
+
+#[test]
 fn errors_name_the_place() {
     assert_eq!(lower_err("int x;\nint f() { return y; }"), "t.c:2:18: use of undeclared identifier 'y'");
     assert!(lower_err("int x;\nint y = ;").starts_with("t.c:2:9: syntax error"), "{}", lower_err("int x;\nint y = ;"));
