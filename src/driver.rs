@@ -7,6 +7,7 @@ mod compare;
 mod coverage;
 pub mod evidence;
 pub mod output;
+mod preprocess;
 mod progress;
 pub mod replay;
 pub mod signals;
@@ -29,19 +30,20 @@ pub use compare::{compare, default_name, CompareConfig, CompareOutcome};
 pub use coverage::{coverage, CoverageConfig, CoverageOutcome, Format, DEFAULT_PROPERTY_TEXT};
 pub use evidence::{suite_metadata, write_test_suite};
 pub use output::{write_atomically, Dest};
+pub use preprocess::{read_program, Preprocess};
 pub use replay::{replay, ReplayConfig, ReplayOutcome};
 pub use verify::{read_property, verify, VerifyConfig};
 
-/// Reads and parses a C program.
-pub fn load_program(path: &Path, dm: DataModel) -> Result<(Program, Vec<Diagnostic>)> {
-    let text = read_text(path)?;
-    let (prog, diags) = crate::cfront::parse_program(SourceFile::new(path, text), dm)?;
+/// Reads (preprocessing it if it needs it, `read_program`) and parses a C program.
+pub fn load_program(path: &Path, dm: DataModel, pp: &Preprocess) -> Result<(Program, Vec<Diagnostic>)> {
+    let file = read_program(path, dm, pp)?;
+    let (prog, diags) = crate::cfront::parse_program(file, dm)?;
     Ok((prog, diags))
 }
 
 /// Reads a program and builds its CFA.
-pub fn load_cfa(path: &Path, dm: DataModel) -> Result<(Program, Cfa, Vec<Diagnostic>)> {
-    let (mut prog, mut diags) = load_program(path, dm)?;
+pub fn load_cfa(path: &Path, dm: DataModel, pp: &Preprocess) -> Result<(Program, Cfa, Vec<Diagnostic>)> {
+    let (mut prog, mut diags) = load_program(path, dm, pp)?;
     let (cfa, more) = cfa::build(&mut prog, &cfa::CfaConfig::default())?;
     diags.extend(more);
     Ok((prog, cfa, diags))
@@ -71,8 +73,13 @@ pub fn cpu_seconds() -> f64 {
 }
 
 /// `vcov scores`: the Reach score of every automaton state, as CSV.
-pub fn scores_csv(program: &Path, automaton: &Path, dm: DataModel) -> Result<(String, Vec<Diagnostic>)> {
-    let (prog, cfa, mut diags) = load_cfa(program, dm)?;
+pub fn scores_csv(
+    program: &Path,
+    automaton: &Path,
+    dm: DataModel,
+    pp: &Preprocess,
+) -> Result<(String, Vec<Diagnostic>)> {
+    let (prog, cfa, mut diags) = load_cfa(program, dm, pp)?;
     let (aut, d) = load_automaton(automaton)?;
     diags.extend(d);
     let names = prog.funcs.iter().map(|f| f.name.clone()).collect();

@@ -36,6 +36,9 @@ pub enum LibFn {
     /// A builtin vcov does not model and that is no input either (`__builtin_va_start`, ...): a
     /// path that calls it is cut as unsupported.
     Unsupported,
+    /// `bswap16`/`bswap32`/`bswap64` (`__builtin_bswap32`, which glibc's headers call): the
+    /// argument with its bytes in reverse order.
+    Bswap,
     /// No effect (`__VERIFIER_atomic_begin`).
     Noop,
     /// Output (`printf`, `printk`): no effect on memory; the result is an input.
@@ -74,6 +77,9 @@ pub const TABLE: &[(&str, LibFn)] = &[
     ("memmove", LibFn::Memcpy),
     ("__memcpy", LibFn::Memcpy),
     ("expect", LibFn::Expect),
+    ("bswap16", LibFn::Bswap),
+    ("bswap32", LibFn::Bswap),
+    ("bswap64", LibFn::Bswap),
     ("__VERIFIER_atomic_begin", LibFn::Noop),
     ("__VERIFIER_atomic_end", LibFn::Noop),
     ("printf", LibFn::Output),

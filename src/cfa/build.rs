@@ -92,14 +92,24 @@ impl<'a> FnBuilder<'a> {
         self.g.new_node(self.func, NodeKind::Normal)
     }
 
-    /// All lines of `span`.
+    /// All lines of `span` (in the user's file: none for code from a header).
     pub(super) fn lines(&self, span: Span) -> Option<(u32, u32)> {
-        (!span.is_empty()).then(|| self.prog.file.lines(span))
+        (!span.is_empty()).then(|| self.prog.file.user_lines(span)).flatten()
     }
 
     /// The first line of `span` only.
     fn first_line(&self, span: Span) -> Option<(u32, u32)> {
         self.lines(span).map(|(a, _)| (a, a))
+    }
+
+    /// Builds `items` from `root` like the function's other statements (the block of a statement
+    /// expression, which CPAchecker visits in place); returns the node after them.
+    pub(super) fn statements_from(&mut self, root: NodeId, items: &[Stmt]) -> NodeId {
+        let saved = std::mem::replace(&mut self.cur, root);
+        for item in items {
+            self.stmt(item);
+        }
+        std::mem::replace(&mut self.cur, saved)
     }
 
     fn raw(&self, span: Span) -> String {
@@ -234,7 +244,12 @@ impl<'a> FnBuilder<'a> {
         let raw = self.raw(span);
         let lines = self.lines(span);
         let mut operands = Vec::new();
-        top_comma(e, &mut operands);
+        if e.span.lo == span.lo {
+            top_comma(e, &mut operands);
+        } else {
+            // A parenthesized comma is no list of statements but one expression (glibc's `assert`).
+            operands.push(e);
+        }
         for op in operands {
             let prev = self.cur;
             self.cur = self.statement_edges(prev, op, Ctx::Plain, &raw, lines, None);
@@ -601,12 +616,18 @@ fn is_var(e: &Expr, v: Option<crate::cfront::ir::VarId>) -> bool {
         || (v.is_none() && matches!(e.kind, ExprKind::IntConst(0)))
 }
 
-/// The operands of a comma expression at the top of a statement.
+/// The operands of a comma expression at the top of a statement (CDT's expression list): a comma
+/// in parentheses is one operand (`a, (b, c)`; commas group to the left, so only a left operand that
+/// starts where its list starts is unparenthesized).
 fn top_comma<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
     match &e.kind {
         ExprKind::Comma(a, b) => {
-            top_comma(a, out);
-            top_comma(b, out);
+            if matches!(a.kind, ExprKind::Comma(..)) && a.span.lo != e.span.lo {
+                out.push(a);
+            } else {
+                top_comma(a, out);
+            }
+            out.push(b);
         }
         _ => out.push(e),
     }

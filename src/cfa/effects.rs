@@ -1,11 +1,19 @@
 //! Side effects inside expressions, hoisted the way CPAchecker's AST converter does it: calls in values
 //! become `__CPAchecker_TMP_<n>` temporaries, assignments and `x++` used as values become statements
 //! before the main edge, and `?:`, `&&`/`||` used as values and comma lists become branches.
+//!
+//! GNU statement expressions `({ ...; e; })` are CPAchecker's too (`handleCompoundStatementExpression`):
+//! their statements become edges in place; one with a value gets a temporary, set last by an edge
+//! whose text is the printed assignment (`__CPAchecker_TMP_0 = e;`). CPAchecker 1.5 gives a `void`
+//! statement expression a temporary as well and then rejects one that does not end in an expression
+//! statement (glibc's `assert` ends in an `if`); current CPAchecker gives it none and builds its last
+//! statement like the others, which vcov does (1.5 never wrote an automaton for such programs).
 
 use super::build::FnBuilder;
+use super::print::expr_text;
 use super::{BlankKind, EdgeKind, NodeId};
 use crate::base::Span;
-use crate::cfront::ir::{BinOp, CastOrigin, Expr, ExprKind, Init, InitLeaf, VarId, VarKind};
+use crate::cfront::ir::{BinOp, CastOrigin, Expr, ExprKind, Init, InitLeaf, StmtKind, VarId, VarKind};
 use crate::cfront::types::{IntType, TypeKind};
 
 /// The right-hand side of an assignment statement.
@@ -57,6 +65,18 @@ pub(super) enum CondItem {
     Ternary(Expr),
     ShortCircuit(Expr),
     List(Vec<Expr>),
+    /// A statement expression (`ExprKind::StmtExpr`).
+    Block(Expr),
+}
+
+impl CondItem {
+    /// The span of the construct (of its first operand for a comma list).
+    fn span(&self) -> Span {
+        match self {
+            CondItem::Ternary(e) | CondItem::ShortCircuit(e) | CondItem::Block(e) => e.span,
+            CondItem::List(items) => items.first().map(|e| e.span).unwrap_or_default(),
+        }
+    }
 }
 
 /// Where a conversion happens, for CPAchecker's special cases.
@@ -219,6 +239,27 @@ impl FnBuilder<'_> {
                     Conv::Expr(self.var_expr(tmp, span))
                 }
             },
+            ExprKind::StmtExpr(_) => {
+                // A value-less one needs no temporary (current CPAchecker); the statement that uses
+                // it sees the placeholder `0`, as for a value-less `?:`.
+                if matches!(self.prog.types.kind(ty), TypeKind::Void) {
+                    pre.push(SideItem::Cond(CondItem::Block(e.clone()), None));
+                    return Conv::Expr(Expr {
+                        kind: ExprKind::IntConst(0),
+                        ty: self.prog.types.int(IntType::INT),
+                        span,
+                    });
+                }
+                let tmp = self.new_tmp(ty, span);
+                pre.push(SideItem::Decl(tmp, None));
+                pre.push(SideItem::Cond(CondItem::Block(e.clone()), Some(tmp)));
+                Conv::Expr(self.var_expr(tmp, span))
+            }
+            ExprKind::SizeOfExpr(v, operand) => {
+                // The operand is converted for its branches only (see `ExprKind::SizeOfExpr`).
+                let _ = self.without_se(operand, pre);
+                Conv::Expr(mk(ExprKind::SizeOf(*v)))
+            }
             ExprKind::Binary(BinOp::LogAnd | BinOp::LogOr, _, _) => {
                 let tmp = self.new_tmp(ty, span);
                 pre.push(SideItem::Decl(tmp, None));
@@ -423,21 +464,35 @@ impl FnBuilder<'_> {
                 }
                 last
             }
+            CondItem::Block(e) => self.statement_expression(root, &e, tmp),
             CondItem::List(items) => {
                 let mut prev = root;
                 let (last, init) = items.split_last().expect("non-empty comma list");
                 for item in init {
                     let mut pre = Vec::new();
                     let s = self.as_statement(item, Ctx::Plain, &mut pre);
-                    let raw = self.prog.text(item.span).to_string();
+                    let raw = self.prog.text(item.span).trim_end().to_string();
                     let lines = self.lines(item.span);
+                    // A value-less statement expression leaves only its own edges
+                    // (`createEdgeForExpression`'s placeholder).
+                    if is_block_placeholder(&s, &pre) {
+                        prev = self.emit_side_effects(prev, pre, &raw, lines, false);
+                        continue;
+                    }
                     prev = self.emit_side_effects(prev, pre, &raw, lines, true);
                     prev = self.emit_stmt(prev, s, &raw, lines);
                 }
                 let mut pre = Vec::new();
                 let raw = self.prog.text(last.span).to_string();
                 let lines = self.lines(last.span);
-                let s = match self.with_se(last, Ctx::AssignRhs, &mut pre) {
+                let conv = self.with_se(last, Ctx::AssignRhs, &mut pre);
+                if let (Conv::Expr(x), None) = (&conv, tmp) {
+                    // The last operand is a value-less statement expression: no edge of its own.
+                    if is_block_placeholder(&SimpleStmt::Eval(x.clone()), &pre) {
+                        return self.emit_side_effects(prev, pre, &raw, lines, true);
+                    }
+                }
+                let s = match conv {
                     Conv::Expr(x) => match tmp {
                         Some(t) => {
                             let lhs = self.var_expr(t, last.span);
@@ -468,6 +523,50 @@ impl FnBuilder<'_> {
         }
     }
 
+    /// A statement expression: its statements in place; with a value, the temporary is set from the
+    /// last statement's expression.
+    fn statement_expression(&mut self, root: NodeId, e: &Expr, tmp: Option<VarId>) -> NodeId {
+        let ExprKind::StmtExpr(block) = &e.kind else { unreachable!("statement-expression item") };
+        let StmtKind::Block(items) = &block.kind else { unreachable!("cfront gives statement expressions a block") };
+        let Some(t) = tmp else { return self.statements_from(root, items) };
+        let (last, init) = items.split_last().expect("a statement expression with a value has a last statement");
+        let StmtKind::Expr(value) = &last.kind else { unreachable!("typed by its last expression statement") };
+        let middle = self.statements_from(root, init);
+        // CPAchecker 1.5: the last expression's side effects carry its text and the location of the
+        // whole statement expression.
+        let raw = self.prog.text(last.span).to_string();
+        let lines = self.lines(e.span);
+        let mut pre = Vec::new();
+        let conv = self.with_se(value, Ctx::Plain, &mut pre);
+        let (middle, rhs) = match conv {
+            Conv::Expr(x) => (self.emit_side_effects(middle, pre, &raw, lines, true), Rhs::Expr(x)),
+            Conv::Call(c) => (self.emit_side_effects(middle, pre, &raw, lines, true), Rhs::Call(c)),
+            Conv::Assign(l, r) => {
+                // An assignment is made, then its target's value taken (current CPAchecker; 1.5 left
+                // the temporary unset).
+                let last_lines = self.lines(last.span);
+                let m = self.emit_side_effects(middle, pre, &raw, last_lines, true);
+                let m = self.emit_stmt(m, SimpleStmt::Assign(l.clone(), r), &raw, last_lines);
+                (m, Rhs::Expr(l))
+            }
+        };
+        let lhs = self.var_expr(t, e.span);
+        let (text, s) = match rhs {
+            Rhs::Expr(x) => {
+                let x = self.convert_to(x, lhs.ty);
+                let text = format!("{} = {};", expr_text(self.prog, &lhs), expr_text(self.prog, &x));
+                (text, SimpleStmt::Assign(lhs, Rhs::Expr(x)))
+            }
+            Rhs::Call(c) => {
+                let call =
+                    Expr { kind: ExprKind::Call(Box::new(c.callee.clone()), c.args.clone()), ty: c.ty, span: e.span };
+                let text = format!("{} = {};", expr_text(self.prog, &lhs), expr_text(self.prog, &call));
+                (text, SimpleStmt::Assign(lhs, Rhs::Call(c)))
+            }
+        };
+        self.emit_stmt(middle, s, &text, lines)
+    }
+
     fn ternary_branch(
         &mut self,
         branch: &Expr,
@@ -476,7 +575,9 @@ impl FnBuilder<'_> {
         prev: NodeId,
         tmp: Option<VarId>,
     ) {
-        let raw = self.prog.text(branch.span).to_string();
+        // CDT's text of a node ends at its last token (`lang_c` spans of constants take the blanks
+        // after them).
+        let raw = self.prog.text(branch.span).trim_end().to_string();
         let mut pre = Vec::new();
         let conv = self.with_se(branch, Ctx::AssignRhs, &mut pre);
         let mut prev = self.emit_side_effects(prev, pre, &raw, lines, true);
@@ -542,6 +643,14 @@ impl FnBuilder<'_> {
     pub(super) fn constant_value(&self, e: &Expr) -> Option<i128> {
         super::print::fold_literal(self.prog, e).map(|(v, _)| v)
     }
+}
+
+/// Whether `s` is the placeholder `0` a value-less statement expression among the `pre` items leaves
+/// for the statement that uses it.
+fn is_block_placeholder(s: &SimpleStmt, pre: &[SideItem]) -> bool {
+    let SimpleStmt::Eval(x) = s else { return false };
+    matches!(x.kind, ExprKind::IntConst(0))
+        && pre.iter().any(|i| matches!(i, SideItem::Cond(c @ CondItem::Block(_), None) if c.span() == x.span))
 }
 
 fn flatten_comma(e: &Expr, out: &mut Vec<Expr>) {

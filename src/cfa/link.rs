@@ -214,7 +214,7 @@ fn global_entries(prog: &Program) -> Vec<GlobalEntry> {
     let mut seen = HashSet::new();
     let mut records = HashSet::new();
     let mut initialized = HashSet::new();
-    let first_line = |span: Span| Some(prog.file.lines(span).0).map(|l| (l, l));
+    let first_line = |span: Span| prog.file.user_lines(span).map(|(l, _)| (l, l));
     for d in prog.globals.iter().chain(&prog.late_globals) {
         match d {
             GlobalDecl::Type { span, tag } => {

@@ -247,6 +247,8 @@ pub fn expr_vars(e: &Expr, uses: &mut Vec<VarId>, esc: &mut Vec<VarId>) {
         | ExprKind::Str(_)
         | ExprKind::Func(_)
         | ExprKind::SizeOf(_)
+        | ExprKind::SizeOfExpr(..)
+        | ExprKind::StmtExpr(_)
         | ExprKind::Unsupported(_) => {}
     }
 }

@@ -46,9 +46,11 @@ impl Printer<'_> {
             return;
         }
         match &e.kind {
-            ExprKind::IntConst(_) | ExprKind::SizeOf(_) => unreachable!("handled as literals"),
+            ExprKind::IntConst(_) | ExprKind::SizeOf(_) | ExprKind::SizeOfExpr(..) => {
+                unreachable!("handled as literals")
+            }
             ExprKind::FloatConst(f) => out.push_str(&format!("{f:?}")),
-            ExprKind::Str(_) | ExprKind::Unsupported(_) => out.push_str(self.prog.text(e.span)),
+            ExprKind::Str(_) | ExprKind::Unsupported(_) | ExprKind::StmtExpr(_) => out.push_str(self.prog.text(e.span)),
             ExprKind::Var(v) => out.push_str(&self.prog.var(*v).cpa_name),
             ExprKind::Func(f) => out.push_str(&self.prog.func(*f).name),
             ExprKind::Decay(inner) => self.print(inner, out),
@@ -182,7 +184,7 @@ impl Printer<'_> {
         let ty = types.as_int(e.ty);
         match &e.kind {
             ExprKind::IntConst(v) => Some(Lit { value: *v, ty: ty? }),
-            ExprKind::SizeOf(v) => Some(Lit { value: *v as i128, ty: ty? }),
+            ExprKind::SizeOf(v) | ExprKind::SizeOfExpr(v, _) => Some(Lit { value: *v as i128, ty: ty? }),
             ExprKind::Cast(inner, CastOrigin::Explicit(text)) => {
                 // Only casts to a simple type are folded (not to typedef names).
                 let lit = self.literal(inner)?;

@@ -113,6 +113,43 @@ fn postfix_increment_as_statement_is_three_edges() {
 }
 
 #[test]
+fn statement_expressions_build_their_statements_in_place() {
+    // glibc 2.36's `assert(x != 42)` after `gcc -E`: the branches of the `?:` under `sizeof` are
+    // hoisted (as CPAchecker 4.0's counterexample automata show), the value-less statement expression
+    // gets no temporary and its `if` is built like any other.
+    check(
+        "extern void __assert_fail(const char *, const char *, unsigned int, const char *);\nint g(int a);\nint main(int x) {\n ((void) sizeof ((x != 42) ? 1 : 0), __extension__ ({ if (x != 42) ; else __assert_fail (\"x != 42\", \"a.c\", 4, __extension__ __PRETTY_FUNCTION__); }));\n int y = ({ int t = x; g(t); });\n return ({ x = 3; }) + y;\n}",
+        "main",
+        &[
+            "init-globals \"\" -",
+            "function-declaration \"extern void __assert_fail(const char *, const char *, unsigned int, const char *);\" 1",
+            "function-declaration \"int g(int a);\" 2",
+            "function-declaration \"int main(int x)\" 3",
+            "function-start \"\" -",
+            "declaration \"(void) sizeof ((x != 42) ? 1 : 0)\" 4",
+            "assume \"[x != 42]\" 4",
+            "assume \"[!(x != 42)]\" 4",
+            "assignment \"1\" 4",
+            "expression \"(void) sizeof ((x != 42) ? 1 : 0)\" 4",
+            "assume \"[x != 42]\" 4",
+            "assume \"[!(x != 42)]\" 4",
+            "blank \"\" -",
+            "declaration \"int y = ({ int t = x; g(t); });\" 5",
+            "declaration \"int t = x;\" 5",
+            "external-call \"__CPAchecker_TMP_2 = g(t);\" 5",
+            "declaration \"int y = ({ int t = x; g(t); });\" 5",
+            "declaration \"return ({ x = 3; }) + y;\" 6",
+            "assignment \"x = 3;\" 6",
+            "assignment \"__CPAchecker_TMP_3 = x;\" 6",
+            "return-statement \"return ({ x = 3; }) + y;\" 6",
+            "external-call \"__assert_fail (\\\"x != 42\\\", \\\"a.c\\\", 4, __extension__ __PRETTY_FUNCTION__);\" 4",
+            "blank \"\" -",
+            "assignment \"0\" 4",
+        ],
+    );
+}
+
+#[test]
 fn forward_and_backward_gotos_and_label_direction() {
     let src =
         "int main(void) {\n int x = 0;\n goto L;\n x = 1;\n L: x = 2;\n M: x = 3;\n if (x) goto M;\n return 0;\n}";

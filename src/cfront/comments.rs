@@ -73,6 +73,23 @@ pub(super) fn blank_comments_and_list_directives(src: &str, directives: &mut Vec
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
+/// The first directive of `src` that vcov does not process itself, as its byte offset and name
+/// (`include`, `define`, `if`, ...): such a file must be preprocessed. vcov processes line markers
+/// (`# 12 "a.c"`, `#line 12`), `#pragma` (`pack` sets layouts, gcc ignores the rest the same way),
+/// `#ident` and the null directive `#`, which gcc's output may hold.
+pub fn unprocessed_directive(src: &str) -> Option<(usize, String)> {
+    let mut directives = Vec::new();
+    blank_comments_and_list_directives(src, &mut directives);
+    directives.into_iter().find_map(|(lo, hi)| {
+        let rest = src[lo + 1..hi].trim_start_matches([' ', '\t']);
+        let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        let processed = name.is_empty()
+            || name.starts_with(|c: char| c.is_ascii_digit())
+            || matches!(name.as_str(), "line" | "pragma" | "ident");
+        (!processed).then_some((lo, name))
+    })
+}
+
 fn blank(out: &mut [u8], from: usize, to: usize) {
     for byte in &mut out[from..to] {
         if *byte != b'\n' {
@@ -100,6 +117,15 @@ mod tests {
         check("# 1 \"f.c\"\nint x;", "         \nint x;");
         check("x = a # b;", "x = a # b;");
         check("L: /* CIL Label */ ;", "L:                 ;");
+    }
+
+    #[test]
+    fn directives_that_need_a_preprocessor() {
+        use super::unprocessed_directive as first;
+        assert_eq!(first("# 1 \"a.c\"\n#pragma pack(1)\n#line 3\n#\n#ident \"x\"\nint x;"), None);
+        assert_eq!(first("int x;\n  #  include <assert.h>\n#define N 1\n"), Some((9, "include".into())));
+        assert_eq!(first("/* #define N */ int x; // #if 0\n\"#if\";"), None);
+        assert_eq!(first("#if 0\n#endif\n"), Some((0, "if".into())));
     }
 
     #[test]

@@ -24,7 +24,7 @@ pub fn eval_int_with(types: &Types, e: &Expr, read: &mut dyn FnMut(&Expr) -> Opt
             read(e)
         }
         ExprKind::IntConst(v) => Some(*v),
-        ExprKind::SizeOf(v) => Some(*v as i128),
+        ExprKind::SizeOf(v) | ExprKind::SizeOfExpr(v, _) => Some(*v as i128),
         ExprKind::Cast(inner, _) => {
             let v = eval_int_with(types, inner, read)?;
             match types.kind(e.ty) {

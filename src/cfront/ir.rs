@@ -117,6 +117,12 @@ pub struct Func {
     pub header_text: Option<String>,
     /// Whether the address of the function is taken (a candidate for calls through pointers).
     pub address_taken: bool,
+    /// The assembler name a declaration gives the function (`scanf(...) __asm__ ("__isoc99_scanf")`,
+    /// as glibc's `<stdio.h>` has it): the symbol the compiled program calls.
+    pub asm_label: Option<String>,
+    /// Whether the program calls the function without declaring it anywhere (C89's implicit
+    /// `int f()`): nothing says what it is, often a macro whose header was not included (`assert`).
+    pub implicit: bool,
 }
 
 /// A file-scope declaration entry as CPAchecker lists it.
@@ -484,7 +490,16 @@ pub enum ExprKind {
     Decay(Box<Expr>),
     /// `sizeof`/`_Alignof`/`offsetof`, folded to its value (of type `size_t`).
     SizeOf(u64),
-    /// A construct vcov does not model (statement expression, `va_arg`, compound literal, ...).
+    /// `sizeof e` folded to its value, with its operand `e` when that holds a `?:`, `&&`, `||` or
+    /// comma and nothing with an effect: C does not evaluate it, but CPAchecker's AST converter hoists
+    /// those into branches that set a `__CPAchecker_TMP_n`, so its CFA has the edges (glibc's
+    /// `assert` is `(void) sizeof ((e) ? 1 : 0), ...`).
+    SizeOfExpr(u64, Box<Expr>),
+    /// A GNU statement expression `({ ...; e; })`: the block (a `StmtKind::Block`, its own scope).
+    /// Its value is that of the last statement when that is an expression statement (of that type);
+    /// otherwise the type is `void`.
+    StmtExpr(Box<Stmt>),
+    /// A construct vcov does not model (`va_arg`, compound literal, ...).
     Unsupported(String),
 }
 

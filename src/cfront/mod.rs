@@ -16,7 +16,7 @@ use std::path::PathBuf;
 
 use crate::base::{Diagnostic, SourceFile};
 
-pub use comments::blank_comments;
+pub use comments::{blank_comments, unprocessed_directive};
 pub use consteval::{eval_int, eval_int_with, fold_binary, object_size, ObjectSize};
 
 /// A fatal problem with a C input: it cannot be parsed or has no consistent meaning.
@@ -41,11 +41,12 @@ pub fn parse_program(file: SourceFile, dm: types::DataModel) -> Result<(ir::Prog
     let mut directives = Vec::new();
     let blanked = comments::blank_comments_and_list_directives(file.text(), &mut directives);
     let (blanked, hints) = layout::extract(file.text(), blanked, &directives);
+    let blanked = gcc_keywords(blanked);
     if let Some(pos) = sign_run(&blanked) {
-        let lc = file.line_col(pos as u32);
+        let (path, lc) = file.position(pos as u32);
         let sign = &blanked[pos..=pos];
         return Err(FrontError {
-            path: file.path().to_path_buf(),
+            path: path.to_path_buf(),
             line: lc.line,
             col: lc.col,
             message: format!("syntax error: more than three '{sign}' in a row"),
@@ -75,12 +76,12 @@ fn parse_and_lower(
     let parsed = match parsed {
         Ok(Ok(p)) => p,
         Ok(Err(e)) => {
-            let lc = file.line_col(e.offset as u32);
+            let (path, lc) = file.position(e.offset as u32);
             let mut expected: Vec<&str> = e.expected.iter().copied().collect();
             expected.sort_unstable();
             let shown = expected.iter().take(8).map(|t| format!("'{t}'")).collect::<Vec<_>>().join(", ");
             return Err(FrontError {
-                path: file.path().to_path_buf(),
+                path: path.to_path_buf(),
                 line: lc.line,
                 col: lc.col,
                 message: format!("syntax error: unexpected token, expected one of {shown}"),
@@ -96,6 +97,48 @@ fn parse_and_lower(
         }
     };
     lower::lower(file.clone(), dm, &parsed.unit, hints)
+}
+
+/// `text` with two gcc keywords respelled, outside literals, every offset kept:
+/// - `__float128` (which `lang_c` does not know; `<stddef.h>` uses it for ILP32's `max_align_t`) as
+///   `_Float128 `, its standard name;
+/// - `__extension__` blanked: CDT defines it as an empty macro, so no node of CPAchecker's starts
+///   with it (`__extension__ typedef struct {..} lldiv_t;` of `<stdlib.h>` has the text
+///   `typedef struct {..} lldiv_t;` in CPAchecker 4.0's automata), while texts that hold it inside keep
+///   it (they are slices of the file, not of this text).
+fn gcc_keywords(text: String) -> String {
+    const KEYWORDS: [(&str, &[u8]); 2] = [("__float128", b"_Float128 "), ("__extension__", b"             ")];
+    if KEYWORDS.iter().all(|(k, _)| !text.contains(k)) {
+        return text;
+    }
+    let mut bytes = text.into_bytes();
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            q @ (b'"' | b'\'') => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != q && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            b'_' if i == 0 || !ident(bytes[i - 1]) => {
+                let hit = KEYWORDS.iter().find(|(k, _)| {
+                    bytes[i..].starts_with(k.as_bytes()) && bytes.get(i + k.len()).is_none_or(|&b| !ident(b))
+                });
+                match hit {
+                    Some((k, with)) => {
+                        bytes[i..i + k.len()].copy_from_slice(with);
+                        i += k.len();
+                    }
+                    None => i += 1,
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    String::from_utf8(bytes).expect("ASCII replaced by ASCII")
 }
 
 /// The offset of the first run of four or more `+` (or `-`) outside literals, if any.

@@ -170,6 +170,8 @@ pub enum FloatKind {
     Double,
     /// `long double`
     LongDouble,
+    /// `_Float128` (gcc's `__float128`): 16 bytes, aligned to 16 under both data models.
+    Float128,
 }
 
 /// The shape of a function type.
@@ -452,6 +454,7 @@ impl Types {
             TypeKind::Float(FloatKind::Float) => Some(4),
             TypeKind::Float(FloatKind::Double) => Some(8),
             TypeKind::Float(FloatKind::LongDouble) => Some(if self.dm == DataModel::Ilp32 { 12 } else { 16 }),
+            TypeKind::Float(FloatKind::Float128) => Some(16),
             TypeKind::Pointer(_) => Some(self.dm.pointer_size()),
             TypeKind::Array(elem, Some(n)) => self.size_of(*elem).map(|s| s * n),
             TypeKind::Array(_, None) => None,
@@ -476,6 +479,7 @@ impl Types {
             }
             TypeKind::Float(k) => match (k, self.dm) {
                 (FloatKind::Float, _) => 4,
+                (FloatKind::Float128, _) => 16,
                 (_, DataModel::Ilp32) => 4,
                 (FloatKind::Double, DataModel::Lp64) => 8,
                 (FloatKind::LongDouble, DataModel::Lp64) => 16,
@@ -515,6 +519,7 @@ impl Types {
             TypeKind::Float(FloatKind::Float) => "float".into(),
             TypeKind::Float(FloatKind::Double) => "double".into(),
             TypeKind::Float(FloatKind::LongDouble) => "long double".into(),
+            TypeKind::Float(FloatKind::Float128) => "_Float128".into(),
             TypeKind::Pointer(t) => format!("{} *", self.display(*t)),
             TypeKind::Array(t, Some(n)) => format!("{} [{n}]", self.display(*t)),
             TypeKind::Array(t, None) => format!("{} []", self.display(*t)),

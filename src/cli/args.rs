@@ -44,6 +44,18 @@ pub struct ModelArgs {
     pub lp64: bool,
 }
 
+/// The preprocessor flags shared by the subcommands that read a program.
+#[derive(Args, Debug, Clone, Default)]
+pub struct PreprocessArgs {
+    /// Add DIR to the preprocessor's include path (gcc -I). A .c file is preprocessed with gcc -E when
+    /// it has directives vcov does not process itself (#include, #define, #if, ...) or -I/-D is given.
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<PathBuf>,
+    /// Define a macro for the preprocessor (gcc -D NAME or -D NAME=VALUE).
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    pub define: Vec<String>,
+}
+
 /// Which lines an edge counts for.
 #[derive(ValueEnum, Debug, Clone, Copy, Default)]
 pub enum LineRuleArg {
@@ -218,6 +230,9 @@ pub struct CoverageOpts {
     /// Data model.
     #[command(flatten)]
     pub model: ModelArgs,
+    /// Preprocessor options.
+    #[command(flatten)]
+    pub preprocess: PreprocessArgs,
 }
 
 /// `vcov scores`
@@ -234,6 +249,9 @@ pub struct ScoresArgs {
     /// Data model.
     #[command(flatten)]
     pub model: ModelArgs,
+    /// Preprocessor options.
+    #[command(flatten)]
+    pub preprocess: PreprocessArgs,
 }
 
 /// `vcov cfa`
@@ -247,6 +265,9 @@ pub struct CfaArgs {
     /// Data model.
     #[command(flatten)]
     pub model: ModelArgs,
+    /// Preprocessor options.
+    #[command(flatten)]
+    pub preprocess: PreprocessArgs,
 }
 
 /// `vcov replay`
@@ -271,6 +292,9 @@ pub struct ReplayArgs {
     /// List the lines of every test: confirmed, and those gcc generates no code for.
     #[arg(long, short)]
     pub verbose: bool,
+    /// Preprocessor options (the same as when the suite was written).
+    #[command(flatten)]
+    pub preprocess: PreprocessArgs,
 }
 
 /// What the tasks of `vcov batch` measure.

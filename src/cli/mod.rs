@@ -42,14 +42,14 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitSta
         Command::Verify(a) => verify::run(a, out, err),
         Command::Batch(a) => batch(a, out),
         Command::Cfa(a) => {
-            let (prog, cfa, diags) = driver::load_cfa(&a.program, data_model(a.model))?;
+            let (prog, cfa, diags) = driver::load_cfa(&a.program, data_model(a.model), &preprocess(a.preprocess))?;
             print_diagnostics(err, &diags);
             let text = if a.dot { crate::cfa::to_dot(&cfa, &prog) } else { crate::cfa::to_text(&cfa, &prog) };
             out.write_all(text.as_bytes())?;
             Ok(ExitStatus::Success)
         }
         Command::Scores(a) => {
-            let (csv, diags) = driver::scores_csv(&a.program, &a.aa, data_model(a.model))?;
+            let (csv, diags) = driver::scores_csv(&a.program, &a.aa, data_model(a.model), &preprocess(a.preprocess))?;
             print_diagnostics(err, &diags);
             match &a.output {
                 Some(p) => crate::driver::write_atomically(p, csv.as_bytes())
@@ -68,6 +68,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitSta
             config.timeout = std::time::Duration::from_secs(a.timeout.max(1));
             config.work_dir = a.work_dir;
             config.verbose = a.verbose;
+            config.preprocess = preprocess(a.preprocess);
             let outcome = driver::replay(&config)?;
             print_diagnostics(err, &outcome.diagnostics);
             out.write_all(outcome.stdout.as_bytes())?;
@@ -144,6 +145,7 @@ fn coverage_config(
         program,
         automaton,
         data_model: data_model(a.model),
+        preprocess: preprocess(a.preprocess),
         executions_from: a.executions_from,
         generate: match a.generate {
             GenerateArg::Blind => Generate::Blind,
@@ -180,6 +182,11 @@ fn coverage_config(
             FormatArg::Json => Format::Json,
         },
     })
+}
+
+/// The preprocessor options of the flags.
+pub(crate) fn preprocess(a: args::PreprocessArgs) -> driver::Preprocess {
+    driver::Preprocess { include_dirs: a.include, defines: a.define, ..Default::default() }
 }
 
 /// `vcov compare`.

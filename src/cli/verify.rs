@@ -62,6 +62,9 @@ pub struct VerifyArgs {
     /// the harness of `vcov replay`); a counterexample gcc does not confirm gives UNKNOWN.
     #[arg(long)]
     confirm: bool,
+    /// Preprocessor options.
+    #[command(flatten)]
+    preprocess: super::args::PreprocessArgs,
 }
 
 /// Runs `vcov verify`: a verdict (exit code 0), or an error for bad input.
@@ -89,6 +92,7 @@ pub fn run(args: VerifyArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
         time_limit: args.timelimit.map(Duration::from_secs_f64),
         no_state_caching: args.no_state_caching,
         memory_limit_mb: args.memory_limit,
+        preprocess: super::preprocess(args.preprocess.clone()),
         stop: None,
     };
     // The limits hold over the whole run: one that ends it before the search could answer gives

@@ -67,7 +67,7 @@ pub fn compare(config: &CompareConfig) -> Result<CompareOutcome> {
         }
     }
     check_outputs(base, config)?;
-    let (mut prog, mut diags) = load_program(&base.program, base.data_model)?;
+    let (mut prog, mut diags) = load_program(&base.program, base.data_model, &base.preprocess)?;
     let automata: Vec<_> = config.automata.par_iter().map(|(_, p)| load_automaton(p)).collect();
     let t_parse = start.elapsed().as_secs_f64();
     let (cfa, cfa_diags) = cfa::build(&mut prog, &cfa::CfaConfig::default())?;
@@ -295,6 +295,7 @@ mod tests {
             program: root.join("fixtures/e2e/branches/program.c"),
             automaton: root.join(automaton),
             data_model: Default::default(),
+            preprocess: Default::default(),
             executions_from: None,
             generate: Default::default(),
             max_executions,
@@ -332,7 +333,7 @@ mod tests {
             config("assumption-automata/true.spc", Some(2)),
             config("fixtures/e2e/branches/aa_then_explored.txt", Some(0)),
         ];
-        let (mut prog, _) = load_program(&configs[0].program, Default::default()).unwrap();
+        let (mut prog, _) = load_program(&configs[0].program, Default::default(), &Default::default()).unwrap();
         let (cfa, _) = cfa::build(&mut prog, &cfa::CfaConfig::default()).unwrap();
         let automata: Vec<_> = configs.iter().map(|c| load_automaton(&c.automaton).unwrap().0).collect();
         let mut results = Vec::new();

@@ -47,6 +47,8 @@ pub struct CoverageConfig {
     pub automaton: PathBuf,
     /// Integer and pointer widths. [default: ILP32, CPAchecker's default machine model]
     pub data_model: DataModel,
+    /// How a program that needs it is preprocessed (`-I`, `-D`). [default: no options]
+    pub preprocess: super::Preprocess,
     /// A directory of counterexample automata (`*.spc`) describing executions to measure; when given,
     /// no executions are generated.
     pub executions_from: Option<PathBuf>,
@@ -135,8 +137,10 @@ pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
     let start = Instant::now();
     check_outputs(config)?;
     // The two inputs are independent; the largest of each takes about a second to read.
-    let (prog, aut) =
-        rayon::join(|| load_program(&config.program, config.data_model), || load_automaton(&config.automaton));
+    let (prog, aut) = rayon::join(
+        || load_program(&config.program, config.data_model, &config.preprocess),
+        || load_automaton(&config.automaton),
+    );
     let ((mut prog, mut diags), (aut, aut_diags)) = (prog?, aut?);
     diags.extend(aut_diags);
     let t_parse = start.elapsed().as_secs_f64();
@@ -319,13 +323,14 @@ pub(crate) fn measure(
     under_edges.sort_unstable();
     under_edges.dedup();
 
+    // Functions defined in headers have no lines in the user's file.
     let mut functions: Vec<FunctionInfo> = cfa
         .funcs
         .iter()
-        .map(|f| {
+        .filter_map(|f| {
             let func = prog.func(f.func);
-            let (first_line, last_line) = prog.file.lines(func.span);
-            FunctionInfo { name: func.name.clone(), first_line, last_line }
+            let (first_line, last_line) = prog.file.user_lines(func.span)?;
+            Some(FunctionInfo { name: func.name.clone(), first_line, last_line })
         })
         .collect();
     functions.sort_by_key(|f| (f.first_line, f.name.clone()));

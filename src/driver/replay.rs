@@ -47,6 +47,8 @@ pub struct ReplayConfig {
     /// No test starts after this, and none runs past it (`vcov coverage --confirm` within its time
     /// limit): the tests not run get no verdict. [default: none]
     pub deadline: Option<Instant>,
+    /// How a program that needs it is preprocessed (`-I`, `-D`). [default: no options]
+    pub preprocess: super::Preprocess,
 }
 
 impl ReplayConfig {
@@ -63,6 +65,7 @@ impl ReplayConfig {
             objcopy: "objcopy".into(),
             verbose: false,
             deadline: None,
+            preprocess: Default::default(),
         }
     }
 }
@@ -139,7 +142,7 @@ pub fn replay(config: &ReplayConfig) -> Result<ReplayOutcome> {
         cases.push((file_name(p), case));
     }
 
-    let (prog, diagnostics) = super::load_program(&config.program, arch.data_model())?;
+    let (prog, diagnostics) = super::load_program(&config.program, arch.data_model(), &config.preprocess)?;
     let harness = harness::harness(&prog);
 
     let temp;
@@ -160,7 +163,9 @@ pub fn replay(config: &ReplayConfig) -> Result<ReplayOutcome> {
     let build = work.join("build");
     std::fs::create_dir_all(&build).with_context(|| format!("{}: cannot create the directory", build.display()))?;
     let program_name = file_name(&config.program);
-    let text = String::from_utf8_lossy(&program_bytes);
+    // The text vcov parsed: a preprocessed program keeps its line markers, so that gcc and gcov
+    // count the lines of the user's file.
+    let text = prog.file.text();
     let error_label = claims.as_ref().is_some_and(|c| c.error_label);
     // The locals whose uninitialized bytes some test read: the copy fills them after their declaration.
     let fill: std::collections::BTreeSet<u32> = claims
@@ -172,7 +177,7 @@ pub fn replay(config: &ReplayConfig) -> Result<ReplayOutcome> {
             _ => None,
         })
         .collect();
-    let copy = harness::replay_copy(&prog, &text, error_label, &fill);
+    let copy = harness::replay_copy(&prog, text, error_label, &fill);
     write(&build.join("vcov_replay_harness.c"), harness.source.as_bytes())?;
     // Without `always_inline` where gcc accepts it (a function left without an external definition
     // may not link): gcov counts the bodies of functions gcc inlines unreliably.
@@ -284,8 +289,6 @@ pub fn confirm_violation(
             })
             .collect(),
     };
-    let program_bytes =
-        std::fs::read(program).with_context(|| format!("{}: cannot read the file", program.display()))?;
     let harness = harness::harness(prog);
     let temp =
         tempfile::Builder::new().prefix("vcov-confirm").tempdir().context("cannot create a temporary directory")?;
@@ -297,7 +300,7 @@ pub fn confirm_violation(
     let program_name = file_name(program);
     write(
         &build.join(&program_name),
-        harness::replay_copy(prog, &String::from_utf8_lossy(&program_bytes), false, &Default::default()).as_bytes(),
+        harness::replay_copy(prog, prog.file.text(), false, &Default::default()).as_bytes(),
     )?;
     write(&build.join("vcov_replay_harness.c"), harness.source.as_bytes())?;
     let binary = build_program(&config, &harness, arch, &build, &program_name)?;

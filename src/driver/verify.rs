@@ -6,7 +6,6 @@ use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::{bail, Context};
 
-use crate::base::SourceFile;
 use crate::cfa::{self, CfaConfig};
 use crate::cfront::{self, types::DataModel};
 use crate::symex::{Budget, ExploreConfig, Mode, Property, Strategy};
@@ -38,6 +37,8 @@ pub struct VerifyConfig {
     pub no_state_caching: bool,
     /// Give up (UNKNOWN) when the process uses more memory than this. [default: 6144 MiB]
     pub memory_limit_mb: Option<u64>,
+    /// How a program that needs it is preprocessed (`-I`, `-D`). [default: no options]
+    pub preprocess: super::Preprocess,
     /// Stop (UNKNOWN) once this flag is set, by a SIGINT or SIGTERM handler. [default: none]
     pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
@@ -76,8 +77,8 @@ pub fn verify(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
         (None, Some(t)) => format!("{}: cannot read program {}, its input file", t.display(), program.display()),
         _ => format!("cannot read program {}", program.display()),
     })?;
-    let text = String::from_utf8_lossy(&bytes).into_owned();
-    let (mut prog, mut diagnostics) = cfront::parse_program(SourceFile::new(&program, text), dm)?;
+    let file = super::read_program(&program, dm, &config.preprocess)?;
+    let (mut prog, mut diagnostics) = cfront::parse_program(file, dm)?;
     let (cfa, cfa_diags) = cfa::build(&mut prog, &CfaConfig::default())?;
     diagnostics.extend(cfa_diags);
 

@@ -59,7 +59,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use super::testcomp::TestCase;
-use crate::cfront::ir::{LocalDecl, LocalEntry, Program, Stmt, StmtKind, VarKind};
+use crate::cfront::ir::{Expr, ExprKind, Init, LocalDecl, LocalEntry, Program, Stmt, StmtKind, VarKind};
 use crate::cfront::types::{FloatKind, RecordId, RecordKind, TypeId, TypeKind, Types};
 use crate::coverage::result::MemoryFact;
 use crate::libmodels::LibFn;
@@ -168,7 +168,8 @@ pub fn classify(name: &str) -> StubKind {
         | LibFn::Free
         | LibFn::Memset
         | LibFn::Memcpy
-        | LibFn::Expect) => StubKind::Model(m),
+        | LibFn::Expect
+        | LibFn::Bswap) => StubKind::Model(m),
         LibFn::Nondet | LibFn::Output | LibFn::Unmodelled | LibFn::Unknown => StubKind::Fed,
         // Builtins only (`libmodels::BUILTINS`): gcc's own, caught above.
         LibFn::ObjectSize | LibFn::Unsupported => StubKind::Builtin,
@@ -188,6 +189,11 @@ fn model_body(model: LibFn, n_params: usize, ret: Option<&str>) -> Option<String
         LibFn::Memset if n_params >= 3 => give("__builtin_memset(p0, p1, p2)"),
         LibFn::Memcpy if n_params >= 3 => give("__builtin_memmove(p0, p1, p2)"),
         LibFn::Expect if n_params >= 1 => give("p0"),
+        LibFn::Bswap if n_params == 1 => format!(
+            "  unsigned char *b = (unsigned char *)&p0, t;\n  unsigned long k;\n  for (k = 0; k < sizeof p0 / 2; k++) {{\n    \
+             t = b[k];\n    b[k] = b[sizeof p0 - 1 - k];\n    b[sizeof p0 - 1 - k] = t;\n  }}\n{}",
+            give("p0")
+        ),
         _ => return None,
     })
 }
@@ -248,7 +254,9 @@ pub fn harness(prog: &Program) -> Harness {
             params.join(", ")
         };
         let symbol = stub_symbol(&f.name);
-        renames.push((f.name.clone(), symbol.clone()));
+        // The program's object calls the declaration's assembler name (glibc's `scanf` is
+        // `__isoc99_scanf`).
+        renames.push((f.asm_label.clone().unwrap_or_else(|| f.name.clone()), symbol.clone()));
         let header = r.decl(ft.ret, &format!("{symbol}({params})"), true);
         let ret = ft.ret;
         let name = c_string(&f.name);
@@ -407,7 +415,9 @@ pub fn memory_file(case: &TestCase, facts: &[MemoryFact], lazy_offset: u64) -> S
     res
 }
 
-/// The copy of the program `vcov replay` compiles: preprocessor lines blanked (`blank_directives`),
+/// The copy of the program `vcov replay` compiles: preprocessor lines blanked (`blank_directives`;
+/// the line markers of a program vcov preprocessed stay, so that gcc and gcov count the lines of the
+/// user's file, as vcov does),
 /// inline `asm` statements neutralized (vcov's executor gives them no effect), and, when labels named
 /// `ERROR` are violations (`error_label`), a call recording the violation put before the statement
 /// each such label marks; otherwise a call recording the violation put first in the body of a
@@ -418,7 +428,7 @@ pub fn memory_file(case: &TestCase, facts: &[MemoryFact], lazy_offset: u64) -> S
 /// `for`). Only those: the call puts code on the declaration's line, which gcov then counts. Every
 /// edit stays on the lines it replaces, so gcov's line numbers are the original file's.
 pub fn replay_copy(prog: &Program, text: &str, error_label: bool, fill: &BTreeSet<u32>) -> String {
-    let mut out = blank_directives(text).into_bytes();
+    let mut out = blank_directives(text, prog.file.is_preprocessed()).into_bytes();
     let mut inserts: Vec<(usize, String)> = Vec::new();
     let mut for_inits = BTreeSet::new();
     for f in &prog.funcs {
@@ -535,9 +545,12 @@ fn neutralize(out: &mut [u8], lo: usize, hi: usize) {
     }
 }
 
-/// Calls `f` on `st` and every statement inside it.
+/// Calls `f` on `st` and every statement inside it, those of statement expressions included.
 fn visit_stmts(st: &Stmt, f: &mut impl FnMut(&Stmt)) {
     f(st);
+    for block in statement_expressions(st) {
+        visit_stmts(block, f);
+    }
     match &st.kind {
         StmtKind::Block(list) => list.iter().for_each(|s| visit_stmts(s, f)),
         StmtKind::If { then_, else_, .. } => {
@@ -562,10 +575,70 @@ fn visit_stmts(st: &Stmt, f: &mut impl FnMut(&Stmt)) {
     }
 }
 
+/// The blocks of the statement expressions in the expressions of `st` itself (not in the statements
+/// it contains).
+fn statement_expressions(st: &Stmt) -> Vec<&Stmt> {
+    let mut exprs: Vec<&Expr> = Vec::new();
+    match &st.kind {
+        StmtKind::Decl(entries) => {
+            for e in entries {
+                match e {
+                    LocalEntry::Var(LocalDecl { init: Some(Init::Expr(x)), .. }) => exprs.push(x),
+                    LocalEntry::Var(LocalDecl { init: Some(Init::List(leaves)), .. }) => {
+                        exprs.extend(leaves.iter().map(|l| &l.value))
+                    }
+                    _ => {}
+                }
+            }
+        }
+        StmtKind::Expr(e)
+        | StmtKind::If { cond: e, .. }
+        | StmtKind::While { cond: e, .. }
+        | StmtKind::DoWhile { cond: e, .. }
+        | StmtKind::Switch { cond: e, .. }
+        | StmtKind::Return(Some(e)) => exprs.push(e),
+        StmtKind::For { cond, step, .. } => exprs.extend(cond.iter().chain(step)),
+        _ => {}
+    }
+    let mut res = Vec::new();
+    while let Some(e) = exprs.pop() {
+        match &e.kind {
+            ExprKind::StmtExpr(block) => res.push(&**block),
+            ExprKind::Unary(_, x)
+            | ExprKind::Member { base: x, .. }
+            | ExprKind::Deref(x)
+            | ExprKind::AddrOf(x)
+            | ExprKind::Cast(x, _)
+            | ExprKind::Decay(x)
+            | ExprKind::IncDec { target: x, .. }
+            | ExprKind::SizeOfExpr(_, x) => exprs.push(x),
+            ExprKind::Binary(_, a, b)
+            | ExprKind::Assign(a, b)
+            | ExprKind::CompoundAssign(_, a, b, _)
+            | ExprKind::Comma(a, b)
+            | ExprKind::Index(a, b) => exprs.extend([&**a, &**b]),
+            ExprKind::Cond(c, a, b) => exprs.extend([&**c, &**a, &**b]),
+            ExprKind::Call(callee, args) => {
+                exprs.push(callee);
+                exprs.extend(args);
+            }
+            ExprKind::IntConst(_)
+            | ExprKind::FloatConst(_)
+            | ExprKind::Str(_)
+            | ExprKind::Var(_)
+            | ExprKind::Func(_)
+            | ExprKind::SizeOf(_)
+            | ExprKind::Unsupported(_) => {}
+        }
+    }
+    res
+}
+
 /// The program text with every preprocessor line (`#` first on its line, continued over
 /// backslash-newline) blanked, every other byte, line and column kept: gcc and gcov then report the
-/// physical lines of the given file, as vcov does.
-pub fn blank_directives(text: &str) -> String {
+/// physical lines of the given file, as vcov does. `#pragma pack` stays, and so do line markers when
+/// `keep_markers` (the text is a preprocessor's output whose lines vcov maps to the user's file).
+pub fn blank_directives(text: &str, keep_markers: bool) -> String {
     let mut out = text.as_bytes().to_vec();
     let mut i = 0;
     let mut line_start = true;
@@ -574,7 +647,10 @@ pub fn blank_directives(text: &str) -> String {
             b'\n' => line_start = true,
             b' ' | b'\t' | b'\r' | b'\x0c' => {}
             // `#pragma pack` decides layouts that vcov models, so gcc must see it too.
-            b'#' if line_start && !is_pack_pragma(&text.as_bytes()[i..]) => {
+            b'#' if line_start
+                && !is_pack_pragma(&text.as_bytes()[i..])
+                && !(keep_markers && is_line_marker(&text.as_bytes()[i..])) =>
+            {
                 while i < out.len() && out[i] != b'\n' {
                     if out[i] == b'\\' && out.get(i + 1) == Some(&b'\n') {
                         out[i] = b' ';
@@ -591,6 +667,12 @@ pub fn blank_directives(text: &str) -> String {
         i += 1;
     }
     String::from_utf8(out).expect("only ASCII bytes were replaced")
+}
+
+/// Whether `line` (from its `#`) is a line marker (`# 12 "a.c"`, `#line 12`).
+fn is_line_marker(line: &[u8]) -> bool {
+    let rest: Vec<u8> = line[1..].iter().copied().skip_while(|b| *b == b' ' || *b == b'\t').collect();
+    rest.first().is_some_and(u8::is_ascii_digit) || rest.starts_with(b"line ")
 }
 
 /// Whether `line` (from its `#`) is a `#pragma pack` directive.
@@ -644,6 +726,7 @@ impl<'a> Render<'a> {
                     FloatKind::Float => "float",
                     FloatKind::Double => "double",
                     FloatKind::LongDouble => "long double",
+                    FloatKind::Float128 => "_Float128",
                 };
                 format!("{n}{}", sep(inner))
             }
@@ -1449,8 +1532,11 @@ int main(void) { return printk("call me"); }
     #[test]
     fn directives_are_blanked_in_place() {
         let src = "# 1 \"a.c\"\nint x;\n  #define A \\\n  1\nint y = 1; // # not a directive\n#pragma pack(1)\n";
-        let out = blank_directives(src);
+        let out = blank_directives(src, false);
         assert_eq!(out.len(), src.len());
         assert_eq!(out, "         \nint x;\n             \n   \nint y = 1; // # not a directive\n#pragma pack(1)\n");
+        // The markers of vcov's own preprocessing stay; other directives go.
+        let src = "# 1 \"a.c\"\n#line 4\n#ident \"x\"\nint x;\n";
+        assert_eq!(blank_directives(src, true), "# 1 \"a.c\"\n#line 4\n          \nint x;\n");
     }
 }

@@ -283,6 +283,16 @@ impl<'a> World<'a> {
         self.lib[f.idx()]
     }
 
+    /// Why a call of `f` is not modelled, when the program calls `f` without ever declaring it and
+    /// no model knows the name: nothing says what it does (a call of `assert` whose header was not
+    /// included would hide every failed assertion), so the executor and the interpreter cut the path
+    /// there rather than guess.
+    pub(crate) fn undeclared_call(&self, f: FuncId) -> Option<String> {
+        let func = self.prog.func(f);
+        (func.implicit && func.body.is_none() && self.lib(f) == LibFn::Unknown)
+            .then(|| format!("a call of '{}', which the program never declares (is an #include missing?)", func.name))
+    }
+
     /// Whether calling `f` (with or without body) violates the property.
     pub fn is_violation_call(&self, f: FuncId) -> bool {
         match self.lib(f) {
@@ -600,6 +610,9 @@ impl<'w, 'a> Exec<'w, 'a> {
     }
 
     fn lib_call(&mut self, e: EdgeId, f: FuncId, lhs: Option<&Expr>, args: &[Expr]) -> R<Effect> {
+        if let Some(reason) = self.w.undeclared_call(f) {
+            return Err(Unsupported(reason));
+        }
         let lib = self.w.lib(f);
         match lib {
             LibFn::ReachError | LibFn::AssertFail if self.w.is_violation_call(f) => Ok(Effect::End(EndKind::Violation)),
@@ -671,6 +684,12 @@ impl<'w, 'a> Exec<'w, 'a> {
             }
             LibFn::Unsupported => {
                 Err(Unsupported(format!("a call of '{}', which vcov does not model", self.w.prog.func(f).name)))
+            }
+            LibFn::Bswap if args.len() == 1 => {
+                let v = self.scalar(&args[0])?;
+                let bits: Vec<_> = v.bits().chunks(8).rev().flatten().copied().collect();
+                self.store_result(lhs, Value::Scalar(Bv::from_bits(bits)), Some(args[0].ty))?;
+                Ok(Effect::Moved)
             }
             LibFn::Noop => Ok(Effect::Moved),
             LibFn::Output => {
@@ -958,11 +977,13 @@ impl<'w, 'a> Exec<'w, 'a> {
                 let r = semantics::repr(types, e.ty)?;
                 Ok(Value::Scalar(Bv::constant(*v as u128, r.bits)))
             }
-            ExprKind::SizeOf(v) => {
+            ExprKind::SizeOf(v) | ExprKind::SizeOfExpr(v, _) => {
                 let r = semantics::repr(types, e.ty)?;
                 Ok(Value::Scalar(Bv::constant(*v as u128, r.bits)))
             }
             ExprKind::FloatConst(_) => Err(Unsupported("floating-point values".into())),
+            // The CFA builder turns every statement expression into edges.
+            ExprKind::StmtExpr(_) => Err(Unsupported("a statement expression on an edge".into())),
             ExprKind::Unsupported(reason) => Err(Unsupported(reason.clone())),
             ExprKind::Var(_)
             | ExprKind::Member { .. }

@@ -608,6 +608,9 @@ impl<'a> Interp<'a> {
     }
 
     fn lib_call(&mut self, f: FuncId, lhs: Option<&Expr>, args: &[Expr]) -> R<Option<ReplayEnd>> {
+        if let Some(reason) = self.w.undeclared_call(f) {
+            return unsupported(reason);
+        }
         let lib = self.w.lib(f);
         match lib {
             LibFn::ReachError | LibFn::AssertFail if self.w.is_violation_call(f) => Ok(Some(ReplayEnd::Violation)),
@@ -692,6 +695,18 @@ impl<'a> Interp<'a> {
                         _ => p.ty,
                     };
                     let v = self.convert(v, from, p.ty)?;
+                    self.write(&p, v)?;
+                }
+                Ok(None)
+            }
+            LibFn::Bswap if args.len() == 1 => {
+                let Val::Int(v, bits) = self.rvalue(&args[0])? else {
+                    return unsupported("an aggregate given to bswap");
+                };
+                let swapped = (0..bits / 8).fold(0u128, |acc, k| (acc << 8) | ((v >> (8 * k)) & 0xff));
+                if let Some(l) = lhs {
+                    let p = self.place(l)?;
+                    let v = self.convert(Val::Int(swapped, bits), args[0].ty, p.ty)?;
                     self.write(&p, v)?;
                 }
                 Ok(None)
@@ -794,11 +809,12 @@ impl<'a> Interp<'a> {
                 let (bits, _, _) = scalar(types, e.ty)?;
                 Ok(Val::Int(mask(*v as u128, bits), bits))
             }
-            ExprKind::SizeOf(v) => {
+            ExprKind::SizeOf(v) | ExprKind::SizeOfExpr(v, _) => {
                 let (bits, _, _) = scalar(types, e.ty)?;
                 Ok(Val::Int(mask(*v as u128, bits), bits))
             }
             ExprKind::FloatConst(_) => unsupported("floating-point values"),
+            ExprKind::StmtExpr(_) => unsupported("a statement expression on an edge"),
             ExprKind::Unsupported(r) => unsupported(r.clone()),
             ExprKind::Var(_)
             | ExprKind::Member { .. }

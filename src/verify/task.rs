@@ -1,4 +1,12 @@
-//! SV-COMP task definitions (YAML, format 2.0) and property files.
+//! SV-COMP task definitions (YAML, formats 1.0 and 2.0, read as BenchExec reads them) and property
+//! files.
+//!
+//! BenchExec (`benchexec.model.load_task_definition_file`) accepts `format_version` 0.1, 1.0, 2.0 and
+//! 2.1, allows `options` only from 2.0 on and `additional_information` only in 2.1. A task of a
+//! version before 2.0 has no `options`, so it names no data model: such tasks were written for
+//! SV-COMP's ILP32 machine model, and vcov reads them as ILP32 (which wins over `--64`, as a 2.0
+//! task's `data_model` does). A file without `format_version` is read as 2.0 (BenchExec refuses it;
+//! vcov has always accepted it).
 //!
 //! The task files are read by a small parser for the block-style YAML subset they use (mappings,
 //! sequences of scalars or of mappings, plain or quoted scalars, `#` comments, flow sequences of
@@ -43,7 +51,8 @@ pub struct TaskError {
 enum Yaml {
     Scalar(String, u32, u32),
     List(Vec<Yaml>, u32, u32),
-    Map(Vec<(String, Yaml)>, u32, u32),
+    /// Entries: key, value, and the key's line and column.
+    Map(Vec<(String, Yaml, (u32, u32))>, u32, u32),
 }
 
 /// One non-blank line: number, indentation, content without comment and trailing blanks.
@@ -69,7 +78,7 @@ impl Yaml {
 
     fn get(&self, key: &str) -> Option<&Yaml> {
         match self {
-            Yaml::Map(entries, ..) => entries.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            Yaml::Map(entries, ..) => entries.iter().find(|(k, ..)| k == key).map(|(_, v, _)| v),
             _ => None,
         }
     }
@@ -230,7 +239,7 @@ impl<'a> Parser<'a> {
     /// starts after a list dash on the current line.
     fn map(&mut self, indent: usize, mut first: Option<&'a str>) -> Res<Yaml> {
         let (no, col) = (self.lines[self.pos].no, indent as u32 + 1);
-        let mut entries: Vec<(String, Yaml)> = Vec::new();
+        let mut entries: Vec<(String, Yaml, (u32, u32))> = Vec::new();
         loop {
             let text = match first.take() {
                 Some(t) => t,
@@ -247,14 +256,14 @@ impl<'a> Parser<'a> {
                 return Err((line_no, indent as u32 + 1, format!("expected 'key: value', found '{text}'")));
             };
             let key = scalar(key, line_no, indent as u32 + 1)?;
-            if entries.iter().any(|(k, _)| *k == key) {
+            if entries.iter().any(|(k, ..)| *k == key) {
                 return Err((line_no, indent as u32 + 1, format!("duplicate key '{key}'")));
             }
             let value_col = (indent + text.len() - rest.trim_start().len()) as u32 + 1;
             self.pos += 1;
             let value =
                 if rest.trim().is_empty() { self.nested(indent)? } else { inline_value(rest, line_no, value_col)? };
-            entries.push((key, value));
+            entries.push((key, value, (line_no, indent as u32 + 1)));
         }
         Ok(Yaml::Map(entries, no, col))
     }
@@ -273,16 +282,54 @@ fn parse_yaml(text: &str) -> Res<Yaml> {
     Ok(v)
 }
 
+/// The versions of the task-definition format, as far as they differ for vcov.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum TaskVersion {
+    /// 0.1 and 1.0: no `options`.
+    Before2,
+    /// 2.0: `options`.
+    V2,
+    /// 2.1: `additional_information` too.
+    V21,
+}
+
+/// Where `key` of the mapping `doc` is written.
+fn key_position(doc: &Yaml, key: &str) -> Option<(u32, u32)> {
+    let Yaml::Map(entries, ..) = doc else { return None };
+    entries.iter().find(|(k, ..)| k == key).map(|&(_, _, at)| at)
+}
+
 /// Reads the task definition `text` of the file `path` (for positions and relative paths).
 pub fn parse_task(path: &Path, text: &str) -> Result<Task, TaskError> {
     let err = |(line, col, message): (u32, u32, String)| TaskError { path: path.to_path_buf(), line, col, message };
     let doc = parse_yaml(text).map_err(err)?;
     let dir = path.parent().unwrap_or(Path::new(""));
-    match doc.get("format_version") {
-        Some(Yaml::Scalar(v, l, c)) if !v.starts_with("2.") => {
-            return Err(err((*l, *c, format!("unsupported format_version '{v}' (vcov reads format 2.0)"))));
+    let version = match doc.get("format_version") {
+        Some(Yaml::Scalar(v, l, c)) => match v.as_str() {
+            "0.1" | "1.0" => TaskVersion::Before2,
+            "2.0" => TaskVersion::V2,
+            "2.1" => TaskVersion::V21,
+            _ => {
+                return Err(err((
+                    *l,
+                    *c,
+                    format!("unsupported format_version '{v}' (task definitions have 0.1, 1.0, 2.0 or 2.1)"),
+                )))
+            }
+        },
+        Some(other) => {
+            let (l, c) = other.at();
+            return Err(err((l, c, format!("format_version is {other}, expected a version such as '2.0'"))));
         }
-        _ => {}
+        None => TaskVersion::V2,
+    };
+    for (key, since, needed) in
+        [("options", TaskVersion::V2, "2.0"), ("additional_information", TaskVersion::V21, "2.1")]
+    {
+        if let (Some(v), true) = (doc.get(key), version < since) {
+            let (l, c) = key_position(&doc, key).unwrap_or_else(|| v.at());
+            return Err(err((l, c, format!("key '{key}' needs format_version {needed} or later"))));
+        }
     }
     let input_file = match doc.get("input_files") {
         Some(Yaml::Scalar(s, ..)) => dir.join(s),
@@ -335,6 +382,8 @@ pub fn parse_task(path: &Path, text: &str) -> Result<Task, TaskError> {
             let (l, c) = other.at();
             return Err(err((l, c, "data_model must be ILP32 or LP64".into())));
         }
+        // Before 2.0 a task could not say; SV-COMP's tasks of that time are ILP32.
+        None if version == TaskVersion::Before2 => Some(DataModel::Ilp32),
         None => None,
     };
     Ok(Task { input_file, property_file, expected_verdict, data_model })
@@ -376,6 +425,27 @@ mod tests {
     }
 
     #[test]
+    fn format_1_0_means_ilp32() {
+        // An sv-benchmarks task of 2019, before `options` existed.
+        let t = check(
+            "format_version: '1.0'\n\n# old file name: count_up_down_true-unreach-call_true-termination.i\ninput_files: 'count_up_down-1.i'\n\nproperties:\n  - property_file: ../properties/termination.prp\n    expected_verdict: true\n  - property_file: ../properties/unreach-call.prp\n    expected_verdict: true\n",
+        )
+        .unwrap();
+        assert_eq!(t.input_file, PathBuf::from("dir/count_up_down-1.i"));
+        assert_eq!(t.expected_verdict, Some(true));
+        assert_eq!(t.data_model, Some(DataModel::Ilp32));
+        // Version 2.x without a data model leaves it to the command line; 2.1 reads as 2.0.
+        let t = check("format_version: '2.0'\ninput_files: 'a.c'\n").unwrap();
+        assert_eq!(t.data_model, None);
+        let t = check(
+            "format_version: 2.1\ninput_files: 'a.c'\nadditional_information: {}\noptions:\n  data_model: LP64\n",
+        );
+        assert!(t.is_err(), "flow mappings are outside the subset vcov reads");
+        let t = check("format_version: 2.1\ninput_files: 'a.c'\noptions:\n  data_model: LP64\n").unwrap();
+        assert_eq!(t.data_model, Some(DataModel::Lp64));
+    }
+
+    #[test]
     fn list_forms_and_quotes() {
         let t = check("input_files:\n- \"a b.c\"\nproperties: []\n").unwrap();
         assert_eq!(t.input_file, PathBuf::from("dir/a b.c"));
@@ -397,8 +467,15 @@ mod tests {
         assert_eq!(e.line, 2);
         let e = check("input_files: 'a.c\n").unwrap_err();
         assert!(e.message.contains("unterminated"));
-        let e = check("format_version: '1.0'\ninput_files: 'a.c'\n").unwrap_err();
-        assert_eq!(e.to_string(), "dir/t.yml:1:17: unsupported format_version '1.0' (vcov reads format 2.0)");
+        let e = check("format_version: '3.0'\ninput_files: 'a.c'\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "dir/t.yml:1:17: unsupported format_version '3.0' (task definitions have 0.1, 1.0, 2.0 or 2.1)"
+        );
+        let e = check("format_version: '1.0'\ninput_files: 'a.c'\noptions:\n  data_model: LP64\n").unwrap_err();
+        assert_eq!(e.to_string(), "dir/t.yml:3:1: key 'options' needs format_version 2.0 or later");
+        let e = check("format_version: '2.0'\ninput_files: 'a.c'\nadditional_information:\n  x: 1\n").unwrap_err();
+        assert_eq!(e.to_string(), "dir/t.yml:3:1: key 'additional_information' needs format_version 2.1 or later");
         let e = check("input_files: 'a.c'\nproperties:\n  - property_file: ''\n").unwrap_err();
         assert_eq!(e.to_string(), "dir/t.yml:3:20: property_file is empty");
     }

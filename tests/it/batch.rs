@@ -97,10 +97,12 @@ fn verify_over_task_definitions_and_a_tasks_table() {
     let out = dir.path().join("yml");
     let run = batch(&["fixtures/c/verify", "--mode", "verify", "--out", out.to_str().unwrap(), "--no-progress"]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    assert!(run.stdout.contains("4 tasks: 4 correct (2 true, 2 false), 0 wrong"), "{}", run.stdout);
-    assert!(run.stdout.contains("SV-COMP 2016 score: 6 (4 tasks with an expected verdict)"), "{}", run.stdout);
+    assert!(run.stdout.contains("5 tasks: 5 correct (2 true, 3 false), 0 wrong"), "{}", run.stdout);
+    assert!(run.stdout.contains("SV-COMP 2016 score: 7 (5 tasks with an expected verdict)"), "{}", run.stdout);
     assert_eq!(record(&out, "heap_list")["answer"], "true");
     assert_eq!(record(&out, "bug_call")["score"], 1);
+    // A task definition of format 1.0 (ILP32, which makes its program FALSE).
+    assert_eq!(record(&out, "long_size_1_0")["answer"], "false");
 
     // The columns of svcomp/tasks.csv, paths relative to the table; a row without task definition
     // gives the program and its data model.

@@ -9,6 +9,7 @@ mod determinism;
 mod generate;
 mod html;
 mod outputs;
+mod preprocess;
 mod readme;
 mod replay;
 mod semantics;

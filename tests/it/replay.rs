@@ -101,7 +101,7 @@ fn a_wrong_claim_is_refuted() {
 #[test]
 fn suite_written_by_vcov_is_confirmed() {
     let program = fixture("e2e/branches/program.c");
-    let (prog, cfa, _) = vcov::driver::load_cfa(&program, DataModel::Lp64).unwrap();
+    let (prog, cfa, _) = vcov::driver::load_cfa(&program, DataModel::Lp64, &Default::default()).unwrap();
     let names: Vec<String> = prog.funcs.iter().map(|f| f.name.clone()).collect();
     let aa_text = std::fs::read_to_string(fixture("e2e/multiline/aa_true.txt")).unwrap();
     let (aa, _) = automaton::parse(&SourceFile::new("aa_true.txt", aa_text)).unwrap();
@@ -316,7 +316,7 @@ fn walk(cfa: &vcov::cfa::Cfa, decisions: &[&str]) -> Vec<vcov::cfa::EdgeId> {
 #[test]
 fn replay_confirms_vcovs_claim_for_a_hoisted_condition() {
     let program = fixture("evidence/calls/program.c");
-    let (prog, cfa, _) = vcov::driver::load_cfa(&program, DataModel::Lp64).unwrap();
+    let (prog, cfa, _) = vcov::driver::load_cfa(&program, DataModel::Lp64, &Default::default()).unwrap();
     let names: Vec<String> = prog.funcs.iter().map(|f| f.name.clone()).collect();
     let aa_text = std::fs::read_to_string(fixture("e2e/multiline/aa_true.txt")).unwrap();
     let (aa, _) = automaton::parse(&SourceFile::new("aa_true.txt", aa_text)).unwrap();

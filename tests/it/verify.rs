@@ -137,6 +137,17 @@ fn task_file_and_witness() {
 }
 
 #[test]
+fn task_format_1_0_is_ilp32() {
+    // `long` wraps to 0 only with 32 bits: FALSE under the 1.0 task (ILP32) even with `--64`, TRUE
+    // for the program alone under `--64`.
+    let task = fixture("long_size_1_0.yml");
+    assert_eq!(verdict(&["--task", path(&task), "--64"]), ("Verification result: FALSE(unreach-call)".into(), 0));
+    let p = fixture("long_size.c");
+    assert_eq!(verdict(&[path(&p), "--64"]), ("Verification result: TRUE".into(), 0));
+    assert_eq!(verdict(&[path(&p), "--32"]), ("Verification result: FALSE(unreach-call)".into(), 0));
+}
+
+#[test]
 fn no_witness_for_true() {
     let dir = tempfile::tempdir().expect("temp dir");
     let witness = dir.path().join("w.graphml");

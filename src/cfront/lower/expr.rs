@@ -29,7 +29,7 @@ impl Lowerer<'_> {
                 Some(Ordinary::Func(f)) => Ok(mk(ExprKind::Func(f), self.funcs[f.idx()].ty, span)),
                 Some(Ordinary::EnumConst(v)) => Ok(mk(ExprKind::IntConst(v), self.int(), span)),
                 Some(Ordinary::Typedef(_)) => self.err(span, format!("'{}' is a type, not a value", id.node.name)),
-                None if id.node.name == "__func__" || id.node.name == "__FUNCTION__" => {
+                None if matches!(id.node.name.as_str(), "__func__" | "__FUNCTION__" | "__PRETTY_FUNCTION__") => {
                     let name = self.cur_func.map(|f| self.funcs[f.idx()].name.clone()).unwrap_or_default();
                     Ok(self.string_literal(name.into_bytes(), span))
                 }
@@ -51,7 +51,16 @@ impl Lowerer<'_> {
             }
             E::SizeOfVal(s) => {
                 let inner = self.expr(&s.node.0)?;
-                self.size_expr(inner.ty, span)
+                let size = self.size_expr(inner.ty, span)?;
+                // The branches CPAchecker hoists out of the operand (see `ExprKind::SizeOfExpr`);
+                // an operand with effects is not evaluated, as in C.
+                let (branches, effects) = hoisted_parts(&inner);
+                match size.kind {
+                    ExprKind::SizeOf(v) if branches && !effects => {
+                        Ok(mk(ExprKind::SizeOfExpr(v, Box::new(inner)), size.ty, span))
+                    }
+                    _ => Ok(size),
+                }
             }
             E::AlignOf(a) => {
                 let (ty, _) = self.type_name(&a.node.0)?;
@@ -101,9 +110,32 @@ impl Lowerer<'_> {
             }
             E::CompoundLiteral(_) => Ok(self.unsupported("compound literal", span)),
             E::VaArg(_) => Ok(self.unsupported("va_arg", span)),
-            E::Statement(_) => Ok(self.unsupported("statement expression", span)),
+            E::Statement(st) => self.statement_expression(st, span),
             E::GenericSelection(_) => Ok(self.unsupported("_Generic selection", span)),
         }
+    }
+
+    /// A GNU statement expression: its block, typed by its last statement.
+    fn statement_expression(&mut self, st: &Node<ast::Statement>, span: Span) -> Res<Expr> {
+        if self.cur_func.is_none() {
+            return self.err(span, "statement expression outside a function");
+        }
+        let block = self.stmt(st)?;
+        let StmtKind::Block(items) = &block.kind else {
+            return self.err(span, "statement expression without a block");
+        };
+        let ty = match items.last().map(|s| &s.kind) {
+            Some(StmtKind::Expr(e)) => e.ty,
+            // gcc gives a labelled last statement its expression's value; CPAchecker's CFA builder
+            // has no place for it.
+            Some(StmtKind::Label { body, .. } | StmtKind::Case { body, .. } | StmtKind::Default { body })
+                if matches!(body.kind, StmtKind::Expr(_)) =>
+            {
+                return Ok(self.unsupported("statement expression ending in a labelled expression", span));
+            }
+            _ => self.types.intern(TypeKind::Void),
+        };
+        Ok(mk(ExprKind::StmtExpr(Box::new(block)), ty, span))
     }
 
     fn unsupported(&mut self, what: &str, span: Span) -> Expr {
@@ -584,6 +616,14 @@ impl Lowerer<'_> {
     fn call(&mut self, c: &Node<ast::CallExpression>, span: Span) -> Res<Expr> {
         // A call of an undeclared function declares it implicitly as `int f()`.
         let callee = match &c.node.callee.node {
+            // gcc declares its builtins itself (glibc's <stdlib.h> calls `__builtin_bswap32`).
+            ast::Expression::Identifier(id)
+                if self.lookup(&id.node.name).is_none() && self.builtin_type(&id.node.name).is_some() =>
+            {
+                let ty = self.builtin_type(&id.node.name).expect("checked");
+                let f = self.declare_func(&id.node.name, ty, sp(&id.span));
+                mk(ExprKind::Func(f), ty, sp(&id.span))
+            }
             ast::Expression::Identifier(id) if self.lookup(&id.node.name).is_none() => {
                 let int = self.int();
                 let ty = self.types.intern(TypeKind::Func(FuncType {
@@ -594,6 +634,7 @@ impl Lowerer<'_> {
                 }));
                 self.warn(sp(&id.span), format!("implicit declaration of function '{}'", id.node.name));
                 let f = self.declare_func(&id.node.name, ty, sp(&id.span));
+                self.funcs[f.idx()].implicit = true;
                 mk(ExprKind::Func(f), ty, sp(&id.span))
             }
             _ => self.expr(&c.node.callee)?,
@@ -631,6 +672,36 @@ impl Lowerer<'_> {
             self.warn(span, format!("call with {} arguments, the function takes {}", args.len(), fty.params.len()));
         }
         Ok(mk(ExprKind::Call(Box::new(callee), args), fty.ret, span))
+    }
+
+    /// The prototype gcc gives builtin `name`, for the builtins `libmodels` models (and glibc's
+    /// headers call without declaring them); other builtins are implicitly declared, so that a call
+    /// the executor cannot model is cut, not guessed.
+    fn builtin_type(&mut self, name: &str) -> Option<TypeId> {
+        let base = name.strip_prefix("__builtin_")?;
+        let t = &mut self.types;
+        let void = t.intern(TypeKind::Void);
+        let int = t.int(IntType::INT);
+        let long = t.int(IntType::LONG);
+        let ushort = t.int(IntType { rank: IntRank::Short, signed: false });
+        let uint = t.int(IntType::UINT);
+        let ullong = t.int(IntType::ULLONG);
+        let voidp = t.pointer(void);
+        let size_t = self.size_t;
+        let (ret, params) = match base {
+            "bswap16" => (ushort, vec![ushort]),
+            "bswap32" => (uint, vec![uint]),
+            "bswap64" => (ullong, vec![ullong]),
+            "expect" => (long, vec![long, long]),
+            "memcpy" | "memmove" => (voidp, vec![voidp, voidp, size_t]),
+            "memset" => (voidp, vec![voidp, int, size_t]),
+            "malloc" | "alloca" => (voidp, vec![size_t]),
+            "calloc" => (voidp, vec![size_t, size_t]),
+            "free" => (void, vec![voidp]),
+            "abort" | "trap" | "unreachable" => (void, vec![]),
+            _ => return None,
+        };
+        Some(self.types.intern(TypeKind::Func(FuncType { ret, params, variadic: false, unprototyped: false })))
     }
 
     /// Default argument promotions (integer promotion, `float` to `double`).
@@ -710,11 +781,12 @@ fn float_rank(k: FloatKind) -> u8 {
         FloatKind::Float => 0,
         FloatKind::Double => 1,
         FloatKind::LongDouble => 2,
+        FloatKind::Float128 => 3,
     }
 }
 
 /// Decodes one quoted string or character literal (`"a\n"`, `'\x41'`) to bytes.
-fn decode_string_piece(piece: &str) -> Vec<u8> {
+pub(super) fn decode_string_piece(piece: &str) -> Vec<u8> {
     let piece = piece.trim_start_matches(['L', 'u', 'U', '8']);
     let inner = piece.get(1..piece.len().saturating_sub(1)).unwrap_or("");
     let b = inner.as_bytes();
@@ -764,6 +836,52 @@ fn decode_string_piece(piece: &str) -> Vec<u8> {
 
 /// Whether `e` designates an object (C11 6.3.2.1): a variable, `*p`, `a[i]`, a member of an lvalue
 /// or through a pointer, or a string literal; casts, calls, constants and assignments do not.
+/// Whether `e` holds a construct CPAchecker's AST converter turns into branches (`?:`, `&&`, `||`,
+/// a comma), and whether it holds one with an effect (a call, an assignment, `++`, a statement
+/// expression).
+fn hoisted_parts(e: &Expr) -> (bool, bool) {
+    let mut branches = false;
+    let mut effects = false;
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        match &e.kind {
+            ExprKind::Cond(c, a, b) => {
+                branches = true;
+                stack.extend([&**c, &**a, &**b]);
+            }
+            ExprKind::Binary(op, a, b) => {
+                branches |= matches!(op, BinOp::LogAnd | BinOp::LogOr);
+                stack.extend([&**a, &**b]);
+            }
+            ExprKind::Comma(a, b) => {
+                branches = true;
+                stack.extend([&**a, &**b]);
+            }
+            ExprKind::Call(..)
+            | ExprKind::Assign(..)
+            | ExprKind::CompoundAssign(..)
+            | ExprKind::IncDec { .. }
+            | ExprKind::StmtExpr(_)
+            | ExprKind::Unsupported(_) => effects = true,
+            ExprKind::Unary(_, x)
+            | ExprKind::Member { base: x, .. }
+            | ExprKind::Deref(x)
+            | ExprKind::AddrOf(x)
+            | ExprKind::Cast(x, _)
+            | ExprKind::Decay(x) => stack.push(x),
+            ExprKind::Index(a, b) => stack.extend([&**a, &**b]),
+            ExprKind::IntConst(_)
+            | ExprKind::FloatConst(_)
+            | ExprKind::Str(_)
+            | ExprKind::Var(_)
+            | ExprKind::Func(_)
+            | ExprKind::SizeOf(_)
+            | ExprKind::SizeOfExpr(..) => {}
+        }
+    }
+    (branches, effects)
+}
+
 fn is_lvalue(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Var(_) | ExprKind::Deref(_) | ExprKind::Index(..) | ExprKind::Str(_) => true,

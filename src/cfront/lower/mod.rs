@@ -231,13 +231,13 @@ impl<'a> Lowerer<'a> {
     }
 
     fn err<T>(&self, span: Span, message: impl Into<String>) -> Res<T> {
-        let lc = self.file.line_col(span.lo);
-        Err(FrontError { path: self.file.path().to_path_buf(), line: lc.line, col: lc.col, message: message.into() })
+        let (path, lc) = self.file.position(span.lo);
+        Err(FrontError { path: path.to_path_buf(), line: lc.line, col: lc.col, message: message.into() })
     }
 
     fn warn(&mut self, span: Span, message: impl Into<String>) {
-        let lc = self.file.line_col(span.lo);
-        self.diags.push(Diagnostic::new(Severity::Warning, self.file.path(), lc.line, lc.col, message));
+        let (path, lc) = self.file.position(span.lo);
+        self.diags.push(Diagnostic::new(Severity::Warning, path, lc.line, lc.col, message));
     }
 
     fn text(&self, span: Span) -> &'a str {
@@ -284,6 +284,7 @@ impl<'a> Lowerer<'a> {
             }
             if matches!(self.types.kind(decl.ty), TypeKind::Func(_)) {
                 let func = self.declare_func(&name, decl.ty, span);
+                self.note_asm_label(func, &id.node.declarator);
                 let params = decl.params.unwrap_or_default().into_iter().map(|p| p.0).collect();
                 self.globals.push(GlobalDecl::FuncProto { func, span, params });
                 continue;
@@ -351,16 +352,30 @@ impl<'a> Lowerer<'a> {
                     span,
                     header_text: None,
                     address_taken: false,
+                    asm_label: None,
+                    implicit: false,
                 });
                 let f = FuncId::from_idx(self.funcs.len() - 1);
                 self.func_by_name.insert(name.to_string(), f);
                 f
             }
         };
+        // A declaration written after an implicit one declares the function after all.
+        self.funcs[f.idx()].implicit = false;
         // Functions always live at file scope, even when declared in a block.
         self.scopes[0].ordinary.insert(name.to_string(), Ordinary::Func(f));
         self.bind(name, Ordinary::Func(f));
         f
+    }
+
+    /// Records the assembler name (`__asm__ ("name")`) a declarator gives function `f`.
+    fn note_asm_label(&mut self, f: FuncId, d: &Node<ast::Declarator>) {
+        for ext in &d.node.extensions {
+            if let ast::Extension::AsmLabel(s) = &ext.node {
+                let bytes: Vec<u8> = s.node.iter().flat_map(|piece| expr::decode_string_piece(piece)).collect();
+                self.funcs[f.idx()].asm_label = Some(String::from_utf8_lossy(&bytes).into_owned());
+            }
+        }
     }
 
     fn function_definition(&mut self, fd: &Node<ast::FunctionDefinition>) -> Res<()> {
@@ -438,6 +453,7 @@ impl<'a> Lowerer<'a> {
             if matches!(self.types.kind(decl.ty), TypeKind::Func(_)) {
                 let known = self.func_by_name.contains_key(&name);
                 let f = self.declare_func(&name, decl.ty, span);
+                self.note_asm_label(f, &id.node.declarator);
                 if !known {
                     let params = decl.params.unwrap_or_default().into_iter().map(|p| p.0).collect();
                     self.late_globals.push(GlobalDecl::FuncProto { func: f, span, params });
@@ -588,11 +604,15 @@ impl<'a> Lowerer<'a> {
                 T::TS18661Float(ft) => {
                     // `_Float32`, `_Float64`, `_Float128` (glibc's <math.h> declares functions of
                     // them): floating point is not modelled, so only the size matters; a type whose
-                    // size vcov does not know takes long double's, with a warning.
+                    // size vcov does not know takes long double's, with a warning. gcc's
+                    // `_Float32x` is double and `_Float64x` long double on x86.
                     let text = self.text(sp(&ts.span)).to_string();
                     let kind = match (&ft.format, ft.width) {
                         (ast::TS18661FloatFormat::BinaryInterchange, 32) => FloatKind::Float,
                         (ast::TS18661FloatFormat::BinaryInterchange, 64) => FloatKind::Double,
+                        (ast::TS18661FloatFormat::BinaryInterchange, 128) => FloatKind::Float128,
+                        (ast::TS18661FloatFormat::BinaryExtended, 32) => FloatKind::Double,
+                        (ast::TS18661FloatFormat::BinaryExtended, 64) => FloatKind::LongDouble,
                         _ => {
                             self.warn(sp(&ts.span), format!("{text} is treated as long double"));
                             FloatKind::LongDouble
@@ -936,6 +956,7 @@ impl<'a> Lowerer<'a> {
         match &d.node.kind.node {
             ast::DeclaratorKind::Abstract => Ok(Declared { name: None, ty, params, pointer_text }),
             ast::DeclaratorKind::Identifier(id) => {
+                let ty = self.with_mode(ty, d)?;
                 Ok(Declared { name: Some((id.node.name.clone(), sp(&id.span))), ty, params, pointer_text })
             }
             ast::DeclaratorKind::Declarator(inner) => {
@@ -947,6 +968,36 @@ impl<'a> Lowerer<'a> {
                 Ok(res)
             }
         }
+    }
+
+    /// The integer type `ty` resized by a `mode` attribute of the declarator (glibc's
+    /// `typedef int register_t __attribute__ ((__mode__ (__word__)));`): `QI`, `HI`, `SI`, `DI`
+    /// are 1, 2, 4 and 8 bytes, `word` and `pointer` the pointer's size, `byte` one byte.
+    fn with_mode(&mut self, ty: TypeId, d: &Node<ast::Declarator>) -> Res<TypeId> {
+        let Some(it) = self.types.as_int(ty) else { return Ok(ty) };
+        for ext in &d.node.extensions {
+            let ast::Extension::Attribute(attr) = &ext.node else { continue };
+            if attr.name.node.trim_matches('_') != "mode" {
+                continue;
+            }
+            let Some(ast::Expression::Identifier(m)) = attr.arguments.first().map(|a| &a.node) else { continue };
+            let ptr = self.types.data_model().pointer_size();
+            let bytes = match m.node.name.trim_matches('_') {
+                "QI" | "byte" => 1,
+                "HI" => 2,
+                "SI" => 4,
+                "DI" => 8,
+                "word" | "pointer" => ptr,
+                other => return self.err(sp(&m.span), format!("mode '{other}' is not supported")),
+            };
+            let dm = self.types.data_model();
+            let rank = [IntRank::Char, IntRank::Short, IntRank::Int, IntRank::Long, IntRank::LongLong]
+                .into_iter()
+                .find(|&rank| IntType { rank, signed: it.signed }.bits(dm) == 8 * bytes as u32)
+                .expect("every size up to 8 bytes has an integer type");
+            return Ok(self.types.int(IntType { rank, signed: it.signed }));
+        }
+        Ok(ty)
     }
 
     fn function_declarator(&mut self, ret: TypeId, fd: &Node<ast::FunctionDeclarator>) -> Res<(TypeId, Vec<Param>)> {
