@@ -115,7 +115,7 @@ impl<'a> FnBuilder<'a> {
             }
             StmtKind::NoEdgeDecl | StmtKind::Empty => {}
             StmtKind::Decl(entries) => {
-                let raw = self.raw(s.span);
+                let raw = super::link::without_extension(self.prog.text(s.span)).to_string();
                 let lines = self.lines(s.span);
                 let prev = self.cur;
                 self.cur = self.declaration(prev, entries, &raw, lines);
@@ -211,9 +211,16 @@ impl<'a> FnBuilder<'a> {
         let mut pre = Vec::new();
         let mut post = Vec::new();
         let mut kinds = Vec::new();
+        let mut nested_done = false;
         for entry in entries {
             match entry {
-                LocalEntry::Type => kinds.push(EdgeKind::TypeDecl),
+                LocalEntry::Type => {
+                    if !std::mem::replace(&mut nested_done, true) {
+                        // Structs and unions defined inside this one are declared first, as globals are.
+                        kinds.extend((0..super::link::nested_record_definitions(raw)).map(|_| EdgeKind::TypeDecl));
+                    }
+                    kinds.push(EdgeKind::TypeDecl)
+                }
                 LocalEntry::Var(d) => {
                     let init = d.init.as_ref().and_then(|i| self.convert_init(d.var, i, &mut pre, &mut post));
                     self.names_in_use.insert(self.prog.var(d.var).cpa_name.clone());
@@ -508,21 +515,45 @@ impl<'a> FnBuilder<'a> {
         false
     }
 
-    /// CPAchecker's `buildConditionTree`: `!` swaps the targets, `&&`/`||` chain through inner nodes,
-    /// each leaf gets an assume pair (or one blank edge if it is constant).
+    /// CPAchecker's `createConditionEdges`: the edges of condition `cond` (of the statement at
+    /// `stmt_span`) from `root`, to `then_n` where it holds and to `else_n` where not.
+    ///
+    /// Every edge gets both generations' texts: 1.x prints each leaf on its own (`[x == 0]`), ≥ 2.0
+    /// writes the whole condition as CDT reads it from the source, on every edge the condition
+    /// produces (`[x]`, `[!(x)]`).
     pub(super) fn condition(&mut self, cond: &Expr, stmt_span: Span, root: NodeId, then_n: NodeId, else_n: NodeId) {
+        let whole = cdt_raw(self.prog.text(cond.span)).to_string();
+        self.condition_tree(cond, stmt_span, (&whole, false), root, then_n, else_n);
+    }
+
+    /// CPAchecker's `buildConditionTree`: `!` swaps the targets, `&&`/`||` chain through inner nodes,
+    /// each leaf gets an assume pair (or one blank edge if it is constant). `whole` is the raw text of
+    /// the whole condition and whether the targets were swapped an odd number of times on the way
+    /// to this node (what ≥ 2.0 texts depend on).
+    fn condition_tree(
+        &mut self,
+        cond: &Expr,
+        stmt_span: Span,
+        whole: (&str, bool),
+        root: NodeId,
+        then_n: NodeId,
+        else_n: NodeId,
+    ) {
         let c = cond.strip_implicit();
+        let (raw2, flipped) = whole;
         match &c.kind {
-            ExprKind::Unary(crate::cfront::ir::UnOp::LogNot, x) => self.condition(x, stmt_span, root, else_n, then_n),
+            ExprKind::Unary(crate::cfront::ir::UnOp::LogNot, x) => {
+                self.condition_tree(x, stmt_span, (raw2, !flipped), root, else_n, then_n)
+            }
             ExprKind::Binary(BinOp::LogAnd, a, b) => {
                 let inner = self.new_node();
-                self.condition(a, stmt_span, root, inner, else_n);
-                self.condition(b, stmt_span, inner, then_n, else_n);
+                self.condition_tree(a, stmt_span, whole, root, inner, else_n);
+                self.condition_tree(b, stmt_span, whole, inner, then_n, else_n);
             }
             ExprKind::Binary(BinOp::LogOr, a, b) => {
                 let inner = self.new_node();
-                self.condition(a, stmt_span, root, then_n, inner);
-                self.condition(b, stmt_span, inner, then_n, else_n);
+                self.condition_tree(a, stmt_span, whole, root, then_n, inner);
+                self.condition_tree(b, stmt_span, whole, inner, then_n, else_n);
             }
             _ => {
                 let raw = self.raw(c.span);
@@ -536,28 +567,54 @@ impl<'a> FnBuilder<'a> {
                 };
                 let mut pre = Vec::new();
                 let exp = self.without_se(c, &mut pre);
+                let first_new = self.g.edges.len();
                 let root = self.emit_side_effects(root, pre, &raw, loc, true);
+                // What the leaf hoists carries the leaf's text in 1.x and the whole condition's in ≥ 2.0;
+                // the edges of a nested `?:`, `&&` or comma list keep their own texts.
+                for i in first_new..self.g.edges.len() {
+                    let e = EdgeId::from_idx(i);
+                    let hoisted = self.g.edges[i].as_ref().is_some_and(|edge| {
+                        *edge.text == *raw
+                            && matches!(
+                                edge.kind,
+                                EdgeKind::Decl { .. }
+                                    | EdgeKind::Assign { .. }
+                                    | EdgeKind::ExternCall { .. }
+                                    | EdgeKind::Eval(_)
+                            )
+                    });
+                    if hoisted {
+                        self.g.set_text2(Some(e), raw2);
+                    }
+                }
                 if let Some(v) = self.constant_value(&exp) {
                     let target = if v == 0 { else_n } else { then_n };
                     let loc = stmt_loc.map(|(a, _)| (a, a));
-                    self.g.add(root, target, EdgeKind::Blank(BlankKind::ConstCondition), &raw, loc);
+                    let e = self.g.add(root, target, EdgeKind::Blank(BlankKind::ConstCondition), &raw, loc);
+                    self.g.set_text2(e, raw2);
                     return;
                 }
                 if is_relational(&exp) {
-                    self.assume_pair(&exp, root, then_n, else_n, loc);
+                    let (pass, fail) = self.assume_pair(&exp, root, then_n, else_n, loc);
+                    let (t, f) = assume_texts2(raw2, flipped);
+                    self.g.set_text2(pass, &t);
+                    self.g.set_text2(fail, &f);
                 } else {
                     // `x` becomes `x == 0` with the targets swapped.
                     let text = format!("{} == 0", operand_text(self.prog, &exp));
                     let positive = EdgeKind::Assume { cond: exp.clone(), truth: false };
                     let negative = EdgeKind::Assume { cond: exp, truth: true };
-                    self.g.add(root, else_n, positive, &format!("[{text}]"), loc);
-                    self.g.add(root, then_n, negative, &format!("[!({text})]"), loc);
+                    let pass = self.g.add(root, else_n, positive, &format!("[{text}]"), loc);
+                    let fail = self.g.add(root, then_n, negative, &format!("[!({text})]"), loc);
+                    let (t, f) = assume_texts2(raw2, !flipped);
+                    self.g.set_text2(pass, &t);
+                    self.g.set_text2(fail, &f);
                 }
             }
         }
     }
 
-    /// `[e]` to `then_n` and `[!(e)]` to `else_n`.
+    /// `[e]` to `then_n` and `[!(e)]` to `else_n`; the two edges, if their source is reachable.
     pub(super) fn assume_pair(
         &mut self,
         e: &Expr,
@@ -565,10 +622,18 @@ impl<'a> FnBuilder<'a> {
         then_n: NodeId,
         else_n: NodeId,
         lines: Option<(u32, u32)>,
-    ) {
+    ) -> (Option<EdgeId>, Option<EdgeId>) {
         let text = expr_text(self.prog, e);
-        self.g.add(root, then_n, EdgeKind::Assume { cond: e.clone(), truth: true }, &format!("[{text}]"), lines);
-        self.g.add(root, else_n, EdgeKind::Assume { cond: e.clone(), truth: false }, &format!("[!({text})]"), lines);
+        let pass =
+            self.g.add(root, then_n, EdgeKind::Assume { cond: e.clone(), truth: true }, &format!("[{text}]"), lines);
+        let fail = self.g.add(
+            root,
+            else_n,
+            EdgeKind::Assume { cond: e.clone(), truth: false },
+            &format!("[!({text})]"),
+            lines,
+        );
+        (pass, fail)
     }
 
     /// `a op b` for a comparison, with `b` converted to `a`'s type (both are integers or pointers).
@@ -588,6 +653,61 @@ impl<'a> FnBuilder<'a> {
         };
         let int = self.prog.types.int(IntType::INT);
         Expr { kind: ExprKind::Binary(op, Box::new(a), Box::new(b)), ty: int, span }
+    }
+}
+
+/// The ≥ 2.0 texts of the edge where a leaf's condition holds and of the one where it does not
+/// (CPAchecker's `addConditionEdges`): the whole condition `raw` and `!(raw)`, or, when the targets
+/// were swapped (`swapped`), the other way round, where `!(raw)` of a `raw` that already starts with
+/// `!(` drops those two characters and the last one instead (even when they do not enclose the rest:
+/// `!(a) && (b)` gives `a) && (b`).
+fn assume_texts2(raw: &str, swapped: bool) -> (String, String) {
+    let negated = format!("!({raw})");
+    if !swapped {
+        return (format!("[{raw}]"), format!("[{negated}]"));
+    }
+    let holds = match raw.strip_prefix("!(") {
+        Some(rest) => {
+            let mut t = rest.to_string();
+            t.pop();
+            t
+        }
+        None => negated,
+    };
+    (format!("[{holds}]"), format!("[{raw}]"))
+}
+
+/// The raw signature CDT gives the expression whose span holds `text`: without the white space,
+/// comments and `#` lines `lang_c` counts to the node at either end.
+pub(super) fn cdt_raw(text: &str) -> &str {
+    let mut t = text;
+    loop {
+        let before = t.len();
+        t = t.trim_matches(|c: char| c.is_ascii_whitespace());
+        if let Some(rest) = t.strip_suffix("*/") {
+            if let Some(open) = rest.rfind("/*") {
+                t = &t[..open];
+            }
+        }
+        if let Some(rest) = t.strip_prefix("/*") {
+            if let Some(close) = rest.find("*/") {
+                t = &rest[close + 2..];
+            }
+        }
+        // A `#` line (a line marker) or a `//` comment on the last line.
+        if let Some(nl) = t.rfind('\n') {
+            let last = t[nl + 1..].trim_start();
+            if last.starts_with('#') || last.starts_with("//") {
+                t = &t[..nl];
+            }
+        }
+        // A `#` line as the first line.
+        if t.starts_with('#') {
+            t = t.find('\n').map_or("", |nl| &t[nl + 1..]);
+        }
+        if t.len() == before {
+            return t;
+        }
     }
 }
 

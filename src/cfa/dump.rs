@@ -21,9 +21,11 @@ pub fn to_text(cfa: &Cfa, prog: &Program) -> String {
                 Some((a, b)) => format!("lines {a}-{b}"),
                 None => "-".into(),
             };
+            // CPAchecker ≥ 2.0's text follows where it differs.
+            let text2 = e.text2.as_ref().map(|t| format!("  2.x+: {t:?}")).unwrap_or_default();
             let _ = writeln!(
                 out,
-                "  E{:<5} N{} -> N{}{}  [{lines}]  {}  {:?}",
+                "  E{:<5} N{} -> N{}{}  [{lines}]  {}  {:?}{text2}",
                 id.0,
                 e.src.0,
                 e.dst.0,

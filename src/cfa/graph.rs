@@ -44,7 +44,7 @@ impl Graph {
         lines: Option<(u32, u32)>,
     ) -> EdgeId {
         let id = EdgeId::from_idx(self.edges.len());
-        self.edges.push(Some(Edge { src, dst, kind, text: text.into(), lines }));
+        self.edges.push(Some(Edge { src, dst, kind, text: text.into(), text2: None, lines }));
         self.out[src.idx()].push(id);
         self.inc[dst.idx()].push(id);
         id
@@ -60,6 +60,21 @@ impl Graph {
         lines: Option<(u32, u32)>,
     ) -> Option<EdgeId> {
         self.is_reachable(src).then(|| self.add_unchecked(src, dst, kind, text, lines))
+    }
+
+    /// Gives edge `e` (if it was added) CPAchecker ≥ 2.0's text `text2`, kept only where it differs
+    /// from the 1.x text.
+    pub fn set_text2(&mut self, e: Option<EdgeId>, text2: &str) {
+        let Some(e) = e else { return };
+        let edge = self.edges[e.idx()].as_mut().expect("live edge");
+        edge.text2 = (*edge.text != *text2).then(|| text2.into());
+    }
+
+    /// Adds an edge without any check whose texts (both generations) and lines are those of `like`.
+    pub fn add_like(&mut self, src: NodeId, dst: NodeId, kind: EdgeKind, like: &Edge) -> EdgeId {
+        let id = self.add_unchecked(src, dst, kind, &like.text, like.lines);
+        self.edges[id.idx()].as_mut().expect("live edge").text2 = like.text2.clone();
+        id
     }
 
     /// A blank edge with empty text.

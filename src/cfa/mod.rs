@@ -184,10 +184,50 @@ pub struct Edge {
     pub dst: NodeId,
     /// What it does.
     pub kind: EdgeKind,
-    /// CPAchecker's raw statement for the edge (what `MATCH "..."` compares with).
+    /// CPAchecker 1.x's raw statement for the edge (what `MATCH "..."` of a 1.x automaton compares
+    /// with).
     pub text: Box<str>,
+    /// CPAchecker ≥ 2.0's raw statement for the edge, where it differs from `text` (assume edges and
+    /// what a condition hoists: see `docs/cpachecker-edge-texts.md`).
+    pub text2: Option<Box<str>>,
     /// First and last source line, `None` for edges without a place in the source.
     pub lines: Option<(u32, u32)>,
+}
+
+impl Edge {
+    /// The raw statement CPAchecker of generation `generation` gives the edge.
+    pub fn text_in(&self, generation: Generation) -> &str {
+        match (generation, &self.text2) {
+            (Generation::V2, Some(t)) => t,
+            _ => &self.text,
+        }
+    }
+}
+
+/// A generation of CPAchecker, as far as the raw texts of CFA edges go (what `MATCH "..."` compares
+/// with).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum Generation {
+    /// CPAchecker 1.x (1.5 wrote the corpus automata): an assume edge's text is its own condition,
+    /// re-printed (`[x == 0]`).
+    #[default]
+    V1,
+    /// CPAchecker ≥ 2.0 (2020-05 to 4.x): an assume edge's text is the whole condition it comes from,
+    /// as written in the source (`[x]`, `[!(x)]`, `[a && b]`).
+    V2,
+}
+
+impl Generation {
+    /// Every generation, oldest first (the order in which an automaton is tried).
+    pub const ALL: [Generation; 2] = [Generation::V1, Generation::V2];
+
+    /// The name in reports: `1.x` or `2.x+`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Generation::V1 => "1.x",
+            Generation::V2 => "2.x+",
+        }
+    }
 }
 
 /// A call of a function with a body.

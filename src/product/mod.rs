@@ -10,6 +10,7 @@
 //! Invariant: an observer automaton state stays the same on an edge no transition fires on.
 //! Invariant: only this module and `cfa` import `petgraph`.
 
+mod generation;
 mod matching;
 mod reach;
 pub mod values;
@@ -17,10 +18,11 @@ mod walk;
 
 use std::collections::HashMap;
 
-use crate::automaton::{Automaton, StateId, Target};
-use crate::cfa::{CallSiteId, Cfa, EdgeId, NodeId};
+use crate::automaton::{AssumeTruth, Automaton, StateId, Target};
+use crate::cfa::{CallSiteId, Cfa, EdgeId, Generation, NodeId};
 use crate::id_type;
 
+pub use generation::{detect, exact_texts, foreign_text, texts_found, Source};
 pub use matching::{assume_polarity, token_key, Fired, Matcher, Tier};
 pub use reach::{solve_dag, ReachInfo, TrueRegion};
 pub use walk::{stack_after, step, takeable_edges, Step};
@@ -108,6 +110,10 @@ pub struct Product {
     pub false_state: Option<StateId>,
     /// Number of transitions matched per tier (exact, tokens, loose, context).
     pub tier_counts: [u64; 4],
+    /// The CPAchecker generation whose edge texts the transitions were matched with.
+    pub generation: Generation,
+    /// How that generation was chosen.
+    pub source: Source,
 }
 
 /// How much of the automaton the program reaches.
@@ -129,6 +135,10 @@ pub struct MatchStats {
     pub missed: Vec<(String, u32)>,
     /// `MATCH` transitions of reached states that never fired: state name, transition line.
     pub unused_transitions: Vec<(String, u32)>,
+    /// The CPAchecker generation whose edge texts the transitions were matched with.
+    pub generation: Generation,
+    /// How that generation was chosen.
+    pub source: Source,
 }
 
 impl MatchStats {
@@ -141,9 +151,10 @@ impl MatchStats {
 }
 
 impl Product {
-    /// Explores the product from (initial state, program entry, empty stack).
-    pub fn build(aut: &Automaton, cfa: &Cfa, func_names: Vec<String>) -> Product {
-        let matcher = Matcher::new(aut, cfa, func_names);
+    /// Explores the product from (initial state, program entry, empty stack), matching `MATCH` texts
+    /// with the edge texts of `generation`.
+    pub fn build(aut: &Automaton, cfa: &Cfa, func_names: Vec<String>, generation: Generation) -> Product {
+        let matcher = Matcher::new(aut, cfa, func_names, generation);
         let mut p = Product {
             nodes: Vec::new(),
             succ: Vec::new(),
@@ -151,6 +162,8 @@ impl Product {
             true_state: aut.true_state(),
             false_state: aut.false_state(),
             tier_counts: [0; 4],
+            generation,
+            source: Source::Forced,
         };
         let mut index: HashMap<ProductNode, ProductNodeId> = HashMap::new();
         let start = ProductNode { aut: aut.initial, cfa: cfa.entry(), stack: Stacks::EMPTY };
@@ -181,8 +194,8 @@ impl Product {
                         .iter()
                         .filter_map(|&t| {
                             let tr = &state.transitions[t];
-                            // `ASSUME {false}` blocks the path.
-                            if tr.assumptions.iter().any(|a| a.trim() == "false") {
+                            // `ASSUME {false}` (or any constantly false assumption) blocks the path.
+                            if tr.assume == AssumeTruth::False {
                                 return None;
                             }
                             match tr.target {
@@ -237,6 +250,8 @@ impl Product {
             unreached: Vec::new(),
             missed: Vec::new(),
             unused_transitions: Vec::new(),
+            generation: self.generation,
+            source: self.source,
         };
         let mut in_automaton = vec![false; aut.states.len()];
         let mut todo = vec![aut.initial];
