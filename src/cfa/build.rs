@@ -106,6 +106,12 @@ impl<'a> FnBuilder<'a> {
         self.prog.text(span).to_string()
     }
 
+    /// The raw text of an expression as CDT gives it: `lang_c` counts the white space and comments
+    /// after an operand to it (`if (x )`), CDT does not.
+    pub(super) fn expr_raw(&self, span: Span) -> String {
+        cdt_raw(self.prog.text(span)).to_string()
+    }
+
     fn stmt(&mut self, s: &Stmt) {
         match &s.kind {
             StmtKind::Block(items) => {
@@ -149,6 +155,11 @@ impl<'a> FnBuilder<'a> {
             StmtKind::DoWhile { body, cond } => {
                 let prev = self.cur;
                 let (head, first, post) = self.create_loop(cond, s.span);
+                // CPAchecker ≥ 2.3 lets the condition reach the body over a blank edge of its own
+                // (none when the condition is constant false); older versions lack it.
+                let body_start = self.new_node();
+                self.g.blank(first, body_start, BlankKind::DoBody, self.first_line(s.span));
+                let first = body_start;
                 self.g.blank(prev, first, BlankKind::LoopEntry, self.first_line(s.span));
                 self.cur = first;
                 self.stmt(body);
@@ -328,7 +339,7 @@ impl<'a> FnBuilder<'a> {
                 self.declaration(loop_init, entries, &raw, loc)
             }
             Some(StmtKind::Expr(e)) => {
-                let raw = self.raw(e.span);
+                let raw = self.expr_raw(e.span);
                 self.statement_edges(loop_init, e, Ctx::Plain, &raw, loc, None)
             }
             _ => loop_init,
@@ -352,7 +363,7 @@ impl<'a> FnBuilder<'a> {
         self.loop_next.pop();
         self.g.blank(last, loop_end, BlankKind::Plain, None);
         if let Some(step) = step {
-            let raw = self.raw(step.span);
+            let raw = self.expr_raw(step.span);
             self.statement_edges(loop_end, step, Ctx::ForIteration, &raw, loc, Some(head));
         }
         self.cur = post;
@@ -365,7 +376,7 @@ impl<'a> FnBuilder<'a> {
         let cond_lines = self.lines(cond.span);
         let prev = self.emit_side_effects(self.cur, pre, &whole, cond_lines, true);
         let first = self.new_node();
-        let text = format!("switch ({})", self.prog.text(cond.span));
+        let text = format!("switch ({})", self.expr_raw(cond.span));
         self.g.add(prev, first, EdgeKind::Blank(BlankKind::Switch), &text, self.first_line(span));
         self.switches.push(SwitchCtx { expr, case_root: first, default: None });
         let post = self.new_node();
@@ -556,7 +567,7 @@ impl<'a> FnBuilder<'a> {
                 self.condition_tree(b, stmt_span, whole, inner, then_n, else_n);
             }
             _ => {
-                let raw = self.raw(c.span);
+                let raw = self.expr_raw(c.span);
                 let stmt_loc = self.lines(stmt_span);
                 // The location is the leaf's, but it starts where the statement starts (CPAchecker
                 // gives hoisted calls the whole statement; only its first line can be claimed).
@@ -694,12 +705,12 @@ pub(super) fn cdt_raw(text: &str) -> &str {
                 t = &rest[close + 2..];
             }
         }
-        // A `#` line (a line marker) or a `//` comment on the last line.
-        if let Some(nl) = t.rfind('\n') {
-            let last = t[nl + 1..].trim_start();
-            if last.starts_with('#') || last.starts_with("//") {
-                t = &t[..nl];
-            }
+        // A `#` line (a line marker) as the last line, or a `//` comment on it.
+        let last_start = t.rfind('\n').map_or(0, |nl| nl + 1);
+        if last_start > 0 && t[last_start..].trim_start().starts_with('#') {
+            t = &t[..last_start - 1];
+        } else if let Some(c) = line_comment(&t[last_start..]) {
+            t = &t[..last_start + c];
         }
         // A `#` line as the first line.
         if t.starts_with('#') {
@@ -709,6 +720,26 @@ pub(super) fn cdt_raw(text: &str) -> &str {
             return t;
         }
     }
+}
+
+/// Where a `//` comment starts in `line`, outside string and character literals.
+fn line_comment(line: &str) -> Option<usize> {
+    let b = line.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            q @ (b'"' | b'\'') => {
+                i += 1;
+                while i < b.len() && b[i] != q {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') => return Some(i),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// Whether CPAchecker treats `e` as a boolean expression (a comparison).
@@ -737,5 +768,34 @@ impl BlankKind {
     /// `if` is left).
     pub fn has_empty_description(&self) -> bool {
         matches!(self, BlankKind::Plain | BlankKind::ConstCondition)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cdt_raw_drops_what_lang_c_counts_around_an_expression() {
+        assert_eq!(cdt_raw("x "), "x");
+        assert_eq!(cdt_raw("x > 0 /* why */ "), "x > 0");
+        assert_eq!(cdt_raw("x > 0 // why\n  "), "x > 0");
+        assert_eq!(cdt_raw("s == \"//\" "), "s == \"//\"");
+        assert_eq!(cdt_raw("0 && \"a\"\n# 50 \"f.c\" 3 4\n  "), "0 && \"a\"");
+        assert_eq!(cdt_raw("# 50 \"f.c\"\n  0 && \"a\"\n# 50 \"f.c\" 3 4\n"), "0 && \"a\"");
+        // Line markers inside stay, as in CDT's raw signature.
+        assert_eq!(
+            cdt_raw("(\n# 50 \"f.c\"\n  0\n# 50 \"f.c\" 3 4\n  )"),
+            "(\n# 50 \"f.c\"\n  0\n# 50 \"f.c\" 3 4\n  )"
+        );
+    }
+
+    #[test]
+    fn texts_of_2_0_negate_or_strip() {
+        assert_eq!(assume_texts2("a < b", false), ("[a < b]".to_string(), "[!(a < b)]".to_string()));
+        assert_eq!(assume_texts2("flag", true), ("[!(flag)]".to_string(), "[flag]".to_string()));
+        assert_eq!(assume_texts2("!(a < b)", true), ("[a < b]".to_string(), "[!(a < b)]".to_string()));
+        assert_eq!(assume_texts2("!(a) && (b)", true), ("[a) && (b]".to_string(), "[!(a) && (b)]".to_string()));
+        assert_eq!(assume_texts2("!(é)", true), ("[é]".to_string(), "[!(é)]".to_string()));
     }
 }

@@ -100,6 +100,7 @@ pub fn kind_name(k: &EdgeKind) -> &'static str {
             BlankKind::SwitchDefault => "switch-default",
             BlankKind::Asm => "asm",
             BlankKind::Skip => "skip",
+            BlankKind::DoBody => "do-body",
         },
         EdgeKind::Global(GlobalKind::Var { .. }) => "global-var",
         EdgeKind::Global(GlobalKind::Type) => "global-type",

@@ -3,6 +3,7 @@
 //! before the main edge, and `?:`, `&&`/`||` used as values and comma lists become branches.
 
 use super::build::FnBuilder;
+use super::print::{expr_text, operand_text};
 use super::{BlankKind, EdgeKind, NodeId};
 use crate::base::Span;
 use crate::cfront::ir::{BinOp, CastOrigin, Expr, ExprKind, Init, InitLeaf, VarId, VarKind};
@@ -405,7 +406,7 @@ impl FnBuilder<'_> {
                 }
                 self.condition(b, e.span, inter, then_n, else_n);
                 let last = self.new_node();
-                let raw = self.prog.text(e.span).to_string();
+                let raw = self.expr_raw(e.span);
                 match tmp {
                     Some(t) => {
                         let int = self.prog.types.int(IntType::INT);
@@ -429,14 +430,16 @@ impl FnBuilder<'_> {
                 for item in init {
                     let mut pre = Vec::new();
                     let s = self.as_statement(item, Ctx::Plain, &mut pre);
-                    let raw = self.prog.text(item.span).to_string();
+                    let raw = self.expr_raw(item.span);
                     let lines = self.lines(item.span);
                     prev = self.emit_side_effects(prev, pre, &raw, lines, true);
                     prev = self.emit_stmt(prev, s, &raw, lines);
                 }
                 let mut pre = Vec::new();
-                let raw = self.prog.text(last.span).to_string();
+                let raw = self.expr_raw(last.span);
                 let lines = self.lines(last.span);
+                // An assignment as the last operand gets its own edge before the temporary's.
+                let mut assign = None;
                 let s = match self.with_se(last, Ctx::AssignRhs, &mut pre) {
                     Conv::Expr(x) => match tmp {
                         Some(t) => {
@@ -451,7 +454,7 @@ impl FnBuilder<'_> {
                         None => SimpleStmt::Call(c),
                     },
                     Conv::Assign(l, r) => {
-                        pre.push(SideItem::Stmt(SimpleStmt::Assign(l.clone(), r)));
+                        assign = Some(SimpleStmt::Assign(l.clone(), r));
                         match tmp {
                             Some(t) => {
                                 let lhs = self.var_expr(t, last.span);
@@ -463,7 +466,14 @@ impl FnBuilder<'_> {
                     }
                 };
                 prev = self.emit_side_effects(prev, pre, &raw, lines, true);
-                self.emit_stmt(prev, s, &raw, lines)
+                // CPAchecker's `handleExpressionList` gives these edges the printed statement, not
+                // the source text (`__CPAchecker_TMP_0 = bVar1;` for the operand `bVar1`).
+                if let Some(a) = assign {
+                    let text = self.stmt_text(&a);
+                    prev = self.emit_stmt(prev, a, &text, lines);
+                }
+                let text = self.stmt_text(&s);
+                self.emit_stmt(prev, s, &text, lines)
             }
         }
     }
@@ -476,7 +486,7 @@ impl FnBuilder<'_> {
         prev: NodeId,
         tmp: Option<VarId>,
     ) {
-        let raw = self.prog.text(branch.span).to_string();
+        let raw = self.expr_raw(branch.span);
         let mut pre = Vec::new();
         let conv = self.with_se(branch, Ctx::AssignRhs, &mut pre);
         let mut prev = self.emit_side_effects(prev, pre, &raw, lines, true);
@@ -499,6 +509,22 @@ impl FnBuilder<'_> {
             (None, Rhs::Call(c)) => SimpleStmt::Call(c),
         };
         self.emit_stmt_to(prev, last, s, &raw, lines);
+    }
+
+    /// CPAchecker's `toASTString` of a statement: `x = e;`, `x = f(a, b);`, `f(a);`, `e;`.
+    fn stmt_text(&self, s: &SimpleStmt) -> String {
+        let call = |c: &CallParts| {
+            let args: Vec<String> = c.args.iter().map(|a| expr_text(self.prog, a)).collect();
+            format!("{}({})", operand_text(self.prog, &c.callee), args.join(", "))
+        };
+        match s {
+            SimpleStmt::Assign(l, Rhs::Expr(r)) => {
+                format!("{} = {};", expr_text(self.prog, l), expr_text(self.prog, r))
+            }
+            SimpleStmt::Assign(l, Rhs::Call(c)) => format!("{} = {};", expr_text(self.prog, l), call(c)),
+            SimpleStmt::Call(c) => format!("{};", call(c)),
+            SimpleStmt::Eval(e) => format!("{};", expr_text(self.prog, e)),
+        }
     }
 
     // ----- typing helpers for synthesized expressions -----

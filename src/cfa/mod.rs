@@ -106,6 +106,9 @@ pub enum BlankKind {
     Asm,
     /// `skip` after a resolved function-pointer call.
     Skip,
+    /// The `""` edge (description `do`) CPAchecker ≥ 2.3 puts between a `do` loop's condition and its
+    /// body, which the loop entry also enters; not there in older versions (`Edge::exists_in`).
+    DoBody,
 }
 
 /// The file-scope entity a global declaration edge declares.
@@ -198,34 +201,63 @@ impl Edge {
     /// The raw statement CPAchecker of generation `generation` gives the edge.
     pub fn text_in(&self, generation: Generation) -> &str {
         match (generation, &self.text2) {
-            (Generation::V2, Some(t)) => t,
+            (Generation::V2 | Generation::V23, Some(t)) => t,
             _ => &self.text,
         }
     }
+
+    /// Whether CPAchecker of generation `generation` has the edge: all do but the `do` body edge of
+    /// ≥ 2.3 (`BlankKind::DoBody`), which older versions lack; an automaton does not step on an edge
+    /// its generation lacks.
+    pub fn exists_in(&self, generation: Generation) -> bool {
+        generation == Generation::V23 || !matches!(self.kind, EdgeKind::Blank(BlankKind::DoBody))
+    }
 }
 
-/// A generation of CPAchecker, as far as the raw texts of CFA edges go (what `MATCH "..."` compares
-/// with).
+/// A generation of CPAchecker, as far as the CFA edges and their raw texts go (what `MATCH "..."`
+/// compares with); see `docs/cpachecker-edge-texts.md`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub enum Generation {
     /// CPAchecker 1.x (1.5 wrote the corpus automata): an assume edge's text is its own condition,
     /// re-printed (`[x == 0]`).
     #[default]
     V1,
-    /// CPAchecker ≥ 2.0 (2020-05 to 4.x): an assume edge's text is the whole condition it comes from,
-    /// as written in the source (`[x]`, `[!(x)]`, `[a && b]`).
+    /// CPAchecker 2.0 to 2.2 (2020-05 to 2023): an assume edge's text is the whole condition it comes
+    /// from, as written in the source (`[x]`, `[!(x)]`, `[a && b]`).
     V2,
+    /// CPAchecker 2.3 to 4.x: the texts of 2.0, and a `do` loop's condition reaches its body over a
+    /// blank edge of its own (`BlankKind::DoBody`).
+    V23,
 }
 
 impl Generation {
-    /// Every generation, oldest first (the order in which an automaton is tried).
-    pub const ALL: [Generation; 2] = [Generation::V1, Generation::V2];
+    /// Every generation, in the order in which an automaton is tried among equals: 1.x, then the
+    /// newer of the two that share ≥ 2.0's texts.
+    pub const ALL: [Generation; 3] = [Generation::V1, Generation::V23, Generation::V2];
 
-    /// The name in reports: `1.x` or `2.x+`.
+    /// The name in reports: `1.x` or `2.x+` (2.0–2.2 and 2.3+ share their texts and differ only in
+    /// `do` loops; `detail` tells them apart).
     pub fn label(self) -> &'static str {
         match self {
             Generation::V1 => "1.x",
-            Generation::V2 => "2.x+",
+            Generation::V2 | Generation::V23 => "2.x+",
+        }
+    }
+
+    /// The versions: `1.x`, `2.0-2.2` or `2.3+`.
+    pub fn detail(self) -> &'static str {
+        match self {
+            Generation::V1 => "1.x",
+            Generation::V2 => "2.0-2.2",
+            Generation::V23 => "2.3+",
+        }
+    }
+
+    /// The generations that write `label`'s texts: what `--cpachecker-texts 1` or `2` allows.
+    pub fn with_texts_of(self) -> &'static [Generation] {
+        match self {
+            Generation::V1 => &[Generation::V1],
+            Generation::V2 | Generation::V23 => &[Generation::V23, Generation::V2],
         }
     }
 }

@@ -28,27 +28,22 @@ pub fn path_of_counterexample(cex: &Automaton, cfa: &Cfa, func_names: Vec<String
     follow_counterexample(cex, cfa, func_names, None).map(|(path, _)| path)
 }
 
-/// `path_of_counterexample` with the edge texts of generation `forced`, or else of the generation that
-/// wrote `cex`: the generations in which every `MATCH` text of `cex` is an edge text are tried first,
-/// oldest first, then the others, most texts found first; the first one with a path wins. The path
-/// and that generation; without a path, the error of the first generation tried.
+/// `path_of_counterexample` with the edge texts of the generation that wrote `cex` (among those that
+/// share `forced`'s texts, if given): the generations are tried by how many `MATCH` texts of `cex`
+/// are edge texts in them, most first, and the first one with a path wins. The path and that
+/// generation; without a path, the error of the first generation tried.
 pub fn follow_counterexample(
     cex: &Automaton,
     cfa: &Cfa,
     func_names: Vec<String>,
     forced: Option<Generation>,
 ) -> Result<(Vec<EdgeId>, Generation), FollowError> {
-    let order = match forced {
-        Some(g) => vec![g],
-        None => {
-            let texts = exact_texts(cex);
-            let mut found: Vec<(usize, Generation)> =
-                Generation::ALL.iter().map(|&g| (texts_found(cfa, &texts, g), g)).collect();
-            // Most texts found first; the sort is stable, so oldest first among equals.
-            found.sort_by_key(|&(n, _)| std::cmp::Reverse(n));
-            found.into_iter().map(|(_, g)| g).collect()
-        }
-    };
+    let candidates = forced.map_or(&Generation::ALL[..], Generation::with_texts_of);
+    let texts = exact_texts(cex);
+    let mut found: Vec<(usize, Generation)> = candidates.iter().map(|&g| (texts_found(cfa, &texts, g), g)).collect();
+    // Most texts found first; the sort is stable, so in `Generation::ALL`'s order among equals.
+    found.sort_by_key(|&(n, _)| std::cmp::Reverse(n));
+    let order: Vec<Generation> = found.into_iter().map(|(_, g)| g).collect();
     let mut first_err = None;
     for g in order {
         match path_in(cex, cfa, func_names.clone(), g) {

@@ -89,28 +89,31 @@ pub fn foreign_text(cfa: &Cfa, texts: &[(u32, &str)]) -> Option<(u32, String)> {
 /// fits the automaton: the generations are tried by how many of the `MATCH` texts are edge texts in
 /// them, most first (oldest first among equals), and the first whose product reaches every state the
 /// automaton leads to wins; if none does, the one that misses the fewest states (then: that finds the
-/// most texts, then: the oldest). An automaton without `MATCH` texts gets 1.x.
+/// most texts, then: the oldest). An automaton without `MATCH` texts gets 1.x. Forcing 2.x+ still
+/// tries both of its generations (2.3+ first), which differ only in `do` loops.
 pub fn detect(aut: &Automaton, cfa: &Cfa, func_names: Vec<String>, forced: Option<Generation>) -> Product {
     let build = |generation: Generation, source: Source| {
         let mut p = Product::build(aut, cfa, func_names.clone(), generation);
         p.source = source;
         p
     };
-    if let Some(g) = forced {
-        return build(g, Source::Forced);
-    }
     let texts = exact_texts(aut);
-    if texts.is_empty() {
-        return build(Generation::V1, Source::NoTexts);
+    let (candidates, source) = match forced {
+        Some(g) => (g.with_texts_of(), Source::Forced),
+        None if texts.is_empty() => (&[Generation::V1][..], Source::NoTexts),
+        None => (&Generation::ALL[..], Source::Detected),
+    };
+    if let [g] = candidates {
+        return build(*g, source);
     }
-    let found: Vec<(Generation, usize)> = Generation::ALL.iter().map(|&g| (g, texts_found(cfa, &texts, g))).collect();
+    let found: Vec<(Generation, usize)> = candidates.iter().map(|&g| (g, texts_found(cfa, &texts, g))).collect();
     // Generations that find every text first, oldest first; then the others, most texts found first.
     let mut order = found.clone();
     order.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
     // The best product so far: (missed states, texts not found, its product).
     let mut best: Option<(usize, usize, Product)> = None;
     for (g, n) in order {
-        let p = build(g, Source::Detected);
+        let p = build(g, source);
         let missed = p.match_stats(aut).missed.len();
         if missed == 0 {
             return p;

@@ -73,17 +73,26 @@ impl<'a> Matcher<'a> {
         self.generation
     }
 
+    /// Whether the matcher's generation has edge `e`.
+    fn exists(&self, e: EdgeId) -> bool {
+        self.cfa.edge(e).exists_in(self.generation)
+    }
+
     /// The edge's text in the matcher's generation.
     fn text(&self, e: EdgeId) -> &'a str {
         self.cfa.edge(e).text_in(self.generation)
     }
 
     /// The transitions of state `q` that fire on each of `edges` (all leaving the same node).
+    ///
+    /// No transition fires on an edge the generation lacks (`Edge::exists_in`): the automaton stays
+    /// where it is, as it would without the edge.
     pub fn fire_all(&self, q: StateId, edges: &[EdgeId]) -> Vec<Fired> {
         let state = self.aut.state(q);
-        let mut res: Vec<Fired> = edges.iter().map(|&e| self.fire_exact(q, e)).collect();
+        let mut res: Vec<Fired> =
+            edges.iter().map(|&e| if self.exists(e) { self.fire_exact(q, e) } else { Fired::default() }).collect();
         for (i, &e) in edges.iter().enumerate() {
-            if res[i].tier.is_some() {
+            if res[i].tier.is_some() || !self.exists(e) {
                 continue;
             }
             for tier in [Tier::Tokens, Tier::Loose] {
@@ -129,7 +138,11 @@ impl<'a> Matcher<'a> {
         let state = self.aut.state(q);
         for polarity in [true, false] {
             let open: Vec<usize> = (0..edges.len())
-                .filter(|&i| res[i].tier.is_none() && assume_polarity(self.text(edges[i])) == Some(polarity))
+                .filter(|&i| {
+                    res[i].tier.is_none()
+                        && self.exists(edges[i])
+                        && assume_polarity(self.text(edges[i])) == Some(polarity)
+                })
                 .collect();
             if open.len() != 1 {
                 continue;
