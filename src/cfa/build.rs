@@ -106,8 +106,8 @@ impl<'a> FnBuilder<'a> {
         self.prog.text(span).to_string()
     }
 
-    /// The raw text of an expression as CDT gives it: `lang_c` counts the white space and comments
-    /// after an operand to it (`if (x )`), CDT does not.
+    /// The raw text of an expression (or of a statement that may end in `}`) as CDT gives it:
+    /// `lang_c` counts the white space and comments after an operand to it (`if (x )`), CDT does not.
     pub(super) fn expr_raw(&self, span: Span) -> String {
         cdt_raw(self.prog.text(span)).to_string()
     }
@@ -372,7 +372,8 @@ impl<'a> FnBuilder<'a> {
     fn switch(&mut self, span: Span, cond: &Expr, body: &Stmt) {
         let mut pre = Vec::new();
         let expr = self.without_se(cond, &mut pre);
-        let whole = self.raw(span);
+        // The whole statement ends at its `}`: `lang_c` counts the white space after it.
+        let whole = self.expr_raw(span);
         let cond_lines = self.lines(cond.span);
         let prev = self.emit_side_effects(self.cur, pre, &whole, cond_lines, true);
         let first = self.new_node();
@@ -459,7 +460,8 @@ impl<'a> FnBuilder<'a> {
     }
 
     fn label(&mut self, name: &str, span: Span) {
-        let raw = self.raw(span);
+        // The whole labelled statement; `lang_c` counts the white space after a `}` to it.
+        let raw = self.expr_raw(span);
         let loc = self.first_line(span);
         let prev = self.cur;
         let node = self.new_node();

@@ -4,7 +4,7 @@
 
 use super::build::FnBuilder;
 use super::print::{expr_text, operand_text};
-use super::{BlankKind, EdgeKind, NodeId};
+use super::{BlankKind, EdgeKind, Era, NodeId};
 use crate::base::Span;
 use crate::cfront::ir::{BinOp, CastOrigin, Expr, ExprKind, Init, InitLeaf, VarId, VarKind};
 use crate::cfront::types::{IntType, TypeKind};
@@ -46,6 +46,8 @@ pub(super) enum SimpleStmt {
 pub(super) enum SideItem {
     /// A temporary comes into existence (initialised by the expression, if any).
     Decl(VarId, Option<Expr>),
+    /// The temporary CPAchecker before 2.3 declares for a cast of `p->f`, initialised by the cast.
+    CastTmp(VarId, Expr),
     /// A statement edge.
     Stmt(SimpleStmt),
     /// A branching construct that assigns the temporary (if any).
@@ -156,7 +158,7 @@ impl FnBuilder<'_> {
                 let cast = mk(ExprKind::Cast(Box::new(x), CastOrigin::Explicit(text.clone())));
                 if matches!(inner_s.kind, ExprKind::Member { arrow: true, .. }) {
                     let tmp = self.new_tmp(ty, span);
-                    pre.push(SideItem::Decl(tmp, Some(cast)));
+                    pre.push(SideItem::CastTmp(tmp, cast));
                     return Conv::Expr(self.var_expr(tmp, span));
                 }
                 Conv::Expr(cast)
@@ -344,6 +346,12 @@ impl FnBuilder<'_> {
                     let next = self.new_node();
                     let init = init.map(Init::Expr);
                     self.g.add(prev, next, EdgeKind::Decl { var, init }, raw, lines);
+                    next
+                }
+                SideItem::CastTmp(var, cast) => {
+                    let next = self.new_node();
+                    let e = self.g.add(prev, next, EdgeKind::Decl { var, init: Some(Init::Expr(cast)) }, raw, lines);
+                    self.g.set_era(e, Era::Before23);
                     next
                 }
                 SideItem::Stmt(s) => self.emit_stmt(prev, s, raw, lines),

@@ -1,6 +1,6 @@
 //! The mutable graph the CFA is built in: edges can be removed and redirected until `freeze`.
 
-use super::{BlankKind, CallSite, Cfa, Edge, EdgeId, EdgeKind, FuncCfa, Node, NodeId, NodeKind};
+use super::{BlankKind, CallSite, Cfa, Edge, EdgeId, EdgeKind, Era, FuncCfa, Node, NodeId, NodeKind};
 use crate::cfront::ir::FuncId;
 
 /// A CFA under construction. Removed edges leave holes that `freeze` compacts.
@@ -44,7 +44,8 @@ impl Graph {
         lines: Option<(u32, u32)>,
     ) -> EdgeId {
         let id = EdgeId::from_idx(self.edges.len());
-        self.edges.push(Some(Edge { src, dst, kind, text: text.into(), text2: None, lines }));
+        let era = if matches!(kind, EdgeKind::Blank(BlankKind::DoBody)) { Era::Since23 } else { Era::All };
+        self.edges.push(Some(Edge { src, dst, kind, text: text.into(), text2: None, era, lines }));
         self.out[src.idx()].push(id);
         self.inc[dst.idx()].push(id);
         id
@@ -70,11 +71,21 @@ impl Graph {
         edge.text2 = (*edge.text != *text2).then(|| text2.into());
     }
 
-    /// Adds an edge without any check whose texts (both generations) and lines are those of `like`.
+    /// Adds an edge without any check whose texts (both generations), era and lines are those of
+    /// `like`.
     pub fn add_like(&mut self, src: NodeId, dst: NodeId, kind: EdgeKind, like: &Edge) -> EdgeId {
         let id = self.add_unchecked(src, dst, kind, &like.text, like.lines);
-        self.edges[id.idx()].as_mut().expect("live edge").text2 = like.text2.clone();
+        let edge = self.edges[id.idx()].as_mut().expect("live edge");
+        edge.text2 = like.text2.clone();
+        edge.era = like.era;
         id
+    }
+
+    /// Marks edge `e` (if it was added) as built by the versions of `era` only.
+    pub fn set_era(&mut self, e: Option<EdgeId>, era: Era) {
+        if let Some(e) = e {
+            self.edges[e.idx()].as_mut().expect("live edge").era = era;
+        }
     }
 
     /// A blank edge with empty text.

@@ -217,6 +217,13 @@ fn global_entries(prog: &Program) -> Vec<GlobalEntry> {
     let first_line = |span: Span| Some(prog.file.lines(span).0).map(|l| (l, l));
     // Declarations whose nested struct and union definitions got their entries.
     let mut nested_done = HashSet::new();
+    // How many typedef entries (and other entries without a tag) each declaration has.
+    let mut typedefs_per_span: std::collections::HashMap<Span, usize> = std::collections::HashMap::new();
+    for d in prog.globals.iter().chain(&prog.late_globals) {
+        if let GlobalDecl::Type { span, tag: None } = d {
+            *typedefs_per_span.entry(*span).or_default() += 1;
+        }
+    }
     for d in prog.globals.iter().chain(&prog.late_globals) {
         match d {
             GlobalDecl::Type { span, tag } => {
@@ -232,8 +239,18 @@ fn global_entries(prog: &Program) -> Vec<GlobalEntry> {
                         continue;
                     }
                     records.insert(*t);
-                } else if !seen.insert(format!("type {}", normalize(prog.text(*span)))) {
-                    continue;
+                } else {
+                    // A typedef of a name already declared is dropped whatever its spelling
+                    // (`typedef unsigned long ulong;` after glibc's `typedef unsigned long int
+                    // ulong;`): CPAchecker's global scope registers typedefs by name.
+                    let single = typedefs_per_span.get(span).copied() == Some(1);
+                    let key = match typedef_name(prog.text(*span)) {
+                        Some(name) if single => format!("typedef {name}"),
+                        _ => format!("type {}", normalize(prog.text(*span))),
+                    };
+                    if !seen.insert(key) {
+                        continue;
+                    }
                 }
                 res.push((EdgeKind::Global(GlobalKind::Type), decl_text(prog, *span), first_line(*span)));
             }
@@ -283,6 +300,18 @@ fn global_entries(prog: &Program) -> Vec<GlobalEntry> {
 fn function_key(prog: &Program, f: FuncId, params: impl Iterator<Item = String>) -> String {
     let names: Vec<String> = params.collect();
     format!("fn {} {} ({})", prog.types.display(prog.func(f).ty), prog.func(f).name, names.join(","))
+}
+
+/// The name a declaration `typedef … name;` declares, when its declarator is a plain name.
+fn typedef_name(text: &str) -> Option<&str> {
+    let toks = crate::base::c_tokens(without_extension(text));
+    if toks.first() != Some(&"typedef") {
+        return None;
+    }
+    match toks[..] {
+        [.., name, ";"] if name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') => Some(name),
+        _ => None,
+    }
 }
 
 /// The raw text of the declaration at `span`, as CDT reads it (`without_extension`).

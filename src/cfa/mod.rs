@@ -107,7 +107,7 @@ pub enum BlankKind {
     /// `skip` after a resolved function-pointer call.
     Skip,
     /// The `""` edge (description `do`) CPAchecker ≥ 2.3 puts between a `do` loop's condition and its
-    /// body, which the loop entry also enters; not there in older versions (`Edge::exists_in`).
+    /// body, which the loop entry also enters; not there in older versions (`Era::Since23`).
     DoBody,
 }
 
@@ -193,6 +193,8 @@ pub struct Edge {
     /// CPAchecker ≥ 2.0's raw statement for the edge, where it differs from `text` (assume edges and
     /// what a condition hoists: see `docs/cpachecker-edge-texts.md`).
     pub text2: Option<Box<str>>,
+    /// Which CPAchecker versions build the edge.
+    pub era: Era,
     /// First and last source line, `None` for edges without a place in the source.
     pub lines: Option<(u32, u32)>,
 }
@@ -206,12 +208,27 @@ impl Edge {
         }
     }
 
-    /// Whether CPAchecker of generation `generation` has the edge: all do but the `do` body edge of
-    /// ≥ 2.3 (`BlankKind::DoBody`), which older versions lack; an automaton does not step on an edge
-    /// its generation lacks.
+    /// Whether CPAchecker of generation `generation` builds the edge (`Era`); an automaton does not
+    /// step on an edge its generation lacks.
     pub fn exists_in(&self, generation: Generation) -> bool {
-        generation == Generation::V23 || !matches!(self.kind, EdgeKind::Blank(BlankKind::DoBody))
+        match self.era {
+            Era::All => true,
+            Era::Since23 => generation == Generation::V23,
+            Era::Before23 => generation != Generation::V23,
+        }
     }
+}
+
+/// Which CPAchecker versions build an edge.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Era {
+    /// Every version.
+    #[default]
+    All,
+    /// 2.3 and later only: the body edge of a `do` loop (`BlankKind::DoBody`).
+    Since23,
+    /// Versions before 2.3 only: the temporary of a cast of `p->f` (dropped by default in 2023-03).
+    Before23,
 }
 
 /// A generation of CPAchecker, as far as the CFA edges and their raw texts go (what `MATCH "..."`

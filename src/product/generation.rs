@@ -9,7 +9,7 @@ use std::collections::HashSet;
 
 use super::Product;
 use crate::automaton::{Automaton, MatchTrigger, Trigger};
-use crate::cfa::{Cfa, Generation};
+use crate::cfa::{Cfa, Era, Generation};
 
 /// How the generation of an automaton's texts was chosen.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -85,12 +85,17 @@ pub fn foreign_text(cfa: &Cfa, texts: &[(u32, &str)]) -> Option<(u32, String)> {
     texts.iter().find(|(_, t)| sets.iter().all(|s| !s.contains(t))).map(|&(l, t)| (l, t.to_string()))
 }
 
-/// The product of `aut` and `cfa`, with the generation `forced`, or else with the generation that
-/// fits the automaton: the generations are tried by how many of the `MATCH` texts are edge texts in
-/// them, most first (oldest first among equals), and the first whose product reaches every state the
-/// automaton leads to wins; if none does, the one that misses the fewest states (then: that finds the
-/// most texts, then: the oldest). An automaton without `MATCH` texts gets 1.x. Forcing 2.x+ still
-/// tries both of its generations (2.3+ first), which differ only in `do` loops.
+/// The product of `aut` and `cfa`, with the generation `forced` (one of those that write its
+/// texts), or else with the generation that fits the automaton best.
+///
+/// The generations in which every `MATCH` text is an edge text are tried first; if none of them
+/// reaches every state the automaton leads to, the others are, most texts found first. Among those
+/// tried, the best misses the fewest states, then leaves the fewest `MATCH` transitions of reached
+/// states unused, then takes a fallback (`TRUE -> …`) the fewest times: CPAchecker wrote a `MATCH`
+/// for every edge its analysis explored, so in the right generation the fallbacks fire only where
+/// the analysis stopped. Ties go to the older generation (2.3+ before 2.0–2.2). Generations that
+/// give the program the same edges and texts are built once. An automaton without `MATCH` texts
+/// gets 1.x.
 pub fn detect(aut: &Automaton, cfa: &Cfa, func_names: Vec<String>, forced: Option<Generation>) -> Product {
     let build = |generation: Generation, source: Source| {
         let mut p = Product::build(aut, cfa, func_names.clone(), generation);
@@ -98,35 +103,56 @@ pub fn detect(aut: &Automaton, cfa: &Cfa, func_names: Vec<String>, forced: Optio
         p
     };
     let texts = exact_texts(aut);
-    let (candidates, source) = match forced {
+    let (all, source) = match forced {
         Some(g) => (g.with_texts_of(), Source::Forced),
         None if texts.is_empty() => (&[Generation::V1][..], Source::NoTexts),
         None => (&Generation::ALL[..], Source::Detected),
     };
-    if let [g] = candidates {
-        return build(*g, source);
+    let candidates = distinct_generations(cfa, all);
+    if let [g] = candidates[..] {
+        return build(g, source);
     }
     let found: Vec<(Generation, usize)> = candidates.iter().map(|&g| (g, texts_found(cfa, &texts, g))).collect();
-    // Generations that find every text first, oldest first; then the others, most texts found first.
-    let mut order = found.clone();
-    order.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
-    // The best product so far: (missed states, texts not found, its product).
-    let mut best: Option<(usize, usize, Product)> = None;
-    for (g, n) in order {
-        let p = build(g, source);
-        let missed = p.match_stats(aut).missed.len();
-        if missed == 0 {
-            return p;
+    let complete: Vec<Generation> = found.iter().filter(|&&(_, n)| n == texts.len()).map(|&(g, _)| g).collect();
+    let mut rest: Vec<(Generation, usize)> = found.iter().copied().filter(|&(_, n)| n < texts.len()).collect();
+    rest.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
+    let rest: Vec<Generation> = rest.into_iter().map(|(g, _)| g).collect();
+    // The best product so far and its score (missed states, unused MATCH transitions, fallbacks).
+    let mut best: Option<((usize, usize, usize), Product)> = None;
+    for group in [complete, rest] {
+        for g in group {
+            let p = build(g, source);
+            let m = p.match_stats(aut);
+            let score = (m.missed.len(), m.unused_transitions.len(), p.fallback_firings());
+            if best.as_ref().is_none_or(|(b, _)| score < *b) {
+                best = Some((score, p));
+            }
         }
-        let better = match &best {
-            None => true,
-            Some((m, unfound, _)) => (missed, texts.len() - n) < (*m, *unfound),
-        };
-        if better {
-            best = Some((missed, texts.len() - n, p));
+        if best.as_ref().is_some_and(|((missed, _, _), _)| *missed == 0) {
+            break;
         }
     }
-    best.expect("at least one generation").2
+    best.expect("at least one generation").1
+}
+
+/// `generations` without those that give `cfa` the same edges and texts as one before them: ≥ 2.0
+/// texts differ from 1.x only where an edge has a second text, and 2.3+ from 2.0–2.2 only where an
+/// edge is built by one of them only (`cfa::Era`).
+fn distinct_generations(cfa: &Cfa, generations: &[Generation]) -> Vec<Generation> {
+    let has_text2 = cfa.edges().any(|(_, e)| e.text2.is_some());
+    let has_era = cfa.edges().any(|(_, e)| e.era != Era::All);
+    let same = |a: Generation, b: Generation| {
+        let texts = has_text2 && (a == Generation::V1) != (b == Generation::V1);
+        let edges = has_era && (a == Generation::V23) != (b == Generation::V23);
+        !texts && !edges
+    };
+    let mut res: Vec<Generation> = Vec::new();
+    for &g in generations {
+        if !res.iter().any(|&r| same(r, g)) {
+            res.push(g);
+        }
+    }
+    res
 }
 
 #[cfg(test)]

@@ -224,6 +224,11 @@ impl Product {
         })
     }
 
+    /// How many product edges took a transition without `MATCH` (a fallback such as `TRUE -> …`).
+    pub fn fallback_firings(&self) -> usize {
+        self.succ.iter().flatten().filter(|e| e.transition.is_some() && e.tier.is_none()).count()
+    }
+
     /// Whether nodes in state `q` are not expanded (`__TRUE` and `__FALSE`).
     pub fn is_leaf(&self, q: StateId) -> bool {
         Some(q) == self.true_state || Some(q) == self.false_state
