@@ -7,7 +7,9 @@
 //! CFA with summaries, see `reach`), and `__FALSE` ends the explored region.
 //!
 //! Invariant: a return edge is only taken to the call site on top of the node's call stack.
-//! Invariant: an observer automaton state stays the same on an edge no transition fires on.
+//! Invariant: an observer automaton state stays the same on an edge no transition fires on (so also
+//! on an edge its CPAchecker generation does not build, `cfa::Edge::exists_in`).
+//! Invariant: all transitions of one automaton are matched with the edge texts of one generation.
 //! Invariant: only this module and `cfa` import `petgraph`.
 
 mod generation;
@@ -112,7 +114,8 @@ pub struct Product {
     pub tier_counts: [u64; 4],
     /// The CPAchecker generation whose edge texts the transitions were matched with.
     pub generation: Generation,
-    /// How that generation was chosen.
+    /// How that generation was chosen (`Forced` after `Product::build`, where the caller chose it;
+    /// `detect` says).
     pub source: Source,
 }
 
