@@ -366,9 +366,19 @@ fn automata_of_cpachecker_2_3_and_4_0_fit_their_programs() {
     let misfits_2_3: Vec<&String> = misfits.iter().filter(|m| m.starts_with("oct23")).collect();
     assert_eq!(misfits_2_3, ["oct23-array-complex-assume-cexec/Counterexample.13.spc"]);
     assert_eq!(total.get("2.3"), Some(&41));
-    // FIXME(#25): CPAchecker 4.0's paths all end in glibc's `assert`, a GNU statement expression with
-    // a `?:` that CPAchecker hoists out of `sizeof`; vcov models neither yet, so none fits (the
-    // target is 95%). Every text before the `assert` matches (docs/cpachecker-edge-texts.md).
+    // CPAchecker 4.0's paths all end in glibc's `assert`, a GNU statement expression with a `?:` that
+    // CPAchecker hoists out of `sizeof` (docs/cpachecker-edge-texts.md): where vcov's front end does
+    // not model statement expressions, none fits; where it does, at least 95% do.
     assert_eq!(total.get("4.0"), Some(&65));
-    assert_eq!(fit.get("4.0"), None, "{misfits:?}");
+    let probe = folders.iter().find(|f| f.to_string_lossy().contains("llm40-")).expect("a 4.0 run");
+    let probe = files(probe, &|f| f.ends_with(".i")).remove(0);
+    let models_statement_expressions =
+        !vcov(["cfa".as_ref(), probe.as_os_str()]).stderr.contains("statement expression is not supported");
+    let fit_4_0 = fit.get("4.0").copied().unwrap_or(0);
+    if models_statement_expressions {
+        assert!(fit_4_0 * 100 >= 95 * 65, "{fit_4_0} of 65 fit: {misfits:?}");
+    } else {
+        // FIXME(#25): statement expressions (the preprocessing work) make them fit.
+        assert_eq!(fit_4_0, 0, "{misfits:?}");
+    }
 }
