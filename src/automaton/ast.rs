@@ -3,6 +3,7 @@
 //! Invariant: every `Target::Goto` holds a valid index into `Automaton::states`.
 //! Invariant: states read from the file come first, in file order; synthesized states follow them.
 
+use super::assume::AssumeTruth;
 use crate::id_type;
 
 id_type! {
@@ -97,6 +98,9 @@ pub struct Transition {
     /// The C statements of `ASSUME {a; b}` (or the old `ASSUME "a"`), split at top-level `;`, trimmed,
     /// empty ones dropped. CPAchecker reads an assignment `x = e` here as the condition `x == e`.
     pub assumptions: Vec<String>,
+    /// What `assumptions` say on their own (`assume::truth`; a statement that is no C expression,
+    /// an old solver formula, is `Open`).
+    pub assume: AssumeTruth,
     /// The `DO`, `PRINT`, `PRINTONCE` and `MODIFY` actions, in order.
     pub actions: Vec<Action>,
     /// Where the transition leads.
@@ -311,6 +315,7 @@ mod tests {
                 trigger: Trigger::True,
                 assertions: vec![],
                 assumptions: vec![],
+                assume: AssumeTruth::True,
                 actions: vec![],
                 target: Target::Stop,
                 line: 1,

@@ -15,11 +15,13 @@
 //! Invariant: state ids are dense and in file order; synthesized `__TRUE`/`__FALSE` come last.
 //! Invariant: no file IO here (`#include` lines are reported and skipped).
 
+mod assume;
 mod ast;
 mod lexer;
 mod parser;
 mod print;
 
+pub use assume::AssumeTruth;
 pub use ast::{
     Action, Automaton, AutomatonKind, IntExpr, LocalInit, LocalVar, MatchMode, MatchTrigger, PrintArg, State, StateId,
     Target, Transition, Trigger, FALSE_STATE, TRUE_STATE,

@@ -33,6 +33,7 @@ use std::path::PathBuf;
 
 use crate::base::{Diagnostic, Severity, SourceFile};
 
+use super::assume::AssumeTruth;
 use super::ast::{
     Action, Automaton, AutomatonKind, IntExpr, LocalInit, LocalVar, MatchMode, MatchTrigger, PrintArg, State, StateId,
     Target, Transition, Trigger, FALSE_STATE, TRUE_STATE,
@@ -413,10 +414,26 @@ impl<'a> Parser<'a> {
         }
 
         let mut assumptions = Vec::new();
+        let mut assume = AssumeTruth::True;
         if self.eat(Tok::Assume) {
             if self.at(Tok::Curly) || self.at(Tok::Str) {
                 let tok = self.bump();
                 assumptions = split_statements(&tok.value(self.src));
+                assume = match super::assume::truth(&assumptions) {
+                    Ok(t) => t,
+                    Err((stmt, why)) => {
+                        // A solver formula of CPAchecker before 2022 (`(= |main::x| 1)`): not used.
+                        let lc = self.file.line_col(tok.lo);
+                        self.diags.push(Diagnostic::new(
+                            Severity::Warning,
+                            self.file.path(),
+                            lc.line,
+                            lc.col,
+                            format!("ASSUME `{stmt}` is not a C expression ({why}); vcov does not use it"),
+                        ));
+                        AssumeTruth::Open
+                    }
+                };
             } else {
                 return Err(self.unexpected("`{…}` with C expressions after `ASSUME`"));
             }
@@ -494,7 +511,7 @@ impl<'a> Parser<'a> {
         };
         self.expect(Tok::Semi, "`;` at the end of the transition")?;
         let lc = self.file.line_col(start);
-        Ok(Transition { trigger, assertions, assumptions, actions, target, line: lc.line, col: lc.col })
+        Ok(Transition { trigger, assertions, assumptions, assume, actions, target, line: lc.line, col: lc.col })
     }
 
     /// `DO var = int` or `DO var[key] = TRUE|FALSE`
@@ -566,6 +583,7 @@ impl<'a> Parser<'a> {
             trigger: Trigger::True,
             assertions: vec![cond],
             assumptions: Vec::new(),
+            assume: AssumeTruth::True,
             actions: Vec::new(),
             target: Target::Goto(StateId(0)),
             line: lc.line,
@@ -986,11 +1004,16 @@ fn special_state(name: &str) -> Option<&'static str> {
 /// `__TRUE` loops on `TRUE`; `__FALSE` loops on `TRUE` with `ASSUME {false}`, as CPAchecker writes them.
 fn synthesize(table: &mut StateTable<'_>, name: &'static str) -> StateId {
     let id = StateId::from_idx(table.states.len());
-    let assumptions = if name == FALSE_STATE { vec!["false".to_string()] } else { Vec::new() };
+    let (assumptions, assume) = if name == FALSE_STATE {
+        (vec!["false".to_string()], AssumeTruth::False)
+    } else {
+        (Vec::new(), AssumeTruth::True)
+    };
     let transition = Transition {
         trigger: Trigger::True,
         assertions: Vec::new(),
         assumptions,
+        assume,
         actions: Vec::new(),
         target: Target::Goto(id),
         line: 0,

@@ -267,6 +267,7 @@ impl Display for Quoted<'_> {
 mod tests {
     use proptest::prelude::*;
 
+    use super::super::assume::AssumeTruth;
     use super::super::ast::{LocalVar, State, StateId};
     use super::super::parse_all;
     use super::*;
@@ -464,7 +465,17 @@ END AUTOMATON
             target,
         )
             .prop_map(|(trigger, assertions, assumptions, actions, target)| {
-                let t = Transition { trigger, assertions, assumptions, actions, target: Target::Stop, line: 0, col: 0 };
+                let assume = crate::automaton::assume::truth(&assumptions).unwrap_or(AssumeTruth::Open);
+                let t = Transition {
+                    trigger,
+                    assertions,
+                    assumptions,
+                    assume,
+                    actions,
+                    target: Target::Stop,
+                    line: 0,
+                    col: 0,
+                };
                 (t, target)
             })
     }

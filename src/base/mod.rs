@@ -1,10 +1,12 @@
-//! Shared vocabulary of every layer: source files and spans, diagnostics, dense ids.
+//! Shared vocabulary of every layer: source files and spans, diagnostics, dense ids, a C tokenizer.
 //!
 //! Invariant: this module depends on `std` only.
 
+mod ctokens;
 mod diag;
 mod source;
 
+pub use ctokens::c_tokens;
 pub use diag::{Diagnostic, Severity};
 pub use source::{LineCol, SourceFile, Span};
 

@@ -116,6 +116,12 @@ impl<'a> FnBuilder<'a> {
         self.prog.text(span).to_string()
     }
 
+    /// The raw text of an expression (or of a statement that may end in `}`) as CDT gives it:
+    /// `lang_c` counts the white space and comments after an operand to it (`if (x )`), CDT does not.
+    pub(super) fn expr_raw(&self, span: Span) -> String {
+        cdt_raw(self.prog.text(span)).to_string()
+    }
+
     fn stmt(&mut self, s: &Stmt) {
         match &s.kind {
             StmtKind::Block(items) => {
@@ -125,7 +131,7 @@ impl<'a> FnBuilder<'a> {
             }
             StmtKind::NoEdgeDecl | StmtKind::Empty => {}
             StmtKind::Decl(entries) => {
-                let raw = self.raw(s.span);
+                let raw = super::link::without_extension(self.prog.text(s.span)).to_string();
                 let lines = self.lines(s.span);
                 let prev = self.cur;
                 self.cur = self.declaration(prev, entries, &raw, lines);
@@ -159,6 +165,11 @@ impl<'a> FnBuilder<'a> {
             StmtKind::DoWhile { body, cond } => {
                 let prev = self.cur;
                 let (head, first, post) = self.create_loop(cond, s.span);
+                // CPAchecker ≥ 2.3 lets the condition reach the body over a blank edge of its own
+                // (none when the condition is constant false); older versions lack it.
+                let body_start = self.new_node();
+                self.g.blank(first, body_start, BlankKind::DoBody, self.first_line(s.span));
+                let first = body_start;
                 self.g.blank(prev, first, BlankKind::LoopEntry, self.first_line(s.span));
                 self.cur = first;
                 self.stmt(body);
@@ -221,9 +232,16 @@ impl<'a> FnBuilder<'a> {
         let mut pre = Vec::new();
         let mut post = Vec::new();
         let mut kinds = Vec::new();
+        let mut nested_done = false;
         for entry in entries {
             match entry {
-                LocalEntry::Type => kinds.push(EdgeKind::TypeDecl),
+                LocalEntry::Type => {
+                    if !std::mem::replace(&mut nested_done, true) {
+                        // Structs and unions defined inside this one are declared first, as globals are.
+                        kinds.extend((0..super::link::nested_record_definitions(raw)).map(|_| EdgeKind::TypeDecl));
+                    }
+                    kinds.push(EdgeKind::TypeDecl)
+                }
                 LocalEntry::Var(d) => {
                     let init = d.init.as_ref().and_then(|i| self.convert_init(d.var, i, &mut pre, &mut post));
                     self.names_in_use.insert(self.prog.var(d.var).cpa_name.clone());
@@ -336,7 +354,7 @@ impl<'a> FnBuilder<'a> {
                 self.declaration(loop_init, entries, &raw, loc)
             }
             Some(StmtKind::Expr(e)) => {
-                let raw = self.raw(e.span);
+                let raw = self.expr_raw(e.span);
                 self.statement_edges(loop_init, e, Ctx::Plain, &raw, loc, None)
             }
             _ => loop_init,
@@ -360,7 +378,7 @@ impl<'a> FnBuilder<'a> {
         self.loop_next.pop();
         self.g.blank(last, loop_end, BlankKind::Plain, None);
         if let Some(step) = step {
-            let raw = self.raw(step.span);
+            let raw = self.expr_raw(step.span);
             self.statement_edges(loop_end, step, Ctx::ForIteration, &raw, loc, Some(head));
         }
         self.cur = post;
@@ -369,11 +387,12 @@ impl<'a> FnBuilder<'a> {
     fn switch(&mut self, span: Span, cond: &Expr, body: &Stmt) {
         let mut pre = Vec::new();
         let expr = self.without_se(cond, &mut pre);
-        let whole = self.raw(span);
+        // The whole statement ends at its `}`: `lang_c` counts the white space after it.
+        let whole = self.expr_raw(span);
         let cond_lines = self.lines(cond.span);
         let prev = self.emit_side_effects(self.cur, pre, &whole, cond_lines, true);
         let first = self.new_node();
-        let text = format!("switch ({})", self.prog.text(cond.span));
+        let text = format!("switch ({})", self.expr_raw(cond.span));
         self.g.add(prev, first, EdgeKind::Blank(BlankKind::Switch), &text, self.first_line(span));
         self.switches.push(SwitchCtx { expr, case_root: first, default: None });
         let post = self.new_node();
@@ -456,7 +475,8 @@ impl<'a> FnBuilder<'a> {
     }
 
     fn label(&mut self, name: &str, span: Span) {
-        let raw = self.raw(span);
+        // The whole labelled statement; `lang_c` counts the white space after a `}` to it.
+        let raw = self.expr_raw(span);
         let loc = self.first_line(span);
         let prev = self.cur;
         let node = self.new_node();
@@ -523,24 +543,48 @@ impl<'a> FnBuilder<'a> {
         false
     }
 
-    /// CPAchecker's `buildConditionTree`: `!` swaps the targets, `&&`/`||` chain through inner nodes,
-    /// each leaf gets an assume pair (or one blank edge if it is constant).
+    /// CPAchecker's `createConditionEdges`: the edges of condition `cond` (of the statement at
+    /// `stmt_span`) from `root`, to `then_n` where it holds and to `else_n` where not.
+    ///
+    /// Every edge gets both generations' texts: 1.x prints each leaf on its own (`[x == 0]`), ≥ 2.0
+    /// writes the whole condition as CDT reads it from the source, on every edge the condition
+    /// produces (`[x]`, `[!(x)]`).
     pub(super) fn condition(&mut self, cond: &Expr, stmt_span: Span, root: NodeId, then_n: NodeId, else_n: NodeId) {
+        let whole = cdt_raw(self.prog.text(cond.span)).to_string();
+        self.condition_tree(cond, stmt_span, (&whole, false), root, then_n, else_n);
+    }
+
+    /// CPAchecker's `buildConditionTree`: `!` swaps the targets, `&&`/`||` chain through inner nodes,
+    /// each leaf gets an assume pair (or one blank edge if it is constant). `whole` is the raw text of
+    /// the whole condition and whether the targets were swapped an odd number of times on the way
+    /// to this node (what ≥ 2.0 texts depend on).
+    fn condition_tree(
+        &mut self,
+        cond: &Expr,
+        stmt_span: Span,
+        whole: (&str, bool),
+        root: NodeId,
+        then_n: NodeId,
+        else_n: NodeId,
+    ) {
         let c = cond.strip_implicit();
+        let (raw2, flipped) = whole;
         match &c.kind {
-            ExprKind::Unary(crate::cfront::ir::UnOp::LogNot, x) => self.condition(x, stmt_span, root, else_n, then_n),
+            ExprKind::Unary(crate::cfront::ir::UnOp::LogNot, x) => {
+                self.condition_tree(x, stmt_span, (raw2, !flipped), root, else_n, then_n)
+            }
             ExprKind::Binary(BinOp::LogAnd, a, b) => {
                 let inner = self.new_node();
-                self.condition(a, stmt_span, root, inner, else_n);
-                self.condition(b, stmt_span, inner, then_n, else_n);
+                self.condition_tree(a, stmt_span, whole, root, inner, else_n);
+                self.condition_tree(b, stmt_span, whole, inner, then_n, else_n);
             }
             ExprKind::Binary(BinOp::LogOr, a, b) => {
                 let inner = self.new_node();
-                self.condition(a, stmt_span, root, then_n, inner);
-                self.condition(b, stmt_span, inner, then_n, else_n);
+                self.condition_tree(a, stmt_span, whole, root, then_n, inner);
+                self.condition_tree(b, stmt_span, whole, inner, then_n, else_n);
             }
             _ => {
-                let raw = self.raw(c.span);
+                let raw = self.expr_raw(c.span);
                 let stmt_loc = self.lines(stmt_span);
                 // The location is the leaf's, but it starts where the statement starts (CPAchecker
                 // gives hoisted calls the whole statement; only its first line can be claimed).
@@ -551,28 +595,54 @@ impl<'a> FnBuilder<'a> {
                 };
                 let mut pre = Vec::new();
                 let exp = self.without_se(c, &mut pre);
+                let first_new = self.g.edges.len();
                 let root = self.emit_side_effects(root, pre, &raw, loc, true);
+                // What the leaf hoists carries the leaf's text in 1.x and the whole condition's in ≥ 2.0;
+                // the edges of a nested `?:`, `&&` or comma list keep their own texts.
+                for i in first_new..self.g.edges.len() {
+                    let e = EdgeId::from_idx(i);
+                    let hoisted = self.g.edges[i].as_ref().is_some_and(|edge| {
+                        *edge.text == *raw
+                            && matches!(
+                                edge.kind,
+                                EdgeKind::Decl { .. }
+                                    | EdgeKind::Assign { .. }
+                                    | EdgeKind::ExternCall { .. }
+                                    | EdgeKind::Eval(_)
+                            )
+                    });
+                    if hoisted {
+                        self.g.set_text2(Some(e), raw2);
+                    }
+                }
                 if let Some(v) = self.constant_value(&exp) {
                     let target = if v == 0 { else_n } else { then_n };
                     let loc = stmt_loc.map(|(a, _)| (a, a));
-                    self.g.add(root, target, EdgeKind::Blank(BlankKind::ConstCondition), &raw, loc);
+                    let e = self.g.add(root, target, EdgeKind::Blank(BlankKind::ConstCondition), &raw, loc);
+                    self.g.set_text2(e, raw2);
                     return;
                 }
                 if is_relational(&exp) {
-                    self.assume_pair(&exp, root, then_n, else_n, loc);
+                    let (pass, fail) = self.assume_pair(&exp, root, then_n, else_n, loc);
+                    let (t, f) = assume_texts2(raw2, flipped);
+                    self.g.set_text2(pass, &t);
+                    self.g.set_text2(fail, &f);
                 } else {
                     // `x` becomes `x == 0` with the targets swapped.
                     let text = format!("{} == 0", operand_text(self.prog, &exp));
                     let positive = EdgeKind::Assume { cond: exp.clone(), truth: false };
                     let negative = EdgeKind::Assume { cond: exp, truth: true };
-                    self.g.add(root, else_n, positive, &format!("[{text}]"), loc);
-                    self.g.add(root, then_n, negative, &format!("[!({text})]"), loc);
+                    let pass = self.g.add(root, else_n, positive, &format!("[{text}]"), loc);
+                    let fail = self.g.add(root, then_n, negative, &format!("[!({text})]"), loc);
+                    let (t, f) = assume_texts2(raw2, !flipped);
+                    self.g.set_text2(pass, &t);
+                    self.g.set_text2(fail, &f);
                 }
             }
         }
     }
 
-    /// `[e]` to `then_n` and `[!(e)]` to `else_n`.
+    /// `[e]` to `then_n` and `[!(e)]` to `else_n`; the two edges, if their source is reachable.
     pub(super) fn assume_pair(
         &mut self,
         e: &Expr,
@@ -580,10 +650,18 @@ impl<'a> FnBuilder<'a> {
         then_n: NodeId,
         else_n: NodeId,
         lines: Option<(u32, u32)>,
-    ) {
+    ) -> (Option<EdgeId>, Option<EdgeId>) {
         let text = expr_text(self.prog, e);
-        self.g.add(root, then_n, EdgeKind::Assume { cond: e.clone(), truth: true }, &format!("[{text}]"), lines);
-        self.g.add(root, else_n, EdgeKind::Assume { cond: e.clone(), truth: false }, &format!("[!({text})]"), lines);
+        let pass =
+            self.g.add(root, then_n, EdgeKind::Assume { cond: e.clone(), truth: true }, &format!("[{text}]"), lines);
+        let fail = self.g.add(
+            root,
+            else_n,
+            EdgeKind::Assume { cond: e.clone(), truth: false },
+            &format!("[!({text})]"),
+            lines,
+        );
+        (pass, fail)
     }
 
     /// `a op b` for a comparison, with `b` converted to `a`'s type (both are integers or pointers).
@@ -604,6 +682,81 @@ impl<'a> FnBuilder<'a> {
         let int = self.prog.types.int(IntType::INT);
         Expr { kind: ExprKind::Binary(op, Box::new(a), Box::new(b)), ty: int, span }
     }
+}
+
+/// The ≥ 2.0 texts of the edge where a leaf's condition holds and of the one where it does not
+/// (CPAchecker's `addConditionEdges`): the whole condition `raw` and `!(raw)`, or, when the targets
+/// were swapped (`swapped`), the other way round, where `!(raw)` of a `raw` that already starts with
+/// `!(` drops those two characters and the last one instead (even when they do not enclose the rest:
+/// `!(a) && (b)` gives `a) && (b`).
+fn assume_texts2(raw: &str, swapped: bool) -> (String, String) {
+    let negated = format!("!({raw})");
+    if !swapped {
+        return (format!("[{raw}]"), format!("[{negated}]"));
+    }
+    let holds = match raw.strip_prefix("!(") {
+        Some(rest) => {
+            let mut t = rest.to_string();
+            t.pop();
+            t
+        }
+        None => negated,
+    };
+    (format!("[{holds}]"), format!("[{raw}]"))
+}
+
+/// The raw signature CDT gives the expression whose span holds `text`: without the white space,
+/// comments and `#` lines `lang_c` counts to the node at either end.
+pub(super) fn cdt_raw(text: &str) -> &str {
+    let mut t = text;
+    loop {
+        let before = t.len();
+        t = t.trim_matches(|c: char| c.is_ascii_whitespace());
+        if let Some(rest) = t.strip_suffix("*/") {
+            if let Some(open) = rest.rfind("/*") {
+                t = &t[..open];
+            }
+        }
+        if let Some(rest) = t.strip_prefix("/*") {
+            if let Some(close) = rest.find("*/") {
+                t = &rest[close + 2..];
+            }
+        }
+        // A `#` line (a line marker) as the last line, or a `//` comment on it.
+        let last_start = t.rfind('\n').map_or(0, |nl| nl + 1);
+        if last_start > 0 && t[last_start..].trim_start().starts_with('#') {
+            t = &t[..last_start - 1];
+        } else if let Some(c) = line_comment(&t[last_start..]) {
+            t = &t[..last_start + c];
+        }
+        // A `#` line as the first line.
+        if t.starts_with('#') {
+            t = t.find('\n').map_or("", |nl| &t[nl + 1..]);
+        }
+        if t.len() == before {
+            return t;
+        }
+    }
+}
+
+/// Where a `//` comment starts in `line`, outside string and character literals.
+fn line_comment(line: &str) -> Option<usize> {
+    let b = line.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            q @ (b'"' | b'\'') => {
+                i += 1;
+                while i < b.len() && b[i] != q {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') => return Some(i),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// Whether CPAchecker treats `e` as a boolean expression (a comparison).
@@ -638,5 +791,34 @@ impl BlankKind {
     /// `if` is left).
     pub fn has_empty_description(&self) -> bool {
         matches!(self, BlankKind::Plain | BlankKind::ConstCondition)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cdt_raw_drops_what_lang_c_counts_around_an_expression() {
+        assert_eq!(cdt_raw("x "), "x");
+        assert_eq!(cdt_raw("x > 0 /* why */ "), "x > 0");
+        assert_eq!(cdt_raw("x > 0 // why\n  "), "x > 0");
+        assert_eq!(cdt_raw("s == \"//\" "), "s == \"//\"");
+        assert_eq!(cdt_raw("0 && \"a\"\n# 50 \"f.c\" 3 4\n  "), "0 && \"a\"");
+        assert_eq!(cdt_raw("# 50 \"f.c\"\n  0 && \"a\"\n# 50 \"f.c\" 3 4\n"), "0 && \"a\"");
+        // Line markers inside stay, as in CDT's raw signature.
+        assert_eq!(
+            cdt_raw("(\n# 50 \"f.c\"\n  0\n# 50 \"f.c\" 3 4\n  )"),
+            "(\n# 50 \"f.c\"\n  0\n# 50 \"f.c\" 3 4\n  )"
+        );
+    }
+
+    #[test]
+    fn texts_of_2_0_negate_or_strip() {
+        assert_eq!(assume_texts2("a < b", false), ("[a < b]".to_string(), "[!(a < b)]".to_string()));
+        assert_eq!(assume_texts2("flag", true), ("[!(flag)]".to_string(), "[flag]".to_string()));
+        assert_eq!(assume_texts2("!(a < b)", true), ("[a < b]".to_string(), "[!(a < b)]".to_string()));
+        assert_eq!(assume_texts2("!(a) && (b)", true), ("[a) && (b]".to_string(), "[!(a) && (b)]".to_string()));
+        assert_eq!(assume_texts2("!(é)", true), ("[é]".to_string(), "[!(é)]".to_string()));
     }
 }

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use super::{BlankKind, Cfa, EdgeKind, GlobalKind, NodeKind};
+use super::{BlankKind, Cfa, EdgeKind, Era, GlobalKind, NodeKind};
 use crate::cfront::ir::Program;
 
 /// One line per edge, grouped by function: `N3 -> N4  [lines 7-8]  kind  "raw text"`.
@@ -21,9 +21,17 @@ pub fn to_text(cfa: &Cfa, prog: &Program) -> String {
                 Some((a, b)) => format!("lines {a}-{b}"),
                 None => "-".into(),
             };
+            // CPAchecker ≥ 2.0's text follows where it differs, and the versions that build the edge
+            // where not all do.
+            let mut text2 = e.text2.as_ref().map(|t| format!("  2.x+: {t:?}")).unwrap_or_default();
+            match e.era {
+                Era::All => {}
+                Era::Since23 => text2.push_str("  (2.3+ only)"),
+                Era::Before23 => text2.push_str("  (before 2.3 only)"),
+            }
             let _ = writeln!(
                 out,
-                "  E{:<5} N{} -> N{}{}  [{lines}]  {}  {:?}",
+                "  E{:<5} N{} -> N{}{}  [{lines}]  {}  {:?}{text2}",
                 id.0,
                 e.src.0,
                 e.dst.0,
@@ -98,6 +106,7 @@ pub fn kind_name(k: &EdgeKind) -> &'static str {
             BlankKind::SwitchDefault => "switch-default",
             BlankKind::Asm => "asm",
             BlankKind::Skip => "skip",
+            BlankKind::DoBody => "do-body",
         },
         EdgeKind::Global(GlobalKind::Var { .. }) => "global-var",
         EdgeKind::Global(GlobalKind::Type) => "global-type",

@@ -10,8 +10,8 @@
 //! statement like the others, which vcov does (1.5 never wrote an automaton for such programs).
 
 use super::build::FnBuilder;
-use super::print::expr_text;
-use super::{BlankKind, EdgeKind, NodeId};
+use super::print::{expr_text, operand_text};
+use super::{BlankKind, EdgeKind, Era, NodeId};
 use crate::base::Span;
 use crate::cfront::ir::{BinOp, CastOrigin, Expr, ExprKind, Init, InitLeaf, StmtKind, VarId, VarKind};
 use crate::cfront::types::{IntType, TypeKind};
@@ -53,6 +53,8 @@ pub(super) enum SimpleStmt {
 pub(super) enum SideItem {
     /// A temporary comes into existence (initialised by the expression, if any).
     Decl(VarId, Option<Expr>),
+    /// The temporary CPAchecker before 2.3 declares for a cast of `p->f`, initialised by the cast.
+    CastTmp(VarId, Expr),
     /// A statement edge.
     Stmt(SimpleStmt),
     /// A branching construct that assigns the temporary (if any).
@@ -175,7 +177,7 @@ impl FnBuilder<'_> {
                 let cast = mk(ExprKind::Cast(Box::new(x), CastOrigin::Explicit(text.clone())));
                 if matches!(inner_s.kind, ExprKind::Member { arrow: true, .. }) {
                     let tmp = self.new_tmp(ty, span);
-                    pre.push(SideItem::Decl(tmp, Some(cast)));
+                    pre.push(SideItem::CastTmp(tmp, cast));
                     return Conv::Expr(self.var_expr(tmp, span));
                 }
                 Conv::Expr(cast)
@@ -386,6 +388,12 @@ impl FnBuilder<'_> {
                     self.g.add(prev, next, EdgeKind::Decl { var, init }, raw, lines);
                     next
                 }
+                SideItem::CastTmp(var, cast) => {
+                    let next = self.new_node();
+                    let e = self.g.add(prev, next, EdgeKind::Decl { var, init: Some(Init::Expr(cast)) }, raw, lines);
+                    self.g.set_era(e, Era::Before23);
+                    next
+                }
                 SideItem::Stmt(s) => self.emit_stmt(prev, s, raw, lines),
                 SideItem::Cond(c, tmp) => self.emit_cond(prev, c, tmp),
             };
@@ -446,7 +454,7 @@ impl FnBuilder<'_> {
                 }
                 self.condition(b, e.span, inter, then_n, else_n);
                 let last = self.new_node();
-                let raw = self.prog.text(e.span).to_string();
+                let raw = self.expr_raw(e.span);
                 match tmp {
                     Some(t) => {
                         let int = self.prog.types.int(IntType::INT);
@@ -471,7 +479,7 @@ impl FnBuilder<'_> {
                 for item in init {
                     let mut pre = Vec::new();
                     let s = self.as_statement(item, Ctx::Plain, &mut pre);
-                    let raw = self.prog.text(item.span).trim_end().to_string();
+                    let raw = self.expr_raw(item.span);
                     let lines = self.lines(item.span);
                     // A value-less statement expression leaves only its own edges
                     // (`createEdgeForExpression`'s placeholder).
@@ -483,7 +491,7 @@ impl FnBuilder<'_> {
                     prev = self.emit_stmt(prev, s, &raw, lines);
                 }
                 let mut pre = Vec::new();
-                let raw = self.prog.text(last.span).to_string();
+                let raw = self.expr_raw(last.span);
                 let lines = self.lines(last.span);
                 let conv = self.with_se(last, Ctx::AssignRhs, &mut pre);
                 if let (Conv::Expr(x), None) = (&conv, tmp) {
@@ -492,6 +500,8 @@ impl FnBuilder<'_> {
                         return self.emit_side_effects(prev, pre, &raw, lines, true);
                     }
                 }
+                // An assignment as the last operand gets its own edge before the temporary's.
+                let mut assign = None;
                 let s = match conv {
                     Conv::Expr(x) => match tmp {
                         Some(t) => {
@@ -506,7 +516,7 @@ impl FnBuilder<'_> {
                         None => SimpleStmt::Call(c),
                     },
                     Conv::Assign(l, r) => {
-                        pre.push(SideItem::Stmt(SimpleStmt::Assign(l.clone(), r)));
+                        assign = Some(SimpleStmt::Assign(l.clone(), r));
                         match tmp {
                             Some(t) => {
                                 let lhs = self.var_expr(t, last.span);
@@ -518,7 +528,14 @@ impl FnBuilder<'_> {
                     }
                 };
                 prev = self.emit_side_effects(prev, pre, &raw, lines, true);
-                self.emit_stmt(prev, s, &raw, lines)
+                // CPAchecker's `handleExpressionList` gives these edges the printed statement, not
+                // the source text (`__CPAchecker_TMP_0 = bVar1;` for the operand `bVar1`).
+                if let Some(a) = assign {
+                    let text = self.stmt_text(&a);
+                    prev = self.emit_stmt(prev, a, &text, lines);
+                }
+                let text = self.stmt_text(&s);
+                self.emit_stmt(prev, s, &text, lines)
             }
         }
     }
@@ -575,9 +592,7 @@ impl FnBuilder<'_> {
         prev: NodeId,
         tmp: Option<VarId>,
     ) {
-        // CDT's text of a node ends at its last token (`lang_c` spans of constants take the blanks
-        // after them).
-        let raw = self.prog.text(branch.span).trim_end().to_string();
+        let raw = self.expr_raw(branch.span);
         let mut pre = Vec::new();
         let conv = self.with_se(branch, Ctx::AssignRhs, &mut pre);
         let mut prev = self.emit_side_effects(prev, pre, &raw, lines, true);
@@ -600,6 +615,22 @@ impl FnBuilder<'_> {
             (None, Rhs::Call(c)) => SimpleStmt::Call(c),
         };
         self.emit_stmt_to(prev, last, s, &raw, lines);
+    }
+
+    /// CPAchecker's `toASTString` of a statement: `x = e;`, `x = f(a, b);`, `f(a);`, `e;`.
+    fn stmt_text(&self, s: &SimpleStmt) -> String {
+        let call = |c: &CallParts| {
+            let args: Vec<String> = c.args.iter().map(|a| expr_text(self.prog, a)).collect();
+            format!("{}({})", operand_text(self.prog, &c.callee), args.join(", "))
+        };
+        match s {
+            SimpleStmt::Assign(l, Rhs::Expr(r)) => {
+                format!("{} = {};", expr_text(self.prog, l), expr_text(self.prog, r))
+            }
+            SimpleStmt::Assign(l, Rhs::Call(c)) => format!("{} = {};", expr_text(self.prog, l), call(c)),
+            SimpleStmt::Call(c) => format!("{};", call(c)),
+            SimpleStmt::Eval(e) => format!("{};", expr_text(self.prog, e)),
+        }
     }
 
     // ----- typing helpers for synthesized expressions -----

@@ -1,6 +1,6 @@
 //! The mutable graph the CFA is built in: edges can be removed and redirected until `freeze`.
 
-use super::{BlankKind, CallSite, Cfa, Edge, EdgeId, EdgeKind, FuncCfa, Node, NodeId, NodeKind};
+use super::{BlankKind, CallSite, Cfa, Edge, EdgeId, EdgeKind, Era, FuncCfa, Node, NodeId, NodeKind};
 use crate::cfront::ir::FuncId;
 
 /// A CFA under construction. Removed edges leave holes that `freeze` compacts.
@@ -44,7 +44,8 @@ impl Graph {
         lines: Option<(u32, u32)>,
     ) -> EdgeId {
         let id = EdgeId::from_idx(self.edges.len());
-        self.edges.push(Some(Edge { src, dst, kind, text: text.into(), lines }));
+        let era = if matches!(kind, EdgeKind::Blank(BlankKind::DoBody)) { Era::Since23 } else { Era::All };
+        self.edges.push(Some(Edge { src, dst, kind, text: text.into(), text2: None, era, lines }));
         self.out[src.idx()].push(id);
         self.inc[dst.idx()].push(id);
         id
@@ -60,6 +61,31 @@ impl Graph {
         lines: Option<(u32, u32)>,
     ) -> Option<EdgeId> {
         self.is_reachable(src).then(|| self.add_unchecked(src, dst, kind, text, lines))
+    }
+
+    /// Gives edge `e` (if it was added) CPAchecker ≥ 2.0's text `text2`, kept only where it differs
+    /// from the 1.x text.
+    pub fn set_text2(&mut self, e: Option<EdgeId>, text2: &str) {
+        let Some(e) = e else { return };
+        let edge = self.edges[e.idx()].as_mut().expect("live edge");
+        edge.text2 = (*edge.text != *text2).then(|| text2.into());
+    }
+
+    /// Adds an edge without any check whose texts (both generations), era and lines are those of
+    /// `like`.
+    pub fn add_like(&mut self, src: NodeId, dst: NodeId, kind: EdgeKind, like: &Edge) -> EdgeId {
+        let id = self.add_unchecked(src, dst, kind, &like.text, like.lines);
+        let edge = self.edges[id.idx()].as_mut().expect("live edge");
+        edge.text2 = like.text2.clone();
+        edge.era = like.era;
+        id
+    }
+
+    /// Marks edge `e` (if it was added) as built by the versions of `era` only.
+    pub fn set_era(&mut self, e: Option<EdgeId>, era: Era) {
+        if let Some(e) = e {
+            self.edges[e.idx()].as_mut().expect("live edge").era = era;
+        }
     }
 
     /// A blank edge with empty text.

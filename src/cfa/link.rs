@@ -215,18 +215,44 @@ fn global_entries(prog: &Program) -> Vec<GlobalEntry> {
     let mut records = HashSet::new();
     let mut initialized = HashSet::new();
     let first_line = |span: Span| prog.file.user_lines(span).map(|(l, _)| (l, l));
+    // Declarations whose nested struct and union definitions got their entries.
+    let mut nested_done = HashSet::new();
+    // How many typedef entries (and other entries without a tag) each declaration has.
+    let mut typedefs_per_span: std::collections::HashMap<Span, usize> = std::collections::HashMap::new();
+    for d in prog.globals.iter().chain(&prog.late_globals) {
+        if let GlobalDecl::Type { span, tag: None } = d {
+            *typedefs_per_span.entry(*span).or_default() += 1;
+        }
+    }
     for d in prog.globals.iter().chain(&prog.late_globals) {
         match d {
             GlobalDecl::Type { span, tag } => {
+                if nested_done.insert(*span) {
+                    // CPAchecker declares each struct or union defined inside another one first, with
+                    // the text of the whole declaration.
+                    for _ in 0..nested_record_definitions(prog.text(*span)) {
+                        res.push((EdgeKind::Global(GlobalKind::Type), decl_text(prog, *span), first_line(*span)));
+                    }
+                }
                 if let Some((t, defines)) = tag {
                     if !defines && records.contains(t) {
                         continue;
                     }
                     records.insert(*t);
-                } else if !seen.insert(format!("type {}", normalize(prog.text(*span)))) {
-                    continue;
+                } else {
+                    // A typedef of a name already declared is dropped whatever its spelling
+                    // (`typedef unsigned long ulong;` after glibc's `typedef unsigned long int
+                    // ulong;`): CPAchecker's global scope registers typedefs by name.
+                    let single = typedefs_per_span.get(span).copied() == Some(1);
+                    let key = match typedef_name(prog.text(*span)) {
+                        Some(name) if single => format!("typedef {name}"),
+                        _ => format!("type {}", normalize(prog.text(*span))),
+                    };
+                    if !seen.insert(key) {
+                        continue;
+                    }
                 }
-                res.push((EdgeKind::Global(GlobalKind::Type), prog.text(*span).to_string(), first_line(*span)));
+                res.push((EdgeKind::Global(GlobalKind::Type), decl_text(prog, *span), first_line(*span)));
             }
             GlobalDecl::Var { var, init, span } => {
                 let v = prog.var(*var);
@@ -246,11 +272,8 @@ fn global_entries(prog: &Program) -> Vec<GlobalEntry> {
                     initialized.insert(*var);
                 }
                 let kind = EdgeKind::Global(GlobalKind::Var { var: *var, init: init.clone() });
-                let text = match v.kind {
-                    // A block-scope static shows the declaration it came from.
-                    VarKind::StaticLocal(_) => prog.text(*span).to_string(),
-                    _ => prog.text(*span).to_string(),
-                };
+                // A block-scope static shows the declaration it came from.
+                let text = decl_text(prog, *span);
                 res.push((kind, text, first_line(*span)));
             }
             GlobalDecl::FuncProto { func, span, params } => {
@@ -258,11 +281,7 @@ fn global_entries(prog: &Program) -> Vec<GlobalEntry> {
                 if !seen.insert(key) {
                     continue;
                 }
-                res.push((
-                    EdgeKind::Global(GlobalKind::Function(*func)),
-                    prog.text(*span).to_string(),
-                    first_line(*span),
-                ));
+                res.push((EdgeKind::Global(GlobalKind::Function(*func)), decl_text(prog, *span), first_line(*span)));
             }
             GlobalDecl::FuncDef { func } => {
                 let f = prog.func(*func);
@@ -270,7 +289,7 @@ fn global_entries(prog: &Program) -> Vec<GlobalEntry> {
                 if !seen.insert(key) {
                     continue;
                 }
-                let text = f.header_text.clone().unwrap_or_default();
+                let text = f.header_text.as_deref().map(without_extension).unwrap_or_default().to_string();
                 res.push((EdgeKind::Global(GlobalKind::Function(*func)), text, first_line(f.span)));
             }
         }
@@ -281,6 +300,85 @@ fn global_entries(prog: &Program) -> Vec<GlobalEntry> {
 fn function_key(prog: &Program, f: FuncId, params: impl Iterator<Item = String>) -> String {
     let names: Vec<String> = params.collect();
     format!("fn {} {} ({})", prog.types.display(prog.func(f).ty), prog.func(f).name, names.join(","))
+}
+
+/// The name a declaration `typedef … name;` declares, when its declarator is a plain name.
+fn typedef_name(text: &str) -> Option<&str> {
+    let toks = crate::base::c_tokens(without_extension(text));
+    if toks.first() != Some(&"typedef") {
+        return None;
+    }
+    match toks[..] {
+        [.., name, ";"] if name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') => Some(name),
+        _ => None,
+    }
+}
+
+/// The raw text of the declaration at `span`, as CDT reads it (`without_extension`).
+fn decl_text(prog: &Program, span: Span) -> String {
+    without_extension(prog.text(span)).to_string()
+}
+
+/// A declaration's text without the GNU `__extension__` keywords before it: CDT's node of a
+/// declaration starts after them (glibc's `__extension__ typedef struct { .. } lldiv_t;` is
+/// `typedef struct { .. } lldiv_t;` in CPAchecker's automata).
+pub(super) fn without_extension(text: &str) -> &str {
+    let mut t = text;
+    while let Some(rest) = t.strip_prefix("__extension__") {
+        if rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+            break;
+        }
+        t = rest.trim_start();
+    }
+    t
+}
+
+/// How many struct and union definitions a declaration's text holds inside the braces of another
+/// one (`typedef union { struct { int lo, hi; } w; } t;` holds one): CPAchecker's AST converter
+/// declares each of them on its own before the declaration (`convertDeclarationInCompositeType`).
+pub(super) fn nested_record_definitions(text: &str) -> usize {
+    let toks = crate::base::c_tokens(text);
+    let mut depth = 0usize;
+    let mut count = 0;
+    for (i, &t) in toks.iter().enumerate() {
+        match t {
+            "{" => depth += 1,
+            "}" => depth = depth.saturating_sub(1),
+            "struct" | "union" if depth > 0 => {
+                let mut j = skip_attributes(&toks, i + 1);
+                if toks.get(j).is_some_and(|t| t.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')) {
+                    j = skip_attributes(&toks, j + 1);
+                }
+                if toks.get(j) == Some(&"{") {
+                    count += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    count
+}
+
+/// The index of the first token at or after `i` that is not part of a GNU attribute.
+fn skip_attributes(toks: &[&str], mut i: usize) -> usize {
+    while matches!(toks.get(i), Some(&("__attribute__" | "__attribute"))) {
+        i += 1;
+        let mut depth = 0usize;
+        while let Some(&t) = toks.get(i) {
+            i += 1;
+            match t {
+                "(" => depth += 1,
+                ")" => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    i
 }
 
 /// Whitespace-insensitive form of a declaration's text.
@@ -394,11 +492,15 @@ fn resolve_function_pointers(
             let direct = Expr { kind: ExprKind::Func(f), ty: fty, span };
             let text = format!("pointer call({}) {}", prog.func(f).name, edge.text);
             let kind = EdgeKind::ExternCall { lhs: lhs.clone(), callee: direct, args: args.clone() };
-            g.add_unchecked(then_n, ret, kind, &text, edge.lines);
+            let call = g.add_unchecked(then_n, ret, kind, &text, edge.lines);
+            if let Some(text2) = &edge.text2 {
+                g.set_text2(Some(call), &format!("pointer call({}) {text2}", prog.func(f).name));
+            }
             g.add_unchecked(ret, edge.dst, EdgeKind::Blank(BlankKind::Skip), "skip", edge.lines);
             root = else_n;
         }
-        g.add_unchecked(root, edge.dst, edge.kind, &edge.text, edge.lines);
+        let kind = edge.kind.clone();
+        g.add_like(root, edge.dst, kind, &edge);
     }
 }
 
@@ -512,7 +614,7 @@ fn terminate_blank_loops(g: &mut Graph, entries_by_name: &[NodeId]) {
                     let edge = g.edge(e).clone();
                     g.remove_edge(e);
                     let term = g.new_node(edge_func(g, edge.src), NodeKind::Termination);
-                    g.add_unchecked(edge.src, term, edge.kind, &edge.text, edge.lines);
+                    g.add_like(edge.src, term, edge.kind.clone(), &edge);
                 }
                 if visited.insert(succ) {
                     queue.push_back(succ);
@@ -572,8 +674,8 @@ fn second_pass(
                 succ = tmp;
             }
             let cs = CallSiteId::from_idx(sites.len());
-            g.add_unchecked(edge.src, succ, EdgeKind::Summary(cs), &edge.text, edge.lines);
-            let call_edge = g.add_unchecked(edge.src, entry, EdgeKind::Call(cs), &edge.text, edge.lines);
+            g.add_like(edge.src, succ, EdgeKind::Summary(cs), &edge);
+            let call_edge = g.add_like(edge.src, entry, EdgeKind::Call(cs), &edge);
             let return_edge = if g.inc[exit.idx()].is_empty() {
                 // The callee never returns: the code after the call is dead.
                 let summary = *g.out[edge.src.idx()]
@@ -594,15 +696,20 @@ fn second_pass(
             let func = g.nodes[edge.src.idx()].func;
             let term = g.new_node(func, NodeKind::Termination);
             let text = format!("[{}]", edge.text);
+            let text2 = edge.text2.as_ref().map(|t| format!("[{t}]"));
             let cond = args[0].clone();
-            g.add_unchecked(
+            let pass = g.add_unchecked(
                 edge.src,
                 edge.dst,
                 EdgeKind::Assume { cond: cond.clone(), truth: true },
                 &text,
                 edge.lines,
             );
-            g.add_unchecked(edge.src, term, EdgeKind::Assume { cond, truth: false }, &text, edge.lines);
+            let stop = g.add_unchecked(edge.src, term, EdgeKind::Assume { cond, truth: false }, &text, edge.lines);
+            if let Some(text2) = text2 {
+                g.set_text2(Some(pass), &text2);
+                g.set_text2(Some(stop), &text2);
+            }
         }
     }
     sites

@@ -106,6 +106,9 @@ pub enum BlankKind {
     Asm,
     /// `skip` after a resolved function-pointer call.
     Skip,
+    /// The `""` edge (description `do`) CPAchecker ≥ 2.3 puts between a `do` loop's condition and its
+    /// body, which the loop entry also enters; not there in older versions (`Era::Since23`).
+    DoBody,
 }
 
 /// The file-scope entity a global declaration edge declares.
@@ -184,10 +187,96 @@ pub struct Edge {
     pub dst: NodeId,
     /// What it does.
     pub kind: EdgeKind,
-    /// CPAchecker's raw statement for the edge (what `MATCH "..."` compares with).
+    /// CPAchecker 1.x's raw statement for the edge (what `MATCH "..."` of a 1.x automaton compares
+    /// with).
     pub text: Box<str>,
+    /// CPAchecker ≥ 2.0's raw statement for the edge, where it differs from `text` (assume edges and
+    /// what a condition hoists: see `docs/cpachecker-edge-texts.md`).
+    pub text2: Option<Box<str>>,
+    /// Which CPAchecker versions build the edge.
+    pub era: Era,
     /// First and last source line, `None` for edges without a place in the source.
     pub lines: Option<(u32, u32)>,
+}
+
+impl Edge {
+    /// The raw statement CPAchecker of generation `generation` gives the edge.
+    pub fn text_in(&self, generation: Generation) -> &str {
+        match (generation, &self.text2) {
+            (Generation::V2 | Generation::V23, Some(t)) => t,
+            _ => &self.text,
+        }
+    }
+
+    /// Whether CPAchecker of generation `generation` builds the edge (`Era`); an automaton does not
+    /// step on an edge its generation lacks.
+    pub fn exists_in(&self, generation: Generation) -> bool {
+        match self.era {
+            Era::All => true,
+            Era::Since23 => generation == Generation::V23,
+            Era::Before23 => generation != Generation::V23,
+        }
+    }
+}
+
+/// Which CPAchecker versions build an edge.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Era {
+    /// Every version.
+    #[default]
+    All,
+    /// 2.3 and later only: the body edge of a `do` loop (`BlankKind::DoBody`).
+    Since23,
+    /// Versions before 2.3 only: the temporary of a cast of `p->f` (dropped by default in 2023-03).
+    Before23,
+}
+
+/// A generation of CPAchecker, as far as the CFA edges and their raw texts go (what `MATCH "..."`
+/// compares with); see `docs/cpachecker-edge-texts.md`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum Generation {
+    /// CPAchecker 1.x (1.5 wrote the corpus automata): an assume edge's text is its own condition,
+    /// re-printed (`[x == 0]`).
+    #[default]
+    V1,
+    /// CPAchecker 2.0 to 2.2 (2020-05 to 2023): an assume edge's text is the whole condition it comes
+    /// from, as written in the source (`[x]`, `[!(x)]`, `[a && b]`).
+    V2,
+    /// CPAchecker 2.3 to 4.x: the texts of 2.0, and a `do` loop's condition reaches its body over a
+    /// blank edge of its own (`BlankKind::DoBody`).
+    V23,
+}
+
+impl Generation {
+    /// Every generation, in the order in which an automaton is tried among equals: 1.x, then the
+    /// newer of the two that share ≥ 2.0's texts.
+    pub const ALL: [Generation; 3] = [Generation::V1, Generation::V23, Generation::V2];
+
+    /// The name in reports: `1.x` or `2.x+` (2.0–2.2 and 2.3+ share their texts and differ only in
+    /// `do` loops; `detail` tells them apart).
+    pub fn label(self) -> &'static str {
+        match self {
+            Generation::V1 => "1.x",
+            Generation::V2 | Generation::V23 => "2.x+",
+        }
+    }
+
+    /// The versions: `1.x`, `2.0-2.2` or `2.3+`.
+    pub fn detail(self) -> &'static str {
+        match self {
+            Generation::V1 => "1.x",
+            Generation::V2 => "2.0-2.2",
+            Generation::V23 => "2.3+",
+        }
+    }
+
+    /// The generations that write `label`'s texts: what `--cpachecker-texts 1` or `2` allows.
+    pub fn with_texts_of(self) -> &'static [Generation] {
+        match self {
+            Generation::V1 => &[Generation::V1],
+            Generation::V2 | Generation::V23 => &[Generation::V23, Generation::V2],
+        }
+    }
 }
 
 /// A call of a function with a body.

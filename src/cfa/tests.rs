@@ -354,3 +354,169 @@ int main(void) {
     assert_eq!(target("[x == 7]"), u32::MAX);
     assert_eq!(dist[cfa.func(cfa.main).unwrap().exit.idx()], 0);
 }
+
+/// Every edge of `main` whose texts differ between generations, in id order: `line 1.x-text => 2.x-text`
+/// (`=` where both generations agree, shown for assume edges only).
+fn texts_of_generations(src: &str) -> Vec<String> {
+    let (mut prog, _) = parse_program(SourceFile::new("t.c", src.to_string()), DataModel::Ilp32).expect("parses");
+    let (cfa, _) = build(&mut prog, &CfaConfig::default()).expect("builds");
+    let main = prog.func_by_name("main").expect("main");
+    let mut res = Vec::new();
+    for (_, e) in cfa.edges() {
+        if cfa.node(e.src).func != main || !(e.text2.is_some() || matches!(e.kind, EdgeKind::Assume { .. })) {
+            continue;
+        }
+        let line = e.lines.map_or(0, |(a, _)| a);
+        let two = e.text2.as_deref().map_or("=".to_string(), |t| format!("{t:?}"));
+        res.push(format!("{line} {:?} => {two}", e.text));
+    }
+    res
+}
+
+/// The condition shapes of `fixtures/c/generations/shapes.c`: since 2.0 an assume edge carries the
+/// whole condition as written, on every edge it produces, negated by `!(...)` or, where CPAchecker
+/// swapped the branches, by dropping a leading `!(` and the last character.
+#[test]
+fn conditions_carry_their_whole_source_text_since_2_0() {
+    let got = texts_of_generations(include_str!("../../fixtures/c/generations/shapes.c"));
+    let expect = [
+        // `!(x > 3)`: the negation of a comparison reads the same in both generations.
+        r#"12 "[x > 3]" => ="#,
+        r#"12 "[!(x > 3)]" => ="#,
+        // `!(flag)`: `flag == 0` holds on the then-branch.
+        r#"13 "[flag == 0]" => "[!(flag)]""#,
+        r#"13 "[!(flag == 0)]" => "[!(!(flag))]""#,
+        r#"14 "[flag == 0]" => "[!(flag)]""#,
+        r#"14 "[!(flag == 0)]" => "[flag]""#,
+        // Three leaves, one text.
+        r#"15 "[x < 0]" => "[x < 0 || x > 9 || flag]""#,
+        r#"15 "[!(x < 0)]" => "[!(x < 0 || x > 9 || flag)]""#,
+        r#"15 "[x > 9]" => "[x < 0 || x > 9 || flag]""#,
+        r#"15 "[!(x > 9)]" => "[!(x < 0 || x > 9 || flag)]""#,
+        r#"15 "[flag == 0]" => "[!(x < 0 || x > 9 || flag)]""#,
+        r#"15 "[!(flag == 0)]" => "[x < 0 || x > 9 || flag]""#,
+        // Literals and casts as written.
+        r#"16 "[x == 23]" => "[x == 0x17]""#,
+        r#"16 "[!(x == 23)]" => "[!(x == 0x17)]""#,
+        r#"17 "[c == '\\x7']" => "[c == '\\a']""#,
+        r#"17 "[!(c == '\\x7')]" => "[!(c == '\\a')]""#,
+        r#"18 "[c != 0U]" => "[c != (unsigned char)0]""#,
+        r#"18 "[!(c != 0U)]" => "[!(c != (unsigned char)0)]""#,
+        r#"19 "[p == ((void *)0)]" => "[p == (void *)0x0]""#,
+        r#"19 "[!(p == ((void *)0))]" => "[!(p == (void *)0x0)]""#,
+        // `(flag)` swapped under a text that starts with `!(`: its first two and last characters go.
+        r#"20 "[x == 0]" => "[!(x) && (flag)]""#,
+        r#"20 "[!(x == 0)]" => "[!(!(x) && (flag))]""#,
+        r#"20 "[flag == 0]" => "[x) && (flag]""#,
+        r#"20 "[!(flag == 0)]" => "[!(x) && (flag)]""#,
+        // Parentheses as written.
+        r#"21 "[x == 0]" => "[!((x))]""#,
+        r#"21 "[!(x == 0)]" => "[(x)]""#,
+        // What a leaf hoists carries the whole condition too.
+        r#"22 "f(x)" => "f(x) && flag""#,
+        r#"22 "[__CPAchecker_TMP_1 == 0]" => "[!(f(x) && flag)]""#,
+        r#"22 "[!(__CPAchecker_TMP_1 == 0)]" => "[f(x) && flag]""#,
+        r#"22 "[flag == 0]" => "[!(f(x) && flag)]""#,
+        r#"22 "[!(flag == 0)]" => "[f(x) && flag]""#,
+        // A constant leaf: one blank edge.
+        r#"23 "0" => "0 && x""#,
+        // A comma expression as the condition keeps its commas.
+        r#"24 "[__CPAchecker_TMP_2 == 0]" => "[!(i = i + 1, i < 3)]""#,
+        r#"24 "[!(__CPAchecker_TMP_2 == 0)]" => "[i = i + 1, i < 3]""#,
+        // `&&` outside a condition: each operand of the outermost `&&` is a condition of its own,
+        // and `&&` groups to the left.
+        r#"25 "[x >= 0]" => "[x >= 0 && x < 2048 && a == 0]""#,
+        r#"25 "[!(x >= 0)]" => "[!(x >= 0 && x < 2048 && a == 0)]""#,
+        r#"25 "[x < 2048]" => "[x >= 0 && x < 2048 && a == 0]""#,
+        r#"25 "[!(x < 2048)]" => "[!(x >= 0 && x < 2048 && a == 0)]""#,
+        r#"25 "[a == 0]" => "[x >= 0 && x < 2048 && a == 0]""#,
+        r#"25 "[!(a == 0)]" => "[!(x >= 0 && x < 2048 && a == 0)]""#,
+        r#"25 "[b == 0]" => ="#,
+        r#"25 "[!(b == 0)]" => ="#,
+        r#"26 "[flag == 0]" => "[!(flag)]""#,
+        r#"26 "[!(flag == 0)]" => "[flag]""#,
+        r#"27 "[x > 1]" => ="#,
+        r#"27 "[!(x > 1)]" => ="#,
+        r#"27 "[flag == 0]" => "[!(flag)]""#,
+        r#"27 "[!(flag == 0)]" => "[flag]""#,
+        r#"28 "[i > 0]" => ="#,
+        r#"28 "[!(i > 0)]" => ="#,
+        // A condition over two lines keeps its line break.
+        r#"31 "[x > 1]" => "[x > 1 &&\n      flag]""#,
+        r#"31 "[!(x > 1)]" => "[!(x > 1 &&\n      flag)]""#,
+        r#"31 "[flag == 0]" => "[!(x > 1 &&\n      flag)]""#,
+        r#"31 "[!(flag == 0)]" => "[x > 1 &&\n      flag]""#,
+        // Made by the second pass: the summary and call edges of the call `f(x)` keep its texts,
+        // and `__VERIFIER_assume` reads the same in both generations.
+        r#"22 "f(x)" => "f(x) && flag""#,
+        r#"22 "f(x)" => "f(x) && flag""#,
+        r#"25 "[__VERIFIER_assume(x >= 0 && x < 2048 && a == 0 && b == 0);]" => ="#,
+        r#"25 "[__VERIFIER_assume(x >= 0 && x < 2048 && a == 0 && b == 0);]" => ="#,
+    ];
+    assert_eq!(got, expect, "\n{}", got.join("\n"));
+}
+
+/// CPAchecker ≥ 2.3 reaches a `do` loop's body from its condition over a blank edge of its own, which
+/// the loop entry enters too; older generations lack it. A constant false condition (`do .. while
+/// (0)`) leaves the body without one.
+#[test]
+fn do_loops_get_a_body_edge_that_only_2_3_has() {
+    check(
+        "int main(void) {\n int i = 3;\n do {\n  i--;\n } while (i > 0);\n do { i++; } while (0);\n return i;\n}",
+        "main",
+        &[
+            "init-globals \"\" -",
+            "function-declaration \"int main(void)\" 1",
+            "function-start \"\" -",
+            "declaration \"int i = 3;\" 2",
+            "loop-entry \"\" 3",
+            "declaration \"i--;\" 4",
+            "assignment \"i--;\" 4",
+            "expression \"i--;\" 4",
+            "blank \"\" -",
+            "assume \"[i > 0]\" 3-5",
+            "assume \"[!(i > 0)]\" 3-5",
+            "do-body \"\" 3",
+            "loop-entry \"\" 6",
+            "declaration \"i++;\" 6",
+            "assignment \"i++;\" 6",
+            "expression \"i++;\" 6",
+            "blank \"\" -",
+            "const-condition \"0\" 6",
+            "return-statement \"return i;\" 7",
+        ],
+    );
+    let (mut prog, _) = parse_program(
+        SourceFile::new("t.c", "int main(void) {\n int i = 3;\n do i--; while (i > 0);\n return i;\n}".into()),
+        DataModel::Ilp32,
+    )
+    .expect("parses");
+    let (cfa, _) = build(&mut prog, &CfaConfig::default()).expect("builds");
+    let (_, body) = cfa.edges().find(|(_, e)| matches!(e.kind, EdgeKind::Blank(BlankKind::DoBody))).expect("body edge");
+    assert!(body.exists_in(Generation::V23));
+    assert!(!body.exists_in(Generation::V2));
+    assert!(!body.exists_in(Generation::V1));
+}
+
+/// CDT's node of a declaration starts after `__extension__`, and a struct or union defined inside
+/// another one is declared on its own first, with the whole declaration's text.
+#[test]
+fn declarations_read_as_cdt_reads_them() {
+    check(
+        "__extension__ typedef struct { __extension__ long long q; struct { int lo, hi; } w; } t;\n\
+         int main(void) {\n struct s { union { int a; char b; } u; } v;\n return 0;\n}",
+        "main",
+        &[
+            "init-globals \"\" -",
+            "global-type \"typedef struct { __extension__ long long q; struct { int lo, hi; } w; } t;\" 1",
+            "global-type \"typedef struct { __extension__ long long q; struct { int lo, hi; } w; } t;\" 1",
+            "global-type \"typedef struct { __extension__ long long q; struct { int lo, hi; } w; } t;\" 1",
+            "function-declaration \"int main(void)\" 2",
+            "function-start \"\" -",
+            "type-declaration \"struct s { union { int a; char b; } u; } v;\" 3",
+            "type-declaration \"struct s { union { int a; char b; } u; } v;\" 3",
+            "declaration \"struct s { union { int a; char b; } u; } v;\" 3",
+            "return-statement \"return 0;\" 4",
+        ],
+    );
+}

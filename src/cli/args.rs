@@ -90,6 +90,20 @@ pub enum GenerateArg {
     Targeted,
 }
 
+/// Which CPAchecker generation's edge texts `MATCH "..."` compares with.
+#[derive(ValueEnum, Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum CpacheckerTextsArg {
+    /// Told from each automaton's MATCH texts.
+    #[default]
+    Auto,
+    /// CPAchecker 1.x: assume edges carry their own condition, re-printed (`[x == 0]`).
+    #[value(name = "1")]
+    V1,
+    /// CPAchecker 2.0 and later: assume edges carry the whole condition as written (`[x]`, `[!(x)]`).
+    #[value(name = "2")]
+    V2,
+}
+
 /// What goes to standard output.
 #[derive(ValueEnum, Debug, Clone, Copy, Default)]
 pub enum FormatArg {
@@ -227,6 +241,10 @@ pub struct CoverageOpts {
     /// probably written for another program); without it, that is an error (exit code 2).
     #[arg(long)]
     pub allow_mismatch: bool,
+    /// Which CPAchecker generation wrote the automata (the assumption automaton and the
+    /// counterexample automata): their MATCH texts are compared with that generation's edge texts.
+    #[arg(long, value_enum, default_value_t, value_name = "GENERATION")]
+    pub cpachecker_texts: CpacheckerTextsArg,
     /// Data model.
     #[command(flatten)]
     pub model: ModelArgs,

@@ -156,6 +156,11 @@ fn coverage_config(
         time_limit,
         memory_limit_mb: a.memory_limit,
         allow_mismatch: a.allow_mismatch,
+        texts: match a.cpachecker_texts {
+            args::CpacheckerTextsArg::Auto => None,
+            args::CpacheckerTextsArg::V1 => Some(crate::cfa::Generation::V1),
+            args::CpacheckerTextsArg::V2 => Some(crate::cfa::Generation::V2),
+        },
         confirm: a.confirm,
         reproducible: a.reproducible,
         proof_after: a.proof_after,

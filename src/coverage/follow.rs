@@ -4,8 +4,8 @@
 use std::collections::{HashMap, VecDeque};
 
 use crate::automaton::{Automaton, StateId};
-use crate::cfa::{Cfa, EdgeId, NodeId};
-use crate::product::{stack_after, step, takeable_edges, Matcher, StackId, Stacks, Step};
+use crate::cfa::{Cfa, EdgeId, Generation, NodeId};
+use crate::product::{exact_texts, stack_after, step, takeable_edges, texts_found, Matcher, StackId, Stacks, Step};
 
 /// Why a counterexample automaton does not describe a path of the program.
 #[derive(Debug, thiserror::Error)]
@@ -22,9 +22,48 @@ pub enum FollowError {
 
 /// The CFA path described by counterexample automaton `cex`: the shortest path from the program entry
 /// whose edges the automaton follows to its `ERROR` transition (breadth-first over automaton state,
-/// CFA node and call stack, so edges with equal texts are told apart by what follows them).
+/// CFA node and call stack, so edges with equal texts are told apart by what follows them), with the
+/// edge texts of the generation that wrote it (`follow_counterexample`).
 pub fn path_of_counterexample(cex: &Automaton, cfa: &Cfa, func_names: Vec<String>) -> Result<Vec<EdgeId>, FollowError> {
-    let matcher = Matcher::new(cex, cfa, func_names);
+    follow_counterexample(cex, cfa, func_names, None).map(|(path, _)| path)
+}
+
+/// `path_of_counterexample` with the edge texts of the generation that wrote `cex` (among those that
+/// share `forced`'s texts, if given): the generations are tried by how many `MATCH` texts of `cex`
+/// are edge texts in them, most first, and the first one with a path wins. The path and that
+/// generation; without a path, the error of the first generation tried.
+pub fn follow_counterexample(
+    cex: &Automaton,
+    cfa: &Cfa,
+    func_names: Vec<String>,
+    forced: Option<Generation>,
+) -> Result<(Vec<EdgeId>, Generation), FollowError> {
+    let candidates = forced.map_or(&Generation::ALL[..], Generation::with_texts_of);
+    let texts = exact_texts(cex);
+    let mut found: Vec<(usize, Generation)> = candidates.iter().map(|&g| (texts_found(cfa, &texts, g), g)).collect();
+    // Most texts found first; the sort is stable, so in `Generation::ALL`'s order among equals.
+    found.sort_by_key(|&(n, _)| std::cmp::Reverse(n));
+    let order: Vec<Generation> = found.into_iter().map(|(_, g)| g).collect();
+    let mut first_err = None;
+    for g in order {
+        match path_in(cex, cfa, func_names.clone(), g) {
+            Ok(path) => return Ok((path, g)),
+            Err(e) => {
+                first_err.get_or_insert(e);
+            }
+        }
+    }
+    Err(first_err.expect("at least one generation"))
+}
+
+/// The path of `cex` through `cfa` with the edge texts of `generation`.
+fn path_in(
+    cex: &Automaton,
+    cfa: &Cfa,
+    func_names: Vec<String>,
+    generation: Generation,
+) -> Result<Vec<EdgeId>, FollowError> {
+    let matcher = Matcher::new(cex, cfa, func_names, generation);
     let mut stacks = Stacks::default();
     type Key = (StateId, NodeId, StackId);
     let start: Key = (cex.initial, cfa.entry(), Stacks::EMPTY);

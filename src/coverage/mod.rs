@@ -16,11 +16,11 @@ pub mod undecided;
 use std::collections::BTreeSet;
 
 use crate::automaton::{Automaton, StateId};
-use crate::cfa::{Cfa, EdgeId, LineRule};
+use crate::cfa::{Cfa, EdgeId, Generation, LineRule};
 use crate::cfront::ir::Program;
 use crate::product::{stack_after, step, takeable_edges, MatchStats, Matcher, Product, ReachInfo, Stacks, Step};
 
-pub use follow::{path_of_counterexample, FollowError};
+pub use follow::{follow_counterexample, path_of_counterexample, FollowError};
 
 use crate::symex::{AllocOrigin, InputKind};
 use result::MemoryFact;
@@ -119,11 +119,23 @@ pub struct Analysis<'a> {
 }
 
 impl<'a> Analysis<'a> {
-    /// Builds the product and solves the Reach fixpoint.
+    /// Builds the product, with the edge texts of the CPAchecker generation that wrote the automaton
+    /// (`product::detect`), and solves the Reach fixpoint.
     pub fn new(aut: &'a Automaton, cfa: &'a Cfa, func_names: Vec<String>, line_rule: LineRule) -> Self {
-        let product = Product::build(aut, cfa, func_names.clone());
+        Self::with_generation(aut, cfa, func_names, line_rule, None)
+    }
+
+    /// `new` with the edge texts of generation `forced` (`None`: detected from the automaton).
+    pub fn with_generation(
+        aut: &'a Automaton,
+        cfa: &'a Cfa,
+        func_names: Vec<String>,
+        line_rule: LineRule,
+        forced: Option<Generation>,
+    ) -> Self {
+        let product = crate::product::detect(aut, cfa, func_names.clone(), forced);
         let reach = ReachInfo::compute(&product, aut, cfa, line_rule);
-        let matcher = Matcher::new(aut, cfa, func_names);
+        let matcher = Matcher::new(aut, cfa, func_names, product.generation);
         Analysis { aut, cfa, line_rule, product, reach, matcher }
     }
 

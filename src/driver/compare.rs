@@ -198,7 +198,7 @@ fn share_executions(
     let gains: Vec<Vec<(usize, usize, Vec<u32>)>> = (0..snapshot.len())
         .into_par_iter()
         .map(|b| {
-            let analysis = Analysis::new(&automata[b], cfa, names.clone(), base.line_rule);
+            let analysis = Analysis::with_generation(&automata[b], cfa, names.clone(), base.line_rule, base.texts);
             let mut have: std::collections::BTreeSet<u32> = snapshot[b].under_lines.iter().copied().collect();
             let mut gained = Vec::new();
             for (a, other) in snapshot.iter().enumerate().filter(|(a, _)| *a != b) {
@@ -318,6 +318,7 @@ mod tests {
             reproducible: true,
             confirm: false,
             allow_mismatch: false,
+            texts: None,
             instance: None,
             progress: false,
             stats: false,

@@ -21,7 +21,7 @@ use crate::coverage::result::{
     BranchInfo, CoverageResult, ExecutionRecord, FunctionInfo, InputValue, LineStatus, Times, EXTERN_WRITES_ABSTRACTED,
 };
 use crate::coverage::search::{self, FoundBug, Generate, SearchConfig, SearchOutcome};
-use crate::coverage::{path_of_counterexample, undecided, Analysis, Execution, RuledOut};
+use crate::coverage::{follow_counterexample, undecided, Analysis, Execution, RuledOut};
 use crate::evidence::replay::TestVerdict;
 use crate::evidence::{testcomp, Architecture};
 use crate::report::{self, LineSet};
@@ -104,6 +104,9 @@ pub struct CoverageConfig {
     /// Measure an automaton that does not fit the program (some of its states are not reached) with a
     /// warning instead of failing. [default: false]
     pub allow_mismatch: bool,
+    /// The CPAchecker generation whose edge texts the automata's `MATCH` texts are compared with.
+    /// [default: `None`, told from each automaton (`product::detect`)]
+    pub texts: Option<crate::cfa::Generation>,
     /// The row's name in tables. [default: the program's file name]
     pub instance: Option<String>,
     /// Show progress on standard error when it is a terminal. [default: true]
@@ -224,11 +227,12 @@ pub(crate) fn measure(
     super::watchdog::enter(super::watchdog::Phase::Composing);
     let t_compose_start = start.elapsed().as_secs_f64();
     let names: Vec<String> = prog.funcs.iter().map(|f| f.name.clone()).collect();
-    let analysis = Analysis::new(aut, cfa, names.clone(), config.line_rule);
+    let analysis = Analysis::with_generation(aut, cfa, names.clone(), config.line_rule, config.texts);
     let t_compose = start.elapsed().as_secs_f64() - t_compose_start;
     let matching = analysis.match_stats();
     if !matching.fits() && !config.allow_mismatch {
-        bail!("{}", mismatch_message(config, &matching));
+        let texts = crate::product::exact_texts(aut);
+        bail!("{}", mismatch_message(config, &matching, crate::product::foreign_text(cfa, &texts)));
     }
     warn_unmatched(&mut diags, config, &matching);
     super::watchdog::enter(super::watchdog::Phase::Searching);
@@ -246,7 +250,7 @@ pub(crate) fn measure(
         for (i, file) in counterexample_files(dir)?.into_iter().take(limit).enumerate() {
             let (cex, d) = load_automaton(&file)?;
             diags.extend(d);
-            let path = path_of_counterexample(&cex, cfa, names.clone())
+            let (path, _) = follow_counterexample(&cex, cfa, names.clone(), config.texts)
                 .with_context(|| format!("{}: the execution does not fit the program", file.display()))?;
             let main_exit = cfa.func(cfa.main).expect("main").exit;
             let terminating = path.last().is_some_and(|&e| cfa.edge(e).dst == main_exit);
@@ -611,8 +615,10 @@ fn check_outputs(config: &CoverageConfig) -> Result<()> {
     Ok(())
 }
 
-/// The error for an automaton whose states the program does not reach: the numbers that show it.
-fn mismatch_message(config: &CoverageConfig, m: &crate::product::MatchStats) -> String {
+/// The error for an automaton whose states the program does not reach: the numbers that show it,
+/// and the first `MATCH` text that is an edge text of no CPAchecker generation (`foreign`: its line
+/// and text).
+fn mismatch_message(config: &CoverageConfig, m: &crate::product::MatchStats, foreign: Option<(u32, String)>) -> String {
     let first: Vec<String> = m.missed.iter().take(5).map(|(s, l)| format!("{s} (line {l})")).collect();
     let mut res = format!(
         "{}: the automaton does not fit the program {}: {} of {} states are never reached (first: {}{}); \
@@ -628,6 +634,15 @@ fn mismatch_message(config: &CoverageConfig, m: &crate::product::MatchStats) -> 
     );
     if let Some((s, l)) = m.unused_transitions.first() {
         res.push_str(&format!(", the first that never fires is at line {l} (state {s})"));
+    }
+    res.push_str(&format!(" with the edge texts of CPAchecker {}", m.generation.label()));
+    if let Some((l, text)) = foreign {
+        let shown: String = text.chars().take(80).collect();
+        let more = if shown.len() < text.len() { "..." } else { "" };
+        res.push_str(&format!(
+            "; the first transition whose text is no edge's in any CPAchecker generation is at line {l} ({:?}{more})",
+            shown
+        ));
     }
     res.push_str(". Was it written for another program? --allow-mismatch measures it anyway");
     res

@@ -12,7 +12,8 @@ use std::collections::HashMap;
 use regex::Regex;
 
 use crate::automaton::{Automaton, MatchMode, MatchTrigger, StateId, Trigger};
-use crate::cfa::{BlankKind, Cfa, EdgeId, EdgeKind, NodeId, NodeKind};
+use crate::base::c_tokens;
+use crate::cfa::{BlankKind, Cfa, EdgeId, EdgeKind, Generation, GlobalKind, NodeId, NodeKind};
 
 /// How closely a transition's text matched the edge.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -36,10 +37,12 @@ pub struct Fired {
     pub tier: Option<Tier>,
 }
 
-/// Evaluates triggers of one automaton against the edges of one CFA, with caches.
+/// Evaluates triggers of one automaton against the edges of one CFA, with caches; `MATCH` texts are
+/// compared with the edge texts of one CPAchecker generation.
 pub struct Matcher<'a> {
     aut: &'a Automaton,
     cfa: &'a Cfa,
+    generation: Generation,
     edge_tokens: RefCell<HashMap<EdgeId, String>>,
     text_tokens: RefCell<HashMap<String, String>>,
     regexes: RefCell<HashMap<String, Option<Regex>>>,
@@ -49,12 +52,14 @@ pub struct Matcher<'a> {
 }
 
 impl<'a> Matcher<'a> {
-    /// A matcher for `aut` against `cfa`; `func_names` are the program's function names by id.
-    pub fn new(aut: &'a Automaton, cfa: &'a Cfa, func_names: Vec<String>) -> Self {
+    /// A matcher for `aut` against `cfa` with the edge texts of `generation`; `func_names` are the
+    /// program's function names by id.
+    pub fn new(aut: &'a Automaton, cfa: &'a Cfa, func_names: Vec<String>, generation: Generation) -> Self {
         let main_exit = cfa.func(cfa.main).expect("main").exit;
         Matcher {
             aut,
             cfa,
+            generation,
             edge_tokens: RefCell::default(),
             text_tokens: RefCell::default(),
             regexes: RefCell::default(),
@@ -63,12 +68,32 @@ impl<'a> Matcher<'a> {
         }
     }
 
+    /// The generation whose edge texts `MATCH` compares with.
+    pub fn generation(&self) -> Generation {
+        self.generation
+    }
+
+    /// Whether the matcher's generation has edge `e`.
+    fn exists(&self, e: EdgeId) -> bool {
+        self.cfa.edge(e).exists_in(self.generation)
+    }
+
+    /// The edge's text in the matcher's generation.
+    fn text(&self, e: EdgeId) -> &'a str {
+        self.cfa.edge(e).text_in(self.generation)
+    }
+
     /// The transitions of state `q` that fire on each of `edges` (all leaving the same node).
+    ///
+    /// No transition fires on an edge the generation lacks (`Edge::exists_in`), nor on a declaration
+    /// of the global prefix that no `MATCH` fits: the automaton stays where it is, as it would
+    /// without the edge.
     pub fn fire_all(&self, q: StateId, edges: &[EdgeId]) -> Vec<Fired> {
         let state = self.aut.state(q);
-        let mut res: Vec<Fired> = edges.iter().map(|&e| self.fire_exact(q, e)).collect();
+        let mut res: Vec<Fired> =
+            edges.iter().map(|&e| if self.exists(e) { self.fire_exact(q, e) } else { Fired::default() }).collect();
         for (i, &e) in edges.iter().enumerate() {
-            if res[i].tier.is_some() {
+            if res[i].tier.is_some() || !self.exists(e) {
                 continue;
             }
             for tier in [Tier::Tokens, Tier::Loose] {
@@ -81,6 +106,19 @@ impl<'a> Matcher<'a> {
             }
         }
         self.contextual(q, edges, &mut res);
+        // A declaration of the global prefix no `MATCH` fits is passed without a step rather than by
+        // the fallback: CPAchecker's automata match every edge of the prefix, so such an edge is a
+        // declaration of this machine's system headers that the headers CPAchecker read lacked
+        // (glibc 2.36's `arc4random`), with no effect on the program.
+        let expects_match = state.transitions.iter().any(|t| has_match(&t.trigger));
+        for (i, &e) in edges.iter().enumerate() {
+            if res[i].tier.is_none()
+                && expects_match
+                && matches!(self.cfa.edge(e).kind, EdgeKind::Global(GlobalKind::Type | GlobalKind::Function(_)))
+            {
+                res[i] = Fired::default();
+            }
+        }
         res
     }
 
@@ -114,7 +152,11 @@ impl<'a> Matcher<'a> {
         let state = self.aut.state(q);
         for polarity in [true, false] {
             let open: Vec<usize> = (0..edges.len())
-                .filter(|&i| res[i].tier.is_none() && assume_polarity(&self.cfa.edge(edges[i]).text) == Some(polarity))
+                .filter(|&i| {
+                    res[i].tier.is_none()
+                        && self.exists(edges[i])
+                        && assume_polarity(self.text(edges[i])) == Some(polarity)
+                })
                 .collect();
             if open.len() != 1 {
                 continue;
@@ -163,12 +205,12 @@ impl<'a> Matcher<'a> {
         let edge = self.cfa.edge(e);
         match m {
             MatchTrigger::Exact(s) => match tier {
-                Tier::Exact => *s == *edge.text,
+                Tier::Exact => s == self.text(e),
                 Tier::Tokens => self.tokens_of_edge(e) == self.tokens_of_text(s),
                 Tier::Loose => self.loose(s, e),
                 Tier::Context => false,
             },
-            MatchTrigger::Regex(r) => self.regex(r).is_some_and(|re| re.is_match(&edge.text)),
+            MatchTrigger::Regex(r) => self.regex(r).is_some_and(|re| re.is_match(self.text(e))),
             MatchTrigger::Label(l) => self.cfa.node(edge.dst).label.as_deref() == Some(l.as_str()),
             MatchTrigger::LabelRegex(r) => {
                 let label = self.cfa.node(edge.dst).label.clone();
@@ -196,15 +238,15 @@ impl<'a> Matcher<'a> {
             EdgeKind::Blank(BlankKind::Label(name)) => label_name(s) == Some(name),
             EdgeKind::Assume { .. } => {
                 assume_polarity(s).is_some()
-                    && assume_polarity(s) == assume_polarity(&edge.text)
-                    && loose_condition(s) == loose_condition(&edge.text)
+                    && assume_polarity(s) == assume_polarity(self.text(e))
+                    && loose_condition(s) == loose_condition(self.text(e))
             }
             _ => false,
         }
     }
 
     fn tokens_of_edge(&self, e: EdgeId) -> String {
-        self.edge_tokens.borrow_mut().entry(e).or_insert_with(|| token_key(&self.cfa.edge(e).text)).clone()
+        self.edge_tokens.borrow_mut().entry(e).or_insert_with(|| token_key(self.text(e))).clone()
     }
 
     fn tokens_of_text(&self, s: &str) -> String {
@@ -250,7 +292,7 @@ fn label_name(s: &str) -> Option<&str> {
 fn loose_condition(s: &str) -> String {
     let inner = s.trim_start_matches('[').trim_end_matches(']');
     let inner = inner.strip_prefix("!(").and_then(|x| x.strip_suffix(')')).unwrap_or(inner);
-    tokens(inner)
+    c_tokens(inner)
         .into_iter()
         .filter(|t| *t != "(" && *t != ")")
         .map(|t| {
@@ -277,80 +319,7 @@ fn parse_c_int(s: &str) -> Option<u128> {
 
 /// The C tokens of `s` joined by single spaces (whitespace and comments dropped).
 pub fn token_key(s: &str) -> String {
-    tokens(s).join(" ")
-}
-
-/// A small C tokenizer: identifiers/numbers, string and character literals, and punctuation
-/// (multi-character operators kept together).
-fn tokens(s: &str) -> Vec<&str> {
-    let b = s.as_bytes();
-    let mut res = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if c.is_ascii_whitespace() {
-            i += 1;
-        } else if c == b'/' && b.get(i + 1) == Some(&b'*') {
-            i = s[i + 2..].find("*/").map_or(b.len(), |p| i + 2 + p + 2);
-        } else if c == b'/' && b.get(i + 1) == Some(&b'/') {
-            i = s[i..].find('\n').map_or(b.len(), |p| i + p);
-        } else if c.is_ascii_alphanumeric()
-            || c == b'_'
-            || c == b'.' && b.get(i + 1).is_some_and(|d| d.is_ascii_digit())
-        {
-            let start = i;
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'.') {
-                i += 1;
-            }
-            res.push(&s[start..i]);
-        } else if c == b'"' || c == b'\'' {
-            let start = i;
-            i += 1;
-            while i < b.len() && b[i] != c {
-                if b[i] == b'\\' {
-                    i += 1;
-                }
-                i += 1;
-            }
-            i = (i + 1).min(b.len());
-            res.push(&s[start..i]);
-        } else {
-            let start = i;
-            let three = s.get(i..i + 3);
-            let two = s.get(i..i + 2);
-            i += if matches!(three, Some("<<=" | ">>=" | "...")) {
-                3
-            } else if matches!(
-                two,
-                Some(
-                    "->" | "++"
-                        | "--"
-                        | "<<"
-                        | ">>"
-                        | "<="
-                        | ">="
-                        | "=="
-                        | "!="
-                        | "&&"
-                        | "||"
-                        | "+="
-                        | "-="
-                        | "*="
-                        | "/="
-                        | "%="
-                        | "&="
-                        | "|="
-                        | "^="
-                )
-            ) {
-                2
-            } else {
-                s[i..].chars().next().map_or(1, char::len_utf8)
-            };
-            res.push(&s[start..i]);
-        }
-    }
-    res
+    c_tokens(s).join(" ")
 }
 
 #[cfg(test)]

@@ -7,9 +7,12 @@
 //! CFA with summaries, see `reach`), and `__FALSE` ends the explored region.
 //!
 //! Invariant: a return edge is only taken to the call site on top of the node's call stack.
-//! Invariant: an observer automaton state stays the same on an edge no transition fires on.
+//! Invariant: an observer automaton state stays the same on an edge no transition fires on (so also
+//! on an edge its CPAchecker generation does not build, `cfa::Edge::exists_in`).
+//! Invariant: all transitions of one automaton are matched with the edge texts of one generation.
 //! Invariant: only this module and `cfa` import `petgraph`.
 
+mod generation;
 mod matching;
 mod reach;
 pub mod values;
@@ -17,10 +20,11 @@ mod walk;
 
 use std::collections::HashMap;
 
-use crate::automaton::{Automaton, StateId, Target};
-use crate::cfa::{CallSiteId, Cfa, EdgeId, NodeId};
+use crate::automaton::{AssumeTruth, Automaton, StateId, Target};
+use crate::cfa::{CallSiteId, Cfa, EdgeId, Generation, NodeId};
 use crate::id_type;
 
+pub use generation::{detect, exact_texts, foreign_text, texts_found, Source};
 pub use matching::{assume_polarity, token_key, Fired, Matcher, Tier};
 pub use reach::{solve_dag, ReachInfo, TrueRegion};
 pub use walk::{stack_after, step, takeable_edges, Step};
@@ -108,6 +112,11 @@ pub struct Product {
     pub false_state: Option<StateId>,
     /// Number of transitions matched per tier (exact, tokens, loose, context).
     pub tier_counts: [u64; 4],
+    /// The CPAchecker generation whose edge texts the transitions were matched with.
+    pub generation: Generation,
+    /// How that generation was chosen (`Forced` after `Product::build`, where the caller chose it;
+    /// `detect` says).
+    pub source: Source,
 }
 
 /// How much of the automaton the program reaches.
@@ -129,6 +138,10 @@ pub struct MatchStats {
     pub missed: Vec<(String, u32)>,
     /// `MATCH` transitions of reached states that never fired: state name, transition line.
     pub unused_transitions: Vec<(String, u32)>,
+    /// The CPAchecker generation whose edge texts the transitions were matched with.
+    pub generation: Generation,
+    /// How that generation was chosen.
+    pub source: Source,
 }
 
 impl MatchStats {
@@ -141,9 +154,10 @@ impl MatchStats {
 }
 
 impl Product {
-    /// Explores the product from (initial state, program entry, empty stack).
-    pub fn build(aut: &Automaton, cfa: &Cfa, func_names: Vec<String>) -> Product {
-        let matcher = Matcher::new(aut, cfa, func_names);
+    /// Explores the product from (initial state, program entry, empty stack), matching `MATCH` texts
+    /// with the edge texts of `generation`.
+    pub fn build(aut: &Automaton, cfa: &Cfa, func_names: Vec<String>, generation: Generation) -> Product {
+        let matcher = Matcher::new(aut, cfa, func_names, generation);
         let mut p = Product {
             nodes: Vec::new(),
             succ: Vec::new(),
@@ -151,6 +165,8 @@ impl Product {
             true_state: aut.true_state(),
             false_state: aut.false_state(),
             tier_counts: [0; 4],
+            generation,
+            source: Source::Forced,
         };
         let mut index: HashMap<ProductNode, ProductNodeId> = HashMap::new();
         let start = ProductNode { aut: aut.initial, cfa: cfa.entry(), stack: Stacks::EMPTY };
@@ -181,8 +197,8 @@ impl Product {
                         .iter()
                         .filter_map(|&t| {
                             let tr = &state.transitions[t];
-                            // `ASSUME {false}` blocks the path.
-                            if tr.assumptions.iter().any(|a| a.trim() == "false") {
+                            // `ASSUME {false}` (or any constantly false assumption) blocks the path.
+                            if tr.assume == AssumeTruth::False {
                                 return None;
                             }
                             match tr.target {
@@ -211,6 +227,11 @@ impl Product {
         })
     }
 
+    /// How many product edges took a transition without `MATCH` (a fallback such as `TRUE -> …`).
+    pub fn fallback_firings(&self) -> usize {
+        self.succ.iter().flatten().filter(|e| e.transition.is_some() && e.tier.is_none()).count()
+    }
+
     /// Whether nodes in state `q` are not expanded (`__TRUE` and `__FALSE`).
     pub fn is_leaf(&self, q: StateId) -> bool {
         Some(q) == self.true_state || Some(q) == self.false_state
@@ -237,6 +258,8 @@ impl Product {
             unreached: Vec::new(),
             missed: Vec::new(),
             unused_transitions: Vec::new(),
+            generation: self.generation,
+            source: self.source,
         };
         let mut in_automaton = vec![false; aut.states.len()];
         let mut todo = vec![aut.initial];

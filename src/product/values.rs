@@ -1171,7 +1171,7 @@ mod tests {
         let (cfa, _) = build(&mut prog, &CfaConfig::default()).expect("builds");
         let (aut, _) = parse(&SourceFile::new("aa.txt", automaton.to_string())).expect("automaton parses");
         let names = prog.funcs.iter().map(|f| f.name.clone()).collect();
-        let product = Product::build(&aut, &cfa, names);
+        let product = Product::build(&aut, &cfa, names, crate::cfa::Generation::V1);
         let reach = ReachInfo::compute(&product, &aut, &cfa, LineRule::Spanned);
         let kept =
             analyse(&product, &cfa, &prog, true, &|| false).expect("small").lines(&product, &cfa, LineRule::Spanned);

@@ -1,7 +1,7 @@
 //! Following an automaton along one concrete path of the CFA (one step per edge).
 
 use super::{Matcher, StackId, Stacks};
-use crate::automaton::{Automaton, StateId, Target};
+use crate::automaton::{AssumeTruth, Automaton, StateId, Target};
 use crate::cfa::{Cfa, EdgeId, EdgeKind};
 
 /// What the automaton does on one edge.
@@ -9,7 +9,7 @@ use crate::cfa::{Cfa, EdgeId, EdgeKind};
 pub enum Step {
     /// It moves to (or stays in) this state.
     To(StateId),
-    /// The path ends: `ASSUME {false}`, `STOP`, `BREAK`.
+    /// The path ends: a constantly false `ASSUME` (`{false}`, `{0}`), `STOP`, `BREAK`.
     Blocked,
     /// The transition goes to `ERROR` (the target of a counterexample automaton).
     Error,
@@ -36,7 +36,7 @@ pub fn step(aut: &Automaton, matcher: &Matcher, q: StateId, siblings: &[EdgeId],
     let fired = matcher.fire_all(q, siblings).swap_remove(i);
     let Some(&t) = fired.transitions.first() else { return Step::To(q) };
     let tr = &aut.state(q).transitions[t];
-    if tr.assumptions.iter().any(|a| a.trim() == "false") {
+    if tr.assume == AssumeTruth::False {
         return Step::Blocked;
     }
     match tr.target {

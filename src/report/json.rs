@@ -161,6 +161,10 @@ struct Match {
     states_reached: usize,
     transitions: usize,
     transitions_used: usize,
+    /// The CPAchecker generation whose edge texts the transitions were matched with: `1.x` or `2.x+`.
+    generation: &'static str,
+    /// How it was chosen: `detected`, `forced` or `no-texts`.
+    generation_source: &'static str,
     unmatched: Vec<Unmatched>,
     unmatched_transitions: Vec<Unmatched>,
 }
@@ -319,6 +323,8 @@ pub fn coverage_json(res: &CoverageResult) -> String {
             states_reached: m.states_reached,
             transitions: m.transitions,
             transitions_used: m.transitions_used,
+            generation: m.generation.label(),
+            generation_source: m.source.label(),
             unmatched: m.unreached.iter().map(|(s, l)| Unmatched { state: s.clone(), aa_line: *l }).collect(),
             unmatched_transitions: m
                 .unused_transitions

@@ -126,5 +126,6 @@ pub fn coverage_summary(res: &CoverageResult) -> String {
         "  automaton: {} of {} states reached, {} of {} transitions used",
         m.states_reached, m.states, m.transitions_used, m.transitions
     );
+    let _ = writeln!(out, "  automaton texts: CPAchecker {} ({})", m.generation.label(), m.source.describe());
     out
 }

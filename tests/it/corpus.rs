@@ -284,3 +284,126 @@ fn every_builtin_of_the_corpus_has_a_model() {
     assert!(seen > 0, "the corpus calls builtins");
     assert!(unknown.is_empty(), "builtins without a model (and a file that calls each): {unknown:?}");
 }
+
+/// The automata of CPAchecker 2.3 and 4.0 and of CPAchecker's own tests (`cpachecker-current`, see
+/// `docs/cpachecker-edge-texts.md`), as `../shared/tools/corpus-check current` runs them: every
+/// assumption automaton is accepted, those of CPAchecker's coverage-script tests give the figures
+/// those tests assert, and each counterexample automaton, alone through `--executions-from`, fits its
+/// program or not as the artifacts allow.
+#[test]
+fn automata_of_cpachecker_2_3_and_4_0_fit_their_programs() {
+    let Some(corpus) = corpus() else {
+        eprintln!("SKIPPED: ../shared/corpus not found");
+        return;
+    };
+    let current = corpus.join("cpachecker-current");
+    if !current.is_dir() {
+        eprintln!("SKIPPED: ../shared/corpus/cpachecker-current not found");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut folders: Vec<PathBuf> = std::fs::read_dir(&current).unwrap().map(|e| e.unwrap().path()).collect();
+    folders.retain(|p| p.is_dir());
+    folders.sort();
+    let files = |d: &std::path::Path, keep: &dyn Fn(&str) -> bool| -> Vec<PathBuf> {
+        let mut res: Vec<PathBuf> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| keep(&p.file_name().unwrap().to_string_lossy()))
+            .collect();
+        res.sort();
+        res
+    };
+    let true_aa = root().join("assumption-automata/true.spc");
+    let (mut n_aa, mut fit, mut total) = (0, std::collections::BTreeMap::new(), std::collections::BTreeMap::new());
+    let mut misfits = Vec::new();
+    for folder in &folders {
+        let name = folder.file_name().unwrap().to_string_lossy().to_string();
+        let program = files(folder, &|f| f.ends_with(".i"))
+            .into_iter()
+            .next()
+            .or_else(|| files(folder, &|f| f.ends_with(".c")).into_iter().next());
+        let Some(program) = program else { continue };
+        for aa in files(folder, &|f| (f.contains("AssumptionAutomaton") && f.ends_with(".txt")) || f.starts_with("aa_"))
+        {
+            let run = vcov([
+                "coverage".as_ref(),
+                program.as_os_str(),
+                "--aa".as_ref(),
+                aa.as_os_str(),
+                "--max-executions".as_ref(),
+                "0".as_ref(),
+                "--no-progress".as_ref(),
+            ]);
+            assert_eq!(run.code, 0, "{name}/{}: {}", aa.display(), run.stderr);
+            n_aa += 1;
+        }
+        let version = match name.split('-').next() {
+            Some("oct23") => "2.3",
+            Some("llm40") => "4.0",
+            _ => continue,
+        };
+        for cex in files(folder, &|f| f.starts_with("Counterexample.") && f.ends_with(".spc")) {
+            let executions = dir.path().join("executions");
+            let _ = std::fs::remove_dir_all(&executions);
+            std::fs::create_dir(&executions).unwrap();
+            std::fs::copy(&cex, executions.join(cex.file_name().unwrap())).unwrap();
+            let run = vcov([
+                "coverage".as_ref(),
+                program.as_os_str(),
+                "--aa".as_ref(),
+                true_aa.as_os_str(),
+                "--executions-from".as_ref(),
+                executions.as_os_str(),
+                "--max-executions".as_ref(),
+                "1".as_ref(),
+                "--no-progress".as_ref(),
+            ]);
+            *total.entry(version).or_insert(0) += 1;
+            if run.code == 0 {
+                *fit.entry(version).or_insert(0) += 1;
+            } else {
+                assert!(run.stderr.contains("the execution does not fit the program"), "{name}: {}", run.stderr);
+                misfits.push(format!("{name}/{}", cex.file_name().unwrap().to_string_lossy()));
+            }
+        }
+    }
+    eprintln!("{n_aa} assumption automata accepted; counterexample automata that fit: {fit:?} of {total:?}");
+    assert!(n_aa >= 10, "{n_aa} assumption automata");
+    // CPAchecker's coverage-script tests (test_generate_executions.py, upstream line numbers):
+    // `CollectFromExistingExecutions`/`FixPointOnCoveredLines` cover {12, 13, 22} of
+    // aa_three_paths_else_return_not_covered and {12, 13, 14, 15, 18} of aa_three_paths_inner_if_both_blocks.
+    for (folder, covered) in [
+        ("cov17-aa_three_paths_else_return_not_covered", &[12, 13, 22][..]),
+        ("cov17-aa_three_paths_inner_if_both_blocks", &[12, 13, 14, 15, 18][..]),
+    ] {
+        let d = current.join(folder);
+        let aa = files(&d, &|f| f.starts_with("aa_")).remove(0);
+        let out = dir.path().join("cov17.json");
+        let run = vcov([
+            "coverage".as_ref(),
+            d.join("three_paths.c").as_os_str(),
+            "--aa".as_ref(),
+            aa.as_os_str(),
+            "--no-progress".as_ref(),
+            "--json".as_ref(),
+            out.as_os_str(),
+        ]);
+        assert_eq!(run.code, 0, "{folder}: {}", run.stderr);
+        let j = json(&out);
+        assert_eq!(nums(&j["under_approximation"]["lines"]), covered, "{folder}");
+        assert_eq!(nums(&j["lines_to_cover"]), [12, 13, 14, 15, 16, 18, 19, 22, 23, 24], "{folder}");
+        assert_eq!(j["automaton_match"]["generation"], "2.x+", "{folder}");
+    }
+    // CPAchecker 2.3: all fit but the one CPAchecker left in the folder from a run on another
+    // program (its Counterexample.13.txt has `main` at lines 18-34: array-simple-no-abs.c of the same
+    // repository; docs/cpachecker-edge-texts.md).
+    let misfits_2_3: Vec<&String> = misfits.iter().filter(|m| m.starts_with("oct23")).collect();
+    assert_eq!(misfits_2_3, ["oct23-array-complex-assume-cexec/Counterexample.13.spc"]);
+    assert_eq!(total.get("2.3"), Some(&41));
+    // CPAchecker 4.0's paths all end in glibc's `assert`, a GNU statement expression with a `?:` that
+    // CPAchecker hoists out of `sizeof` (docs/cpachecker-edge-texts.md): at least 95% fit.
+    assert_eq!(total.get("4.0"), Some(&65));
+    let fit_4_0 = fit.get("4.0").copied().unwrap_or(0);
+    assert!(fit_4_0 * 100 >= 95 * 65, "{fit_4_0} of 65 fit: {misfits:?}");
+}

@@ -7,6 +7,7 @@ mod compare;
 mod corpus;
 mod determinism;
 mod generate;
+mod generations;
 mod html;
 mod outputs;
 mod preprocess;
