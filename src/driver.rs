@@ -55,12 +55,39 @@ pub fn load_automaton(path: &Path) -> Result<(Automaton, Vec<Diagnostic>)> {
     Ok(automaton::parse(&SourceFile::new(path, text))?)
 }
 
+/// The text of the file at `path` (bytes that are not UTF-8 replaced). A folder, or a file holding
+/// binary data (a NUL or another control character no text has), is an error that says so, at the
+/// position of the first such byte.
 fn read_text(path: &Path) -> Result<String> {
+    if path.is_dir() {
+        anyhow::bail!(
+            "{}: a folder, not a file (vcov coverage and vcov compare also take a CPAchecker output folder, \
+             with program.c or one .c/.i file and AssumptionAutomaton.txt, in place of the program)",
+            path.display()
+        );
+    }
     let bytes = std::fs::read(path).with_context(|| format!("{}: cannot read the file", path.display()))?;
+    if let Some((line, col, byte)) = binary_byte(&bytes) {
+        anyhow::bail!(
+            "{}:{line}:{col}: binary data (byte 0x{byte:02x}), not text: is this the file you meant? vcov reads C \
+             source (.c, .i) and CPAchecker's automata as text",
+            path.display()
+        );
+    }
     match String::from_utf8(bytes) {
         Ok(s) => Ok(s),
         Err(e) => Ok(String::from_utf8_lossy(e.as_bytes()).into_owned()),
     }
+}
+
+/// The line, column (in bytes) and value of the first byte of `bytes` no text file holds: a control
+/// character other than tab, line feed, vertical tab, form feed and carriage return.
+fn binary_byte(bytes: &[u8]) -> Option<(usize, usize, u8)> {
+    let at =
+        bytes.iter().position(|&b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | 0x0b | 0x0c | b'\r')) || b == 0x7f)?;
+    let line_start = bytes[..at].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let line = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
+    Some((line, at - line_start + 1, bytes[at]))
 }
 
 pub(crate) fn file_name(p: &Path) -> String {
@@ -101,4 +128,77 @@ pub fn scores_csv(
     }
     let bytes = w.into_inner().map_err(|e| anyhow::anyhow!("cannot write CSV: {e}"))?;
     Ok((String::from_utf8(bytes).expect("CSV is UTF-8"), diags))
+}
+
+/// The program and automaton of `vcov coverage PROGRAM [--aa AA]`: `PROGRAM` may be a CPAchecker
+/// output folder (`program.c`, or its one `.c`/`.i` file, and `AssumptionAutomaton.txt`), whose
+/// automaton is taken unless `--aa` names another; an `--aa` that is a folder stands for its
+/// `AssumptionAutomaton.txt`.
+pub fn resolve_inputs(program: &Path, automaton: Option<&Path>) -> Result<(std::path::PathBuf, std::path::PathBuf)> {
+    let automaton = automaton.map(resolve_automaton);
+    if !program.is_dir() {
+        return match automaton {
+            Some(aa) => Ok((program.to_path_buf(), aa)),
+            None => anyhow::bail!(
+                "{}: no automaton: give it with --aa AA, or give a CPAchecker output folder (program.c and \
+                 AssumptionAutomaton.txt) in place of the program",
+                program.display()
+            ),
+        };
+    }
+    let files = folder_files(program)?;
+    match crate::batch::discover::coverage_task_in_dir(program, &files).map_err(anyhow::Error::msg)? {
+        Some(found) => match found.inputs {
+            crate::batch::Inputs::Coverage { program, automaton: own } => Ok((program, automaton.unwrap_or(own))),
+            crate::batch::Inputs::Verify { .. } => unreachable!("a coverage folder"),
+        },
+        None => {
+            // No automaton in the folder: its one program will do when --aa names the automaton.
+            let sources: Vec<&String> = files.iter().filter(|f| f.ends_with(".c") || f.ends_with(".i")).collect();
+            match (automaton, sources.as_slice()) {
+                (Some(aa), [one]) => Ok((program.join(one), aa)),
+                _ => anyhow::bail!(
+                    "{}: a folder, not a C file, and not a CPAchecker output folder (it has no {}{}): give the \
+                     program's file, or the folder CPAchecker wrote",
+                    program.display(),
+                    crate::batch::discover::AUTOMATON_FILE,
+                    if sources.len() > 1 { ", and several programs" } else { "" }
+                ),
+            }
+        }
+    }
+}
+
+/// `path`, or the `AssumptionAutomaton.txt` in it when it is a folder.
+pub fn resolve_automaton(path: &Path) -> std::path::PathBuf {
+    if path.is_dir() {
+        path.join(crate::batch::discover::AUTOMATON_FILE)
+    } else {
+        path.to_path_buf()
+    }
+}
+
+/// The names of the files of the folder `dir`, sorted.
+fn folder_files(dir: &Path) -> Result<Vec<String>> {
+    let mut res = Vec::new();
+    for e in std::fs::read_dir(dir).with_context(|| format!("{}: cannot read the folder", dir.display()))? {
+        let e = e.with_context(|| format!("{}: cannot read the folder", dir.display()))?;
+        if e.path().is_file() {
+            res.push(e.file_name().to_string_lossy().into_owned());
+        }
+    }
+    res.sort();
+    Ok(res)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binary_bytes_are_found_with_their_position() {
+        assert_eq!(binary_byte(b"int main(void) {\n    return\0 0;\n}\n"), Some((2, 11, 0)));
+        assert_eq!(binary_byte(b"\x7fELF\x02"), Some((1, 1, 0x7f)));
+        assert_eq!(binary_byte(b"a\tb\r\n\x0c\x0bc\xe9\n"), None, "text, Latin-1 included");
+    }
 }

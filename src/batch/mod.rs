@@ -78,6 +78,48 @@ pub struct Limits {
     pub memory_limit_mb: u64,
 }
 
+/// What every child gets besides its inputs and limits: options passed through (`vcov batch ... --
+/// OPTIONS`), and folders under which each coverage task writes its evidence and HTML report.
+#[derive(Clone, PartialEq, Debug, Default)]
+pub struct ChildOptions {
+    /// Options of `vcov coverage` or `vcov verify` every child gets as given (after its own).
+    pub extra: Vec<String>,
+    /// `--evidence DIR/NAME` for each coverage task.
+    pub evidence: Option<PathBuf>,
+    /// `--html DIR/NAME` for each coverage task.
+    pub html: Option<PathBuf>,
+}
+
+/// Options a child gets from the batch itself, which `ChildOptions::extra` must not repeat, with
+/// what to use instead.
+pub const BATCH_OWN_OPTIONS: [(&str, &str); 13] = [
+    ("--json", "the batch reads each task's JSON report itself"),
+    ("--csv", "the batch writes OUT/results.csv"),
+    ("--lcov", "the batch writes no lcov tracefiles"),
+    ("--format", "the batch reads each task's JSON report itself"),
+    ("--instance", "tasks are named by the batch"),
+    ("--html", "give vcov batch --html: each coverage task writes OUT/html/NAME/index.html"),
+    ("--evidence", "give vcov batch --evidence: each coverage task writes OUT/evidence/NAME"),
+    ("--witness", "a batch writes no witnesses"),
+    ("--timelimit", "give vcov batch --timelimit"),
+    ("--memory-limit", "give vcov batch --memory-limit"),
+    ("--no-progress", "children never draw progress"),
+    ("--aa", "each task has its own automaton"),
+    ("--task", "each task has its own task definition"),
+];
+
+/// Checks that `extra` holds no option the batch gives its children itself; the message says what
+/// to do instead.
+pub fn check_extra_options(extra: &[String]) -> Result<(), String> {
+    for word in extra {
+        let name = word.split('=').next().unwrap_or(word);
+        if let Some((flag, instead)) = BATCH_OWN_OPTIONS.iter().find(|(f, _)| *f == name) {
+            return Err(format!("{flag} cannot be passed to the tasks of vcov batch: {instead}"));
+        }
+    }
+    Ok(())
+}
+
 /// vcov's default `--memory-limit`.
 pub const DEFAULT_MEMORY_LIMIT_MB: u64 = 6144;
 
@@ -104,7 +146,7 @@ impl Limits {
 
 impl Task {
     /// The arguments of the child `vcov` (after the executable).
-    pub fn child_args(&self, limits: &Limits) -> Vec<OsString> {
+    pub fn child_args(&self, limits: &Limits, opts: &ChildOptions) -> Vec<OsString> {
         let mut args: Vec<OsString> = Vec::new();
         match &self.inputs {
             Inputs::Coverage { program, automaton } => {
@@ -128,13 +170,22 @@ impl Task {
             args.extend(["--timelimit".into(), t.to_string().into()]);
         }
         args.extend(["--memory-limit".into(), limits.memory_limit_mb.to_string().into()]);
+        if let Inputs::Coverage { .. } = self.inputs {
+            if let Some(dir) = &opts.evidence {
+                args.extend(["--evidence".into(), dir.join(&self.name).into()]);
+            }
+            if let Some(dir) = &opts.html {
+                args.extend(["--html".into(), dir.join(&self.name).into()]);
+            }
+        }
+        args.extend(opts.extra.iter().map(OsString::from));
         args
     }
 
-    /// What a record must have been made with for a rerun to skip the task: the mode, the inputs and
-    /// the limits. A record with another key is stale and the task runs again.
-    pub fn key(&self, limits: &Limits) -> String {
-        let args = self.child_args(limits);
+    /// What a record must have been made with for a rerun to skip the task: the mode, the inputs, the
+    /// limits and the options. A record with another key is stale and the task runs again.
+    pub fn key(&self, limits: &Limits, opts: &ChildOptions) -> String {
+        let args = self.child_args(limits, opts);
         args.iter().map(|a| a.to_string_lossy().into_owned()).collect::<Vec<_>>().join(" ")
     }
 
@@ -167,7 +218,7 @@ mod tests {
         };
         let limits = Limits { time_limit: Some(2.5), memory_limit_mb: 100 };
         assert_eq!(
-            t.key(&limits),
+            t.key(&limits, &ChildOptions::default()),
             "coverage d/program.c --aa d/aa.txt --json - --no-progress --instance calls --timelimit 2.5 --memory-limit 100"
         );
         assert_eq!(limits.hard_time_limit(), Some(7.75));
@@ -181,7 +232,21 @@ mod tests {
                 expected: Some(true),
             },
         };
-        assert_eq!(v.key(&Limits::default()), "verify x.c --64 --memory-limit 6144");
+        assert_eq!(v.key(&Limits::default(), &ChildOptions::default()), "verify x.c --64 --memory-limit 6144");
+        // Options passed through come last; evidence and HTML folders are per task, for coverage.
+        let opts = ChildOptions {
+            extra: vec!["--assume".into(), "fresh-pointers".into()],
+            evidence: Some("out/evidence".into()),
+            html: Some("out/html".into()),
+        };
+        assert_eq!(
+            t.key(&limits, &opts),
+            "coverage d/program.c --aa d/aa.txt --json - --no-progress --instance calls --timelimit 2.5 \
+             --memory-limit 100 --evidence out/evidence/calls --html out/html/calls --assume fresh-pointers"
+        );
+        assert_eq!(v.key(&Limits::default(), &opts), "verify x.c --64 --memory-limit 6144 --assume fresh-pointers");
+        assert_eq!(check_extra_options(&opts.extra), Ok(()));
+        assert!(check_extra_options(&["--json=x".into()]).unwrap_err().starts_with("--json cannot be passed"));
         assert_eq!(Limits::default().hard_time_limit(), None);
     }
 }

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use super::{Limits, Mode, Task};
+use super::{ChildOptions, Limits, Mode, Task};
 
 /// Schema of the record files.
 pub const RECORD_SCHEMA_VERSION: u64 = 1;
@@ -131,7 +131,7 @@ pub struct TaskRecord {
     pub key: String,
     /// Done or failed.
     pub status: Status,
-    /// Why it failed, or why the answer is UNKNOWN.
+    /// Why it failed, why the answer is UNKNOWN, or why the coverage is not exact.
     pub reason: Option<String>,
     /// The child's exit code, when it exited.
     pub exit_code: Option<i32>,
@@ -153,12 +153,12 @@ pub struct TaskRecord {
 
 /// The record of `task` ended as `end`, or `None` when a signal stopped it (SIGINT or SIGTERM,
 /// exit code 130 or 143, or the batch's stop): such a task is not finished and runs again.
-pub fn classify(task: &Task, limits: &Limits, end: &ChildEnd) -> Option<TaskRecord> {
+pub fn classify(task: &Task, limits: &Limits, opts: &ChildOptions, end: &ChildEnd) -> Option<TaskRecord> {
     let mode = task.mode();
     let mut rec = TaskRecord {
         name: task.name.clone(),
         mode,
-        key: task.key(limits),
+        key: task.key(limits, opts),
         status: Status::Failed,
         reason: None,
         exit_code: None,
@@ -189,6 +189,10 @@ pub fn classify(task: &Task, limits: &Limits, end: &ChildEnd) -> Option<TaskReco
         (None, Exit::Code(0)) => match read_result(mode, &end.stdout) {
             Ok(Read::Coverage(figures, report)) => {
                 rec.status = Status::Done;
+                // Why the result is not exact, as the report says it.
+                if !figures.exact {
+                    rec.reason = report.get("inexact_reason").and_then(Value::as_str).map(str::to_string);
+                }
                 rec.coverage = Some(figures);
                 rec.report = Some(report);
                 return Some(rec);
@@ -408,12 +412,12 @@ pub enum Resume {
 }
 
 /// Whether `task` runs, given the text of its record file (if there is one) and `--force`.
-pub fn resume(task: &Task, limits: &Limits, record_text: Option<&str>, force: bool) -> Resume {
+pub fn resume(task: &Task, limits: &Limits, opts: &ChildOptions, record_text: Option<&str>, force: bool) -> Resume {
     let Some(text) = record_text else { return Resume::Run };
     let Some(rec) = serde_json::from_str::<Value>(text).ok().as_ref().and_then(TaskRecord::from_json) else {
         return Resume::Run;
     };
-    if rec.key != task.key(limits) || rec.name != task.name {
+    if rec.key != task.key(limits, opts) || rec.name != task.name {
         Resume::Stale
     } else if force {
         Resume::Run
@@ -510,7 +514,8 @@ mod tests {
     }
 
     fn check(task: &Task, end: &ChildEnd) -> Option<(Status, Option<String>)> {
-        classify(task, &Limits { time_limit: Some(2.0), memory_limit_mb: 100 }, end).map(|r| (r.status, r.reason))
+        classify(task, &Limits { time_limit: Some(2.0), memory_limit_mb: 100 }, &ChildOptions::default(), end)
+            .map(|r| (r.status, r.reason))
     }
 
     #[test]
@@ -531,7 +536,13 @@ mod tests {
             check(&t, &end(Exit::Code(0), "Verification result: FALSE(unreach-call)\n", "")),
             Some((Status::Done, None))
         );
-        let r = classify(&t, &Limits::default(), &end(Exit::Code(0), "Verification result: TRUE\n", "")).unwrap();
+        let r = classify(
+            &t,
+            &Limits::default(),
+            &ChildOptions::default(),
+            &end(Exit::Code(0), "Verification result: TRUE\n", ""),
+        )
+        .unwrap();
         assert_eq!((r.answer, r.score(), r.correctness()), (Some(Answer::True), Some(-32), Some("wrong")));
         assert_eq!(
             check(&t, &end(Exit::Code(0), "Verification result: UNKNOWN (time limit)\n", "")),
@@ -560,7 +571,7 @@ mod tests {
             check(&t, &end(Exit::Code(0), "nothing\n", "")),
             Some((Status::Failed, Some("no result: no `Verification result:` line".into())))
         );
-        let failed = classify(&t, &Limits::default(), &end(Exit::Code(2), "", "")).unwrap();
+        let failed = classify(&t, &Limits::default(), &ChildOptions::default(), &end(Exit::Code(2), "", "")).unwrap();
         assert_eq!((failed.answer, failed.score()), (Some(Answer::Unknown), Some(0)));
     }
 
@@ -598,18 +609,18 @@ mod tests {
     fn coverage_reports_round_trip_through_the_record() {
         let t = cov_task();
         let limits = Limits::default();
-        let rec = classify(&t, &limits, &end(Exit::Code(0), REPORT, "")).unwrap();
+        let rec = classify(&t, &limits, &ChildOptions::default(), &end(Exit::Code(0), REPORT, "")).unwrap();
         let c = rec.coverage.clone().unwrap();
         assert_eq!((c.lines, c.over, c.under, c.executions, c.bug, c.exact), (3, 2, 1, 1, false, true));
         assert_eq!(c.property.as_deref(), Some("none_in_region"));
         let text = rec.to_json().to_string();
         assert_eq!(TaskRecord::from_json(&serde_json::from_str(&text).unwrap()), Some(rec.clone()));
-        assert_eq!(resume(&t, &limits, Some(&text), false), Resume::Skip(Box::new(rec)));
-        assert_eq!(resume(&t, &limits, Some(&text), true), Resume::Run);
-        assert_eq!(resume(&t, &limits, None, false), Resume::Run);
-        assert_eq!(resume(&t, &limits, Some("{\"half"), false), Resume::Run);
+        assert_eq!(resume(&t, &limits, &ChildOptions::default(), Some(&text), false), Resume::Skip(Box::new(rec)));
+        assert_eq!(resume(&t, &limits, &ChildOptions::default(), Some(&text), true), Resume::Run);
+        assert_eq!(resume(&t, &limits, &ChildOptions::default(), None, false), Resume::Run);
+        assert_eq!(resume(&t, &limits, &ChildOptions::default(), Some("{\"half"), false), Resume::Run);
         let other = Limits { time_limit: Some(1.0), ..limits };
-        assert_eq!(resume(&t, &other, Some(&text), false), Resume::Stale);
+        assert_eq!(resume(&t, &other, &ChildOptions::default(), Some(&text), false), Resume::Stale);
         assert_eq!(
             check(&t, &end(Exit::Code(0), "{}", "")),
             Some((Status::Failed, Some("no result: the report lacks the coverage figures".into())))
@@ -617,10 +628,29 @@ mod tests {
     }
 
     #[test]
+    fn an_inexact_coverage_says_why_in_the_record_and_the_table() {
+        let report = r#"{"lines_to_cover": [1, 2, 3], "over_approximation": {"lines": [1, 2]},
+            "under_approximation": {"lines": [1], "executions": 1}, "bug_found": false, "exact": false,
+            "inexact_reason": "the search was stopped before it ended (time limit)",
+            "interrupted": true, "stopped_by": "time_limit", "property": {"status": "not_decided"}}"#;
+        let rec = classify(&cov_task(), &Limits::default(), &ChildOptions::default(), &end(Exit::Code(0), report, ""))
+            .unwrap();
+        assert_eq!(rec.status, Status::Done);
+        assert_eq!(rec.reason.as_deref(), Some("the search was stopped before it ended (time limit)"));
+        let csv = String::from_utf8(results_csv(Mode::Coverage, &[&rec])).unwrap();
+        assert!(
+            csv.ends_with(
+                ",false,true,time_limit,not_decided,1.00,done,the search was stopped before it ended (time limit),0\n"
+            ),
+            "{csv}"
+        );
+    }
+
+    #[test]
     fn results_table_rows() {
         let limits = Limits::default();
-        let done = classify(&cov_task(), &limits, &end(Exit::Code(0), REPORT, "")).unwrap();
-        let failed = classify(&cov_task(), &limits, &end(Exit::Code(3), "", "boom")).unwrap();
+        let done = classify(&cov_task(), &limits, &ChildOptions::default(), &end(Exit::Code(0), REPORT, "")).unwrap();
+        let failed = classify(&cov_task(), &limits, &ChildOptions::default(), &end(Exit::Code(3), "", "boom")).unwrap();
         let csv = String::from_utf8(results_csv(Mode::Coverage, &[&done, &failed])).unwrap();
         assert_eq!(
             csv,
@@ -628,8 +658,13 @@ mod tests {
              c,3,2,1,1,no,0.50,true,false,,none_in_region,1.00,done,,0\n\
              c,,,,,,0.50,,,,,1.00,failed,internal error: boom,3\n"
         );
-        let v = classify(&verify_task(Some(true)), &limits, &end(Exit::Code(0), "Verification result: TRUE\n", ""))
-            .unwrap();
+        let v = classify(
+            &verify_task(Some(true)),
+            &limits,
+            &ChildOptions::default(),
+            &end(Exit::Code(0), "Verification result: TRUE\n", ""),
+        )
+        .unwrap();
         let csv = String::from_utf8(results_csv(Mode::Verify, &[&v])).unwrap();
         assert_eq!(
             csv,

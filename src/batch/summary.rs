@@ -60,6 +60,9 @@ fn coverage_summary(records: &[&TaskRecord], n_tasks: usize) -> String {
                     r.cpu_seconds,
                     if c.exact { "yes" } else { "no" }
                 );
+                if let (false, Some(why)) = (c.exact, &r.reason) {
+                    out.push_str(&crate::report::wrap_text(&format!("not exact: {why}"), "    ", "        "));
+                }
             }
             _ => {
                 let _ = writeln!(out, "{:<w$}  failed: {}", r.name, r.reason.as_deref().unwrap_or("no reason"));
@@ -140,7 +143,7 @@ fn verify_summary(records: &[&TaskRecord], n_tasks: usize) -> String {
 mod tests {
     use super::*;
     use crate::batch::record::{classify, ChildEnd, Exit};
-    use crate::batch::{Inputs, Limits, Task};
+    use crate::batch::{ChildOptions, Inputs, Limits, Task};
 
     fn verify(name: &str, expected: bool, stdout: &str, code: i32) -> TaskRecord {
         let t = Task {
@@ -160,7 +163,7 @@ mod tests {
             wall_seconds: 1.0,
             cpu_seconds: 0.25,
         };
-        classify(&t, &Limits::default(), &end).unwrap()
+        classify(&t, &Limits::default(), &ChildOptions::default(), &end).unwrap()
     }
 
     #[test]
@@ -202,8 +205,8 @@ mod tests {
             wall_seconds: 1.0,
             cpu_seconds: 1.5,
         };
-        let done = classify(&t, &Limits::default(), &end(0, report)).unwrap();
-        let failed = classify(&t, &Limits::default(), &end(3, "")).unwrap();
+        let done = classify(&t, &Limits::default(), &ChildOptions::default(), &end(0, report)).unwrap();
+        let failed = classify(&t, &Limits::default(), &ChildOptions::default(), &end(3, "")).unwrap();
         let s = summary(Mode::Coverage, &[&done, &failed], 2);
         let lines: Vec<&str> = s.lines().collect();
         assert_eq!(lines[0], "instance   # lines           Over A.          Under A.   # exec  Bug?   CPU time  exact");
@@ -214,5 +217,11 @@ mod tests {
         assert_eq!(lines[2], "kbtab     failed: internal error: vcov: internal error: x");
         assert_eq!(lines[3], "2 tasks: 1 done (0 exact, 1 with a bug), 1 failed, 0 not finished");
         assert_eq!(lines[4], "lines: 4, over-approximation 3 (75.0%), under-approximation 2 (50.0%); CPU time 3.0 s");
+        // A result that is not exact says why, under its row.
+        let report = report
+            .replace(r#""exact": false,"#, r#""exact": false, "inexact_reason": "1 path(s) cut; first at line 3: x","#);
+        let why = classify(&t, &Limits::default(), &ChildOptions::default(), &end(0, &report)).unwrap();
+        let s = summary(Mode::Coverage, &[&why], 1);
+        assert_eq!(s.lines().nth(2), Some("    not exact: 1 path(s) cut; first at line 3: x"), "{s}");
     }
 }

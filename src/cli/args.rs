@@ -117,11 +117,13 @@ pub enum FormatArg {
 /// `vcov coverage`
 #[derive(Args, Debug)]
 pub struct CoverageArgs {
-    /// The C program (.c or preprocessed .i).
+    /// The C program (.c or preprocessed .i), or a CPAchecker output folder (program.c, or its one
+    /// .c/.i file, and AssumptionAutomaton.txt).
     pub program: PathBuf,
-    /// The assumption automaton written by CPAchecker.
+    /// The assumption automaton written by CPAchecker (a folder: its AssumptionAutomaton.txt);
+    /// needed unless PROGRAM is a CPAchecker output folder.
     #[arg(long)]
-    pub aa: PathBuf,
+    pub aa: Option<PathBuf>,
     /// How to measure and what to write.
     #[command(flatten)]
     pub opts: CoverageOpts,
@@ -130,9 +132,9 @@ pub struct CoverageArgs {
 /// `vcov compare`
 #[derive(Args, Debug)]
 pub struct CompareArgs {
-    /// The C program (.c or preprocessed .i).
+    /// The C program (.c or preprocessed .i), or a CPAchecker output folder holding it.
     pub program: PathBuf,
-    /// An assumption automaton (a configuration); at least two.
+    /// An assumption automaton (a configuration; a folder: its AssumptionAutomaton.txt); at least two.
     #[arg(long, required = true, value_name = "AA")]
     pub aa: Vec<PathBuf>,
     /// The configurations' names, in the order of --aa (default: the automaton's folder for
@@ -356,9 +358,18 @@ pub struct BatchArgs {
     #[arg(long)]
     pub no_progress: bool,
     /// Also write the summary as an HTML page, OUT/summary.html, with a quantile plot of the CPU time
-    /// of the solved tasks.
+    /// of the solved tasks and links to each task's files; each coverage task writes its HTML report
+    /// into OUT/html/NAME/.
     #[arg(long)]
     pub html: bool,
+    /// Each coverage task writes its executions as evidence (vcov coverage --evidence) into
+    /// OUT/evidence/NAME/.
+    #[arg(long)]
+    pub evidence: bool,
+    /// Options every task's vcov coverage (or vcov verify) gets, after `--`: `vcov batch DIR --out OUT
+    /// -- --assume fresh-pointers --confirm`.
+    #[arg(last = true, value_name = "OPTIONS")]
+    pub extra: Vec<String>,
     /// For testing: the executable the tasks run instead of this vcov.
     #[arg(long, value_name = "PATH", hide = true)]
     pub vcov_exe: Option<PathBuf>,

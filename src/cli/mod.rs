@@ -76,7 +76,8 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitSta
         }
         Command::Compare(a) => compare(a, out, err),
         Command::Coverage(a) => {
-            let config = coverage_config(a.program, a.aa, a.opts)?;
+            let (program, automaton) = driver::resolve_inputs(&a.program, a.aa.as_deref())?;
+            let config = coverage_config(program, automaton, a.opts)?;
             let _watchdog = watch_report_run(config.time_limit, config.memory_limit_mb);
             let outcome = driver::coverage(&config)?;
             print_diagnostics(err, &outcome.diagnostics);
@@ -87,6 +88,9 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitSta
                 err.write_all(summary.as_bytes())?;
             }
             out.write_all(outcome.stdout.as_bytes())?;
+            if let Some(page) = &outcome.html {
+                writeln!(err, "HTML report written to {}", page.display())?;
+            }
             Ok(match outcome.signal {
                 Some(signal_hook::consts::SIGINT) => ExitStatus::Interrupted,
                 Some(_) => ExitStatus::Terminated,
@@ -119,7 +123,10 @@ fn batch(a: args::BatchArgs, out: &mut dyn Write) -> Result<ExitStatus> {
         vcov_exe: a.vcov_exe,
         progress: !a.no_progress,
         html: a.html,
+        evidence: a.evidence,
+        extra: a.extra,
     };
+    check_batch_options(&config)?;
     let outcome = driver::batch(&config)?;
     out.write_all(outcome.summary.as_bytes())?;
     Ok(match outcome.signal {
@@ -127,6 +134,25 @@ fn batch(a: args::BatchArgs, out: &mut dyn Write) -> Result<ExitStatus> {
         Some(signal_hook::consts::SIGINT) => ExitStatus::Interrupted,
         Some(_) => ExitStatus::Terminated,
     })
+}
+
+/// Checks the options a batch passes to its tasks before any task runs: none the batch sets itself,
+/// and all of them options of the tasks' command (as clap reads them, values included).
+fn check_batch_options(config: &driver::BatchConfig) -> Result<()> {
+    crate::batch::check_extra_options(&config.extra).map_err(anyhow::Error::msg)?;
+    if config.evidence && config.mode == crate::batch::Mode::Verify {
+        anyhow::bail!("--evidence is for coverage tasks (vcov verify writes no evidence)");
+    }
+    let mut argv: Vec<String> = match config.mode {
+        crate::batch::Mode::Coverage => ["vcov", "coverage", "p.c", "--aa", "a.txt"].map(String::from).to_vec(),
+        crate::batch::Mode::Verify => ["vcov", "verify", "p.c"].map(String::from).to_vec(),
+    };
+    argv.extend(config.extra.iter().cloned());
+    if let Err(e) = <Cli as clap::Parser>::try_parse_from(&argv) {
+        let first = e.to_string().lines().next().unwrap_or_default().trim_start_matches("error: ").to_string();
+        anyhow::bail!("the options after -- are not options of vcov {}: {first}", config.mode.name());
+    }
+    Ok(())
 }
 
 /// The configuration of `vcov coverage` (and the base of `vcov compare`'s).
@@ -204,17 +230,22 @@ fn compare(a: args::CompareArgs, out: &mut dyn Write, err: &mut dyn Write) -> Re
             anyhow::bail!("{} is a flag of vcov coverage; vcov compare writes no evidence", flag.0);
         }
     }
-    let automata =
+    let automata: Vec<(String, std::path::PathBuf)> =
         a.aa.iter()
+            .map(|p| driver::resolve_automaton(p))
             .enumerate()
-            .map(|(i, p)| (a.name.get(i).cloned().unwrap_or_else(|| driver::default_name(p)), p.clone()))
+            .map(|(i, p)| (a.name.get(i).cloned().unwrap_or_else(|| driver::default_name(&p)), p))
             .collect();
     let over_time = a.order == "time";
-    let base = coverage_config(a.program, a.aa[0].clone(), a.opts)?;
+    let (program, _) = driver::resolve_inputs(&a.program, Some(&automata[0].1))?;
+    let base = coverage_config(program, automata[0].1.clone(), a.opts)?;
     let _watchdog = watch_report_run(base.time_limit, base.memory_limit_mb);
     let outcome = driver::compare(&driver::CompareConfig { base, automata, over_time })?;
     print_diagnostics(err, &outcome.diagnostics);
     out.write_all(outcome.stdout.as_bytes())?;
+    if let Some(page) = &outcome.html {
+        writeln!(err, "HTML report written to {}", page.display())?;
+    }
     Ok(match outcome.signal {
         Some(signal_hook::consts::SIGINT) => ExitStatus::Interrupted,
         Some(_) => ExitStatus::Terminated,

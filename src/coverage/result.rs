@@ -414,6 +414,10 @@ pub struct Times {
     pub confirm: f64,
     /// Everything, wall clock.
     pub total: f64,
+    /// Seconds from the start of the run to the end of the search (its proofs included): when a
+    /// limit or a signal stopped it, when it was stopped. The progress line and the summary both
+    /// say this figure.
+    pub search_end: f64,
     /// Process CPU time at the end of the run.
     pub cpu: f64,
 }
@@ -526,6 +530,30 @@ pub struct CoverageResult {
     pub generate: &'static str,
     /// Stage times.
     pub times: Times,
+    /// Where the result comes from, for a reviewer (set by the driver, which reads the files).
+    pub provenance: Provenance,
+}
+
+/// Where a result comes from: the digests of the inputs and of the evidence, what wrote the
+/// automaton, and the options that shape the result, so that a reviewer can check the claims again.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Provenance {
+    /// The version of vcov that measured it.
+    pub vcov_version: String,
+    /// The SHA-256 of the program file, in hex.
+    pub program_sha256: String,
+    /// The SHA-256 of the automaton file, in hex.
+    pub automaton_sha256: String,
+    /// The tool that wrote the automaton (`CPAchecker 4.0`), and where that was read (its header
+    /// comment, or the `CPALog.txt` of its folder); `None` when nothing says.
+    pub producer: Option<(String, String)>,
+    /// The evidence written (`--evidence`): its folder as given, and each file with its SHA-256.
+    pub evidence: Option<(PathBuf, Vec<(String, String)>)>,
+    /// The command-line options that shape the result, as words (`--generate targeted`, `--32`, ...),
+    /// the program and the automaton aside.
+    pub options: Vec<String>,
+    /// The options `vcov replay` needs for the program (data model, preprocessor).
+    pub replay_options: Vec<String>,
 }
 
 /// The undecided lines of a result, sorted by why (`coverage::undecided::Undecided`, with names).
@@ -625,7 +653,18 @@ impl BlockedAt {
             None if first.len() < self.edge.trim().len() => format!("{first} …"),
             None => first.to_string(),
         };
-        format!("line {} in {} (`{text}`: {})", self.line, self.function, self.obstacle.describe(self.tried, self.cut))
+        let obstacle = self.obstacle.describe(self.tried, self.cut);
+        // An edge without a line (the start of a function) is named by its function alone, so that
+        // every `line N` a report shows is a line of the program.
+        let place = match self.line {
+            0 => format!("the start of {}", self.function),
+            line => format!("line {line} in {}", self.function),
+        };
+        if text.is_empty() {
+            format!("{place} ({obstacle})")
+        } else {
+            format!("{place} (`{text}`: {obstacle})")
+        }
     }
 }
 
@@ -672,6 +711,22 @@ mod tests {
             inputs: Vec::new(),
             memory: Vec::new(),
         }
+    }
+
+    #[test]
+    fn a_blocking_edge_without_a_line_is_named_by_its_function() {
+        let at = |line: u32, edge: &str| BlockedAt {
+            line,
+            function: "f".into(),
+            edge: edge.into(),
+            state: "ARG1".into(),
+            obstacle: crate::coverage::undecided::Obstacle::NotTried,
+            tried: 0,
+            cut: 0,
+            lines: vec![3],
+        };
+        assert_eq!(at(0, "").describe_edge(), "the start of f (never tried)");
+        assert_eq!(at(7, "x = 1;").describe_edge(), "line 7 in f (`x = 1;`: never tried)");
     }
 
     #[test]

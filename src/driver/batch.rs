@@ -30,7 +30,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use super::output::write_atomically;
 use crate::batch::discover::{self, Found};
 use crate::batch::record::{self, ChildEnd, Exit, Kill, Resume, Status, TaskRecord};
-use crate::batch::{summary, Limits, Mode, Task};
+use crate::batch::{summary, ChildOptions, Limits, Mode, Task};
 
 /// How long children get to write their partial report after the batch forwarded a signal, before
 /// they are killed.
@@ -57,8 +57,13 @@ pub struct BatchConfig {
     pub vcov_exe: Option<PathBuf>,
     /// Draw the progress bar (on standard error, when it is a terminal).
     pub progress: bool,
-    /// Also write the summary as an HTML page with a quantile plot (`OUT/summary.html`).
+    /// Also write the summary as an HTML page with a quantile plot (`OUT/summary.html`), and have
+    /// each coverage task write its HTML report (`OUT/html/NAME/`).
     pub html: bool,
+    /// Have each coverage task write its evidence (`OUT/evidence/NAME/`).
+    pub evidence: bool,
+    /// Options of `vcov coverage` or `vcov verify` every child gets (`vcov batch ... -- OPTIONS`).
+    pub extra: Vec<String>,
 }
 
 /// What a batch did.
@@ -87,7 +92,16 @@ pub fn batch(config: &BatchConfig) -> Result<BatchOutcome> {
     }
     let tasks_dir = config.out.join("tasks");
     let logs_dir = config.out.join("logs");
-    for d in [&config.out, &tasks_dir, &logs_dir] {
+    let coverage = config.mode == Mode::Coverage;
+    let opts = ChildOptions {
+        extra: config.extra.clone(),
+        evidence: (config.evidence && coverage).then(|| config.out.join("evidence")),
+        html: (config.html && coverage).then(|| config.out.join("html")),
+    };
+    for d in [Some(&config.out), Some(&tasks_dir), Some(&logs_dir), opts.evidence.as_ref(), opts.html.as_ref()]
+        .into_iter()
+        .flatten()
+    {
         std::fs::create_dir_all(d).with_context(|| format!("{}: cannot create the directory", d.display()))?;
     }
 
@@ -102,7 +116,7 @@ pub fn batch(config: &BatchConfig) -> Result<BatchOutcome> {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
             Err(e) => return Err(e).with_context(|| format!("{}: cannot read the record", path.display())),
         };
-        match record::resume(task, &config.limits, text.as_deref(), config.force) {
+        match record::resume(task, &config.limits, &opts, text.as_deref(), config.force) {
             Resume::Skip(rec) => {
                 records[i] = Some(*rec);
                 n_skipped += 1;
@@ -132,13 +146,13 @@ pub fn batch(config: &BatchConfig) -> Result<BatchOutcome> {
     std::thread::scope(|scope| {
         for _ in 0..config.jobs.max(1).min(n_run.max(1)) {
             let tx = tx.clone();
-            let (queue, tasks, stop, exe, logs_dir) = (&queue, &tasks, &stop, &exe, &logs_dir);
+            let (queue, tasks, stop, exe, logs_dir, opts) = (&queue, &tasks, &stop, &exe, &logs_dir, &opts);
             scope.spawn(move || loop {
                 if stop.count() > 0 {
                     break;
                 }
                 let Some(i) = queue.lock().expect("queue lock").pop_front() else { break };
-                let end = run_child(exe, &tasks[i], &config.limits, logs_dir, stop);
+                let end = run_child(exe, &tasks[i], &config.limits, opts, logs_dir, stop);
                 if tx.send((i, end)).is_err() {
                     break;
                 }
@@ -157,7 +171,7 @@ pub fn batch(config: &BatchConfig) -> Result<BatchOutcome> {
                     continue;
                 }
             };
-            match record::classify(task, &config.limits, &end) {
+            match record::classify(task, &config.limits, &opts, &end) {
                 None => n_unfinished += 1,
                 Some(rec) => {
                     if rec.status == Status::Failed {
@@ -187,6 +201,10 @@ pub fn batch(config: &BatchConfig) -> Result<BatchOutcome> {
                 "{n_done} done, {n_failed} failed, {} remaining",
                 n_run - n_done - n_failed - n_unfinished - n_unstarted
             ));
+            if n_done + n_failed == 1 {
+                // Now there is a task's time to estimate the rest from.
+                bar.set_style(progress_style(true));
+            }
             bar.inc(1);
         }
     });
@@ -212,7 +230,7 @@ pub fn batch(config: &BatchConfig) -> Result<BatchOutcome> {
     if config.html {
         let page = config.out.join("summary.html");
         let title = config.inputs.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ");
-        let views: Vec<_> = finished.iter().map(|r| task_view(r)).collect();
+        let views: Vec<_> = finished.iter().map(|r| task_view(r, &config.out)).collect();
         let html = crate::report::batch_html(&title, &text, config.mode == Mode::Verify, &views);
         write_atomically(&page, html.as_bytes())
             .with_context(|| format!("{}: cannot write the HTML summary", page.display()))?;
@@ -223,8 +241,18 @@ pub fn batch(config: &BatchConfig) -> Result<BatchOutcome> {
     Ok(BatchOutcome { summary: text, signal })
 }
 
-/// A finished task as a row of the HTML summary.
-fn task_view(r: &TaskRecord) -> crate::report::BatchTaskView {
+/// A finished task as a row of the HTML summary (in `out`), with links to its files that exist.
+fn task_view(r: &TaskRecord, out: &Path) -> crate::report::BatchTaskView {
+    let links = [
+        ("HTML report", format!("html/{}/index.html", r.name)),
+        ("JSON record", format!("tasks/{}.json", r.name)),
+        ("stdout", format!("logs/{}.out", r.name)),
+        ("stderr", format!("logs/{}.err", r.name)),
+    ]
+    .into_iter()
+    .filter(|(_, href)| out.join(href).is_file())
+    .map(|(what, href)| (what.to_string(), href))
+    .collect();
     let failed = r.status == record::Status::Failed;
     let (result, class, solved) = match (&r.coverage, r.answer) {
         (Some(c), _) => (
@@ -264,6 +292,7 @@ fn task_view(r: &TaskRecord) -> crate::report::BatchTaskView {
         wall_seconds: r.wall_seconds,
         reason: r.reason.clone().unwrap_or_default(),
         solved,
+        links,
     }
 }
 
@@ -275,12 +304,24 @@ fn progress_bar(enabled: bool, len: u64) -> ProgressBar {
     if !(enabled && std::io::stderr().is_terminal()) {
         return ProgressBar::hidden();
     }
-    let style = ProgressStyle::with_template("{bar:30} {pos}/{len} tasks: {msg}, ETA {eta} ({elapsed})")
-        .expect("valid progress template");
-    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr()).with_style(style);
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr()).with_style(progress_style(false));
     bar.set_message(format!("0 done, 0 failed, {len} remaining"));
     bar.enable_steady_tick(Duration::from_millis(200));
     bar
+}
+
+/// The progress bar's style: with an ETA only once a task of this run has finished (before, there is
+/// nothing to estimate it from, and indicatif would say `0s`).
+fn progress_style(with_eta: bool) -> ProgressStyle {
+    ProgressStyle::with_template(progress_template(with_eta)).expect("valid progress template")
+}
+
+fn progress_template(with_eta: bool) -> &'static str {
+    if with_eta {
+        "{bar:30} {pos}/{len} tasks: {msg}, ETA {eta} ({elapsed})"
+    } else {
+        "{bar:30} {pos}/{len} tasks: {msg} ({elapsed})"
+    }
 }
 
 /// The tasks named by the command line's paths, in order, named uniquely.
@@ -417,12 +458,19 @@ impl Drop for Stop {
 /// `logs/NAME.out` and `logs/NAME.err`, and watches it: killed (the whole group) past the hard time
 /// or memory limit; on the batch's first signal, the same signal is forwarded to the group and the
 /// child gets `STOP_GRACE` to write its partial report; a second signal kills it at once.
-fn run_child(exe: &Path, task: &Task, limits: &Limits, logs_dir: &Path, stop: &Stop) -> Result<ChildEnd> {
+fn run_child(
+    exe: &Path,
+    task: &Task,
+    limits: &Limits,
+    opts: &ChildOptions,
+    logs_dir: &Path,
+    stop: &Stop,
+) -> Result<ChildEnd> {
     let out_path = logs_dir.join(format!("{}.out", task.name));
     let err_path = logs_dir.join(format!("{}.err", task.name));
     let out = std::fs::File::create(&out_path).with_context(|| format!("{}: cannot create", out_path.display()))?;
     let err = std::fs::File::create(&err_path).with_context(|| format!("{}: cannot create", err_path.display()))?;
-    let args: Vec<OsString> = task.child_args(limits);
+    let args: Vec<OsString> = task.child_args(limits, opts);
     let start = Instant::now();
     let child = std::process::Command::new(exe)
         .args(&args)
@@ -533,4 +581,15 @@ fn group_rss_kib(pgid: libc::pid_t) -> u64 {
         total += fields.get(21).and_then(|f| f.parse::<u64>().ok()).unwrap_or(0) * page_kib;
     }
     total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_eta_before_a_task_finished() {
+        assert!(!progress_template(false).contains("eta"));
+        assert!(progress_template(true).contains("ETA {eta}"));
+    }
 }

@@ -42,6 +42,8 @@ pub struct CompareOutcome {
     pub diagnostics: Vec<Diagnostic>,
     /// The signal that stopped a search, if one did.
     pub signal: Option<i32>,
+    /// The HTML report's first page, when one was written.
+    pub html: Option<PathBuf>,
 }
 
 /// The default name of an automaton: its folder's name for CPAchecker's `AssumptionAutomaton.txt`,
@@ -118,6 +120,9 @@ pub fn compare(config: &CompareConfig) -> Result<CompareOutcome> {
     }
     super::watchdog::enter(super::watchdog::Phase::Reporting);
     share_executions(base, &prog, &cfa, &loaded, &paths, &mut results, &mut diags);
+    for (r, (_, path)) in results.iter_mut().zip(&config.automata) {
+        r.provenance = super::coverage::provenance(base, path)?;
+    }
     let compared = Compared::new(&results, config.over_time);
     for w in &compared.not_monotone {
         diags.push(Diagnostic::new(
@@ -171,11 +176,12 @@ pub fn compare(config: &CompareConfig) -> Result<CompareOutcome> {
         let links = results.iter().map(|_| Default::default()).collect();
         let witness = results.iter().map(|_| None).collect();
         let input = report::HtmlInput { source: &source, results: &results, compared: Some(&compared), links, witness };
-        staged.add(&dir.join("index.html"), report::html_report(&input).as_bytes())?;
+        super::coverage::stage_html(&mut staged, dir, &input)?;
     }
     staged.commit_outputs()?;
     let stdout = to_stdout.unwrap_or_else(|| report::compare_summary(&compared));
-    Ok(CompareOutcome { stdout, diagnostics: diags, signal })
+    let html = base.html.as_ref().map(|d| d.join("index.html"));
+    Ok(CompareOutcome { stdout, diagnostics: diags, signal, html })
 }
 
 /// The shared cache of executions: every terminating execution one configuration found (replayed, so

@@ -129,6 +129,8 @@ pub struct CoverageOutcome {
     pub diagnostics: Vec<Diagnostic>,
     /// The executor's statistics (`CoverageConfig::stats`, when a search ran).
     pub stats: Option<String>,
+    /// The HTML report's first page, when one was written.
+    pub html: Option<PathBuf>,
 }
 
 /// The text of the default coverage property.
@@ -154,8 +156,13 @@ pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
     super::watchdog::enter(super::watchdog::Phase::Reporting);
     diags.extend(m.diagnostics);
     let (result, paths, bug) = (m.result, m.paths, m.bug);
+    let mut result = result;
     let mut staged = Staged::default();
     stage_evidence(&mut staged, config, &prog, &cfa, &result, &paths, bug.as_ref())?;
+    result.provenance = provenance(config, &config.automaton)?;
+    if let Some(dir) = &config.evidence {
+        result.provenance.evidence = Some((dir.clone(), staged.digests_under(dir)));
+    }
     let to_stdout = stage_outputs(&mut staged, config, &result)?;
     if let Some(dir) = &config.html {
         let source = read_source(&config.program)?;
@@ -168,7 +175,7 @@ pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
             links,
             witness,
         };
-        staged.add(&dir.join("index.html"), report::html_report(&input).as_bytes())?;
+        stage_html(&mut staged, dir, &input)?;
     }
     staged.commit_outputs()?;
     let summary = match config.format {
@@ -179,7 +186,146 @@ pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
         Some(text) => (text, Some(report::coverage_summary(&result))),
         None => (summary, None),
     };
-    Ok(CoverageOutcome { result, stdout, summary_on_stderr, signal: m.signal, diagnostics: diags, stats: m.stats })
+    let html = config.html.as_ref().map(|d| d.join("index.html"));
+    Ok(CoverageOutcome {
+        result,
+        stdout,
+        summary_on_stderr,
+        signal: m.signal,
+        diagnostics: diags,
+        stats: m.stats,
+        html,
+    })
+}
+
+/// Stages the pages of the HTML report in `dir`.
+pub(crate) fn stage_html(staged: &mut Staged, dir: &Path, input: &report::HtmlInput) -> Result<()> {
+    for page in report::html_report(input) {
+        staged.add(&dir.join(&page.file), page.text.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// Where `automaton` (measured with `config`) and the program come from, for the reviewer's page and
+/// the JSON's `provenance`: their SHA-256, the automaton's producer, the options that shape the
+/// result. The evidence's digests are added by the caller, which stages it.
+pub(crate) fn provenance(config: &CoverageConfig, automaton: &Path) -> Result<result::Provenance> {
+    let read = |p: &Path| std::fs::read(p).with_context(|| format!("{}: cannot read the file", p.display()));
+    let aut_bytes = read(automaton)?;
+    let producer = automaton_producer(&String::from_utf8_lossy(&aut_bytes))
+        .map(|p| (p, "its header comment".into()))
+        .or_else(|| {
+            let log = automaton.parent()?.join("CPALog.txt");
+            let text = std::fs::read(&log).ok()?;
+            automaton_producer(&String::from_utf8_lossy(&text)).map(|p| (p, log.display().to_string()))
+        });
+    Ok(result::Provenance {
+        vcov_version: env!("CARGO_PKG_VERSION").to_string(),
+        program_sha256: crate::witness::sha256_hex(&read(&config.program)?),
+        automaton_sha256: crate::witness::sha256_hex(&aut_bytes),
+        producer,
+        evidence: None,
+        options: result_options(config),
+        replay_options: replay_options(config),
+    })
+}
+
+/// The CPAchecker version a text names (`CPAchecker 4.0 / default (...) started` in a `CPALog.txt`,
+/// a header comment `// Written by CPAchecker 2.3`), from its first 200 lines.
+fn automaton_producer(text: &str) -> Option<String> {
+    text.lines().take(200).find_map(|line| {
+        let at = line.find("CPAchecker ")?;
+        let version: String = line[at + "CPAchecker ".len()..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
+            .collect();
+        version.starts_with(|c: char| c.is_ascii_digit()).then(|| format!("CPAchecker {version}"))
+    })
+}
+
+/// The options of `config` that shape the result, as command-line words (outputs aside).
+fn result_options(config: &CoverageConfig) -> Vec<String> {
+    let mut w: Vec<String> = Vec::new();
+    let mut push = |words: &[&str]| w.extend(words.iter().map(|s| s.to_string()));
+    push(&[match config.data_model {
+        DataModel::Ilp32 => "--32",
+        DataModel::Lp64 => "--64",
+    }]);
+    if config.line_rule == LineRule::FirstLine {
+        push(&["--line-rule", "first-line"]);
+    }
+    match &config.executions_from {
+        Some(dir) => push(&["--executions-from", &dir.display().to_string()]),
+        None => push(&[
+            "--generate",
+            match config.generate {
+                Generate::Blind => "blind",
+                Generate::Guided => "guided",
+                Generate::Targeted => "targeted",
+            },
+        ]),
+    }
+    let assumed = config.assume.assumption_names();
+    if !assumed.is_empty() {
+        push(&["--assume", &assumed.join(",")]);
+    }
+    if !config.alias_links {
+        push(&["--no-alias-links"]);
+    }
+    match config.property {
+        Property::ErrorLabel => push(&["--spec", "errorlabel"]),
+        Property::UnreachCall => push(&["--spec", "unreach-call"]),
+        Property::Any => {}
+    }
+    if config.continue_after_bug {
+        push(&["--continue-after-bug"]);
+    }
+    if let Some(n) = config.max_executions {
+        push(&["--max-executions", &n.to_string()]);
+    }
+    if let Some(t) = config.time_limit {
+        push(&["--timelimit", &t.as_secs_f64().to_string()]);
+    }
+    if let Some(m) = config.memory_limit_mb {
+        push(&["--memory-limit", &m.to_string()]);
+    }
+    if config.proof_after != search::DEFAULT_PROOF_AFTER {
+        push(&["--proof-after", &config.proof_after.to_string()]);
+    }
+    if config.confirm {
+        push(&["--confirm"]);
+    }
+    match config.texts {
+        Some(crate::cfa::Generation::V1) => push(&["--cpachecker-texts", "1"]),
+        Some(crate::cfa::Generation::V2 | crate::cfa::Generation::V23) => push(&["--cpachecker-texts", "2"]),
+        None => {}
+    }
+    if config.allow_mismatch {
+        push(&["--allow-mismatch"]);
+    }
+    w.extend(preprocess_options(config));
+    w
+}
+
+/// What `vcov replay` needs for the program: the data model and the preprocessor's options.
+fn replay_options(config: &CoverageConfig) -> Vec<String> {
+    let mut w = vec![match config.data_model {
+        DataModel::Ilp32 => "--32".to_string(),
+        DataModel::Lp64 => "--64".to_string(),
+    }];
+    w.extend(preprocess_options(config));
+    w
+}
+
+fn preprocess_options(config: &CoverageConfig) -> Vec<String> {
+    let mut w = Vec::new();
+    for dir in &config.preprocess.include_dirs {
+        w.extend(["-I".to_string(), dir.display().to_string()]);
+    }
+    for d in &config.preprocess.defines {
+        w.extend(["-D".to_string(), d.clone()]);
+    }
+    w
 }
 
 /// One automaton measured on a program.
@@ -245,6 +391,7 @@ pub(crate) fn measure(
     let mut exec_edges: Vec<Vec<EdgeId>> = Vec::new();
     let mut search_outcome: Option<SearchOutcome> = None;
     let mut signal = None;
+    let mut search_end = 0.0;
     if let Some(dir) = &config.executions_from {
         let limit = config.max_executions.unwrap_or(usize::MAX);
         for (i, file) in counterexample_files(dir)?.into_iter().take(limit).enumerate() {
@@ -273,8 +420,9 @@ pub(crate) fn measure(
             Some(Share { names, participant }) => (names, Some(participant)),
             None => (&[][..], None),
         };
-        let (outcome, sig) = generate(config, prog, &analysis, start, participant)?;
+        let (outcome, sig, end) = generate(config, prog, &analysis, start, participant)?;
         signal = sig;
+        search_end = end;
         for (i, found) in outcome.executions.iter().enumerate() {
             exec_edges.push(found.coverage.edges.clone());
             executions.push(ExecutionRecord {
@@ -504,10 +652,12 @@ pub(crate) fn measure(
                 proof: searched.proof,
                 confirm: t_confirm,
                 total: start.elapsed().as_secs_f64(),
+                search_end,
                 cpu: cpu_seconds(),
                 ..read
             }
         },
+        provenance: Default::default(),
     };
     let stats = match (&search_outcome, config.stats) {
         (Some(o), true) => o.stats.as_ref().map(|s| {
@@ -661,13 +811,14 @@ fn default_instance(program: &Path) -> String {
 /// Runs the search, with SIGINT/SIGTERM and the time limit stopping it, and a progress line on a
 /// terminal; returns what it found and the signal that stopped it, if one did.
 /// The time limit counts from `start`, the start of the run: it bounds the whole run.
+/// The third value is when the search ended, in seconds from `start`.
 fn generate(
     config: &CoverageConfig,
     prog: &Program,
     analysis: &Analysis,
     start: Instant,
     mut participant: Option<Participant>,
-) -> Result<(SearchOutcome, Option<i32>)> {
+) -> Result<(SearchOutcome, Option<i32>, f64)> {
     let signals = super::signals::StopSignals::install()?;
     // With `--confirm` the gcc replay after the search needs time of its own: the search gets
     // `CONFIRM_SEARCH_SHARE` of the limit, the replay the rest (executions it has not replayed by the
@@ -695,8 +846,10 @@ fn generate(
     };
     let progress = ProgressLine::start(config.progress, analysis.reach.over_lines.len());
     let outcome = search::search(analysis, prog, &search_config, progress.counters(), participant.as_mut());
-    progress.finish(&outcome);
-    Ok((outcome, signals.received()))
+    // One figure for the progress line's last words and the summary's `stopped by ... after`.
+    let search_end = start.elapsed().as_secs_f64();
+    progress.finish(&outcome, search_end);
+    Ok((outcome, signals.received(), search_end))
 }
 
 /// The share of `--timelimit` the search gets with `--confirm`.

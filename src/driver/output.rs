@@ -121,6 +121,8 @@ pub struct Staged {
     /// Temporary directories holding the files of destination directories that do not exist yet,
     /// with the directory each stands for.
     new_dirs: Vec<(tempfile::TempDir, PathBuf)>,
+    /// The SHA-256 of every staged file's contents, by destination.
+    digests: Vec<(PathBuf, String)>,
 }
 
 impl Staged {
@@ -148,7 +150,24 @@ impl Staged {
         let tmp =
             write_temp(&stage_in, contents).with_context(|| format!("{}: cannot write the file", path.display()))?;
         self.files.push((tmp, path.to_path_buf()));
+        self.digests.push((path.to_path_buf(), crate::witness::sha256_hex(contents)));
         Ok(())
+    }
+
+    /// The files staged below `dir`, by path relative to it (with `/`), sorted, each with the SHA-256
+    /// of its contents.
+    pub fn digests_under(&self, dir: &Path) -> Vec<(String, String)> {
+        let mut res: Vec<(String, String)> = self
+            .digests
+            .iter()
+            .filter_map(|(p, d)| {
+                let rel = p.strip_prefix(dir).ok()?;
+                let name = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
+                Some((name, d.clone()))
+            })
+            .collect();
+        res.sort();
+        res
     }
 
     /// Renames every staged file into place, creating the directories that did not exist.

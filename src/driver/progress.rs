@@ -50,12 +50,13 @@ impl ProgressLine {
         &self.counters
     }
 
-    /// Replaces the live line with a final one saying how the search ended.
-    pub(crate) fn finish(self, outcome: &SearchOutcome) {
+    /// Replaces the live line with a final one saying how the search ended, `search_end` seconds
+    /// after the run started (the figure the summary gives too).
+    pub(crate) fn finish(self, outcome: &SearchOutcome, search_end: f64) {
         let Some(bar) = self.bar else { return };
         let elapsed = bar.elapsed();
         let mut line = format!("search {}: {}", ended(outcome), status_text(&self.counters, self.over, elapsed));
-        let _ = write!(line, " in {:.1} s", elapsed.as_secs_f64());
+        let _ = write!(line, " in {search_end:.1} s");
         // The live line goes, and the final one is an ordinary line of standard error, ended by a
         // newline, so what follows on the terminal starts on a line of its own.
         bar.finish_and_clear();

@@ -132,7 +132,22 @@ pub fn compare_summary(c: &Compared) -> String {
         );
     }
     for r in c.results {
-        let _ = writeln!(out, "  property under {}: {}", r.instance, r.property);
+        out.push_str(&super::text::wrap(
+            &format!("decided under {}: {}", r.instance, super::text::decided(r)),
+            "  ",
+            "      ",
+        ));
+        if !r.exact {
+            let why = match (&r.inexact_reason, r.stopped_by) {
+                (Some(why), _) => why.to_string(),
+                (None, Some(by)) => format!("stopped by {} after {:.1} s", by.describe(), r.times.search_end),
+                (None, None) => "the search was not complete".to_string(),
+            };
+            out.push_str(&super::text::wrap(&format!("not exact under {}: {why}", r.instance), "  ", "      "));
+        }
+    }
+    for r in c.results {
+        out.push_str(&super::text::wrap(&format!("property under {}: {}", r.instance, r.property), "  ", "      "));
     }
     let _ =
         writeln!(out, "  covered by all: {} lines; by some: {} lines", c.covered_by_all.len(), c.covered_by_some.len());

@@ -49,6 +49,56 @@ struct Report<'a> {
     /// The search's progress: `[seconds, executions, lines covered]` each time it kept an execution.
     timeline: Vec<(f64, usize, usize)>,
     time_seconds: Times,
+    /// Where the result comes from: digests of the inputs and the evidence, the automaton's
+    /// producer, the options, the commands that check it again.
+    provenance: ProvenanceJson<'a>,
+}
+
+#[derive(Serialize)]
+struct ProvenanceJson<'a> {
+    vcov_version: &'a str,
+    program: FileJson,
+    automaton: AutomatonJson<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    evidence: Option<EvidenceJson<'a>>,
+    /// The options that shape the result, as command-line words.
+    options: &'a [String],
+    /// Commands that check the result again, from the folder vcov ran in.
+    recheck: Vec<RecheckJson>,
+}
+
+#[derive(Serialize)]
+struct FileJson {
+    path: String,
+    sha256: String,
+}
+
+#[derive(Serialize)]
+struct AutomatonJson<'a> {
+    path: String,
+    sha256: &'a str,
+    /// The tool that wrote it, when its header or its folder's `CPALog.txt` says.
+    producer: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    producer_source: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct EvidenceJson<'a> {
+    directory: String,
+    files: Vec<EvidenceFile<'a>>,
+}
+
+#[derive(Serialize)]
+struct EvidenceFile<'a> {
+    file: &'a str,
+    sha256: &'a str,
+}
+
+#[derive(Serialize)]
+struct RecheckJson {
+    checks: String,
+    command: String,
 }
 
 /// The property's status (`coverage::result::PropertyStatus`): `found_in_region`,
@@ -359,6 +409,28 @@ pub fn coverage_json(res: &CoverageResult) -> String {
             confirmation: round3(res.times.confirm),
             total: round3(res.times.total),
             cpu: round3(res.times.cpu),
+        },
+        provenance: {
+            let p = &res.provenance;
+            ProvenanceJson {
+                vcov_version: &p.vcov_version,
+                program: FileJson { path: res.program.display().to_string(), sha256: p.program_sha256.clone() },
+                automaton: AutomatonJson {
+                    path: res.automaton.display().to_string(),
+                    sha256: &p.automaton_sha256,
+                    producer: p.producer.as_ref().map(|(who, _)| who.as_str()),
+                    producer_source: p.producer.as_ref().map(|(_, from)| from.as_str()),
+                },
+                evidence: p.evidence.as_ref().map(|(dir, files)| EvidenceJson {
+                    directory: dir.display().to_string(),
+                    files: files.iter().map(|(file, sha256)| EvidenceFile { file, sha256 }).collect(),
+                }),
+                options: &p.options,
+                recheck: super::html::recheck_commands(res)
+                    .into_iter()
+                    .map(|(checks, command)| RecheckJson { checks, command })
+                    .collect(),
+            }
         },
     };
     let mut s = serde_json::to_string(&report).expect("report serializes");

@@ -1,5 +1,5 @@
-//! Report writers: text summary, JSON, lcov tracefiles and CSV rows, as text (`driver::output` writes
-//! them).
+//! Report writers: text summary, JSON, lcov tracefiles, CSV rows and the HTML pages, as text
+//! (`driver::output` writes them).
 //!
 //! Invariant: this is the only module with `serde` derives; the JSON structs carry `schema_version`.
 //! Invariant: lists are written sorted (ascending lines, executions by id), so the same inputs give
@@ -15,7 +15,7 @@ mod text;
 
 pub use self::csv::{append_csv_row, check_csv_table, CSV_HEADER};
 pub use compare::{compare_json, compare_summary, Compared, NotMonotone};
-pub use html::{batch_html, html_report, BatchTaskView, HtmlInput};
+pub use html::{batch_html, html_report, BatchTaskView, HtmlInput, HtmlPage, SOURCE_PAGE_LINES};
 pub use json::{coverage_json, SCHEMA_VERSION};
 pub use lcov::{lcov_tracefile, lcov_tracefile_named, LineSet};
-pub use text::coverage_summary;
+pub use text::{coverage_summary, wrap as wrap_text, TEXT_WIDTH};

@@ -13,6 +13,7 @@ mod outputs;
 mod preprocess;
 mod readme;
 mod replay;
+mod reports;
 mod semantics;
 mod terminal;
 mod util;

@@ -124,6 +124,7 @@ fn ctrl_c_on_the_terminal_stops_a_long_run_with_a_complete_report() {
     assert_eq!(code, 130, "{screen}");
     assert!(screen.contains("search stopped by a signal: "), "{screen}");
     assert!(screen.contains("# lines") && screen.contains("stopped by a signal after"), "{screen}");
+    assert_one_end_time(&screen);
     let j = json(&out);
     assert_eq!(j["interrupted"], true);
     assert_eq!(j["stopped_by"], "signal");
@@ -144,6 +145,17 @@ fn a_time_limit_ends_a_run_on_a_terminal() {
     assert_eq!(code, 0, "{screen}");
     assert!(screen.contains("search stopped by the time limit: "), "{screen}");
     assert!(screen.contains("stopped by the time limit after"), "{screen}");
+    assert_one_end_time(&screen);
+}
+
+/// The progress line's last words (`... in 13.2 s`) and the summary (`stopped by ... after 13.2 s`)
+/// give the same time (issue #28: they said 13.2 and 13.7 s).
+fn assert_one_end_time(screen: &str) {
+    let progress = regex::Regex::new(r"search stopped by [^\r\n]* in (\d+\.\d) s").unwrap();
+    let summary = regex::Regex::new(r"stopped by [a-z ]+ after (\d+\.\d) s").unwrap();
+    let p = &progress.captures(screen).unwrap_or_else(|| panic!("{screen}"))[1];
+    let s = &summary.captures(screen).unwrap_or_else(|| panic!("{screen}"))[1];
+    assert_eq!(p, s, "{screen}");
 }
 
 #[test]
