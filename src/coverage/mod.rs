@@ -93,6 +93,40 @@ pub struct ExecutionCoverage {
     pub left_explored_region: bool,
 }
 
+/// The value analysis of a product and what its lines are measured against (`Analysis::values_job`).
+pub struct ValuesJob<'a> {
+    product: &'a Product,
+    cfa: &'a Cfa,
+    prog: &'a Program,
+    over: &'a [u32],
+    rule: LineRule,
+}
+
+impl ValuesJob<'_> {
+    /// The lines the analysis rules out (`Analysis::lines_ruled_out`); nothing when `give_up` (a
+    /// limit of the run passed) stopped it.
+    pub fn run(&self, give_up: &dyn Fn() -> bool) -> RuledOut {
+        use crate::product::values;
+        let ruled_out = |undefined_calls: bool| -> Option<Vec<u32>> {
+            let kept = values::analyse(self.product, self.cfa, self.prog, undefined_calls, give_up)?.lines(
+                self.product,
+                self.cfa,
+                self.rule,
+            );
+            Some(self.over.iter().copied().filter(|l| kept.binary_search(l).is_err()).collect())
+        };
+        let Some(all) = ruled_out(true) else { return RuledOut::default() };
+        if !values::has_undefined_calls(self.cfa, self.prog) {
+            return RuledOut { all, by_undefined_call: Vec::new() };
+        }
+        // Which of them the values alone do not rule out: a second analysis, without the rule (if it
+        // is stopped, the lines cannot be told apart: none is claimed).
+        let Some(by_values) = ruled_out(false) else { return RuledOut::default() };
+        let by_undefined_call = all.iter().copied().filter(|l| by_values.binary_search(l).is_err()).collect();
+        RuledOut { all, by_undefined_call }
+    }
+}
+
 /// The automaton followed along a path (`Analysis::walk`).
 struct Walk {
     /// The edges that count (taken while the automaton is outside `__FALSE`).
@@ -238,23 +272,13 @@ impl<'a> Analysis<'a> {
     /// undefined behaviour. Nothing when the analysis gives up (its `__TRUE` region is too large).
     /// `give_up` (a limit of the run passed) stops the analysis: then nothing is ruled out.
     pub fn lines_ruled_out(&self, prog: &Program, give_up: &dyn Fn() -> bool) -> RuledOut {
-        use crate::product::values;
-        let ruled_out = |undefined_calls: bool| -> Option<Vec<u32>> {
-            let kept = values::analyse(&self.product, self.cfa, prog, undefined_calls, give_up)?.lines(
-                &self.product,
-                self.cfa,
-                self.line_rule,
-            );
-            Some(self.reach.over_lines.iter().copied().filter(|l| kept.binary_search(l).is_err()).collect())
-        };
-        let Some(all) = ruled_out(true) else { return RuledOut::default() };
-        if !values::has_undefined_calls(self.cfa, prog) {
-            return RuledOut { all, by_undefined_call: Vec::new() };
-        }
-        // Which of them the values alone do not rule out: a second analysis, without the rule.
-        let by_values = ruled_out(false).unwrap_or_default();
-        let by_undefined_call = all.iter().copied().filter(|l| by_values.binary_search(l).is_err()).collect();
-        RuledOut { all, by_undefined_call }
+        self.values_job(prog).run(give_up)
+    }
+
+    /// What `lines_ruled_out` needs, apart from the matcher (which is not `Sync`): the analysis can
+    /// run on a thread of its own beside the search.
+    pub fn values_job<'p>(&'p self, prog: &'p Program) -> ValuesJob<'p> {
+        ValuesJob { product: &self.product, cfa: self.cfa, prog, over: &self.reach.over_lines, rule: self.line_rule }
     }
 
     /// Lines of the over-approximation only edges into `__FALSE` count for

@@ -13,7 +13,7 @@
 //! its edges and returns from `main`; its lines are measured by `Analysis::measure`.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use fixedbitset::FixedBitSet;
 use petgraph::graph::DiGraph;
@@ -324,22 +324,83 @@ pub fn search(
     prog: &Program,
     config: &SearchConfig,
     progress: &SearchProgress,
+    share: Option<&mut Participant>,
+) -> SearchOutcome {
+    // The value analysis of the product runs beside the search, on a thread of its own (see
+    // `ValuesBeside`).
+    let cancel = AtomicBool::new(false);
+    let job = analysis.values_job(prog);
+    let budget = &config.explore.budget;
+    std::thread::scope(|scope| {
+        let cancel = &cancel;
+        let job = &job;
+        let handle = scope.spawn(move || {
+            let t = std::time::Instant::now();
+            let ruled_out = job.run(&|| cancel.load(Ordering::Relaxed) || budget.exhausted().is_some());
+            (ruled_out, t.elapsed().as_secs_f64())
+        });
+        let values = ValuesBeside { handle: Some(handle), cancel };
+        search_beside(analysis, prog, config, progress, share, values)
+    })
+}
+
+/// Edges the search executes before it waits for the value analysis, if that has not ended yet, and
+/// stops targeting the lines it rules out (a count of edges, not a time, so that the result does not
+/// depend on the machine or the thread count).
+const VALUES_JOIN_EDGES: u64 = 50_000;
+
+/// The value analysis of the product (`Analysis::lines_ruled_out`) running beside the search: lines
+/// no execution reaches inside the region are decided without the search, which stops looking for
+/// them once it has them. The search joins it after `VALUES_JOIN_EDGES` edges or when it ends, except
+/// when it stops at the first bug: then it reports without it. (Pruning the product edges it rules out
+/// from the guide's targets as well changes the search order for the worse on keyspan_remote.BUG.)
+struct ValuesBeside<'s> {
+    handle: Option<std::thread::ScopedJoinHandle<'s, (RuledOut, f64)>>,
+    cancel: &'s AtomicBool,
+}
+
+impl ValuesBeside<'_> {
+    /// The analysis' result and how long it took, waiting for it; `None` after the first call.
+    fn join(&mut self) -> Option<(RuledOut, f64)> {
+        let handle = self.handle.take()?;
+        Some(handle.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+    }
+
+    /// Stops the analysis without its result.
+    fn abandon(&mut self) {
+        self.cancel.store(true, Ordering::Relaxed);
+        self.handle.take();
+    }
+}
+
+impl SearchOutcome {
+    /// Takes the value analysis' result (if it has not been taken) and decides its lines in `guide`.
+    fn join_values(&mut self, values: &mut ValuesBeside, guide: &mut CoverageGuide) {
+        if let Some((ruled_out, seconds)) = values.join() {
+            guide.mark_proven(&ruled_out.all);
+            self.ruled_out = ruled_out;
+            self.times.values += seconds;
+        }
+    }
+}
+
+/// `search`, with the value analysis running beside.
+fn search_beside(
+    analysis: &Analysis,
+    prog: &Program,
+    config: &SearchConfig,
+    progress: &SearchProgress,
     mut share: Option<&mut Participant>,
+    mut values: ValuesBeside,
 ) -> SearchOutcome {
     let cfa = analysis.cfa;
     if config.generate != Generate::Targeted {
         // Blind and guided generation keep every execution they find themselves.
         share = None;
     }
-    // The value analysis of the product: lines no execution reaches inside the region are decided
-    // before the search, which does not look for them. (Pruning the product edges it rules out from
-    // the guide's targets as well changes the search order for the worse on keyspan_remote.BUG.)
     let t_values = std::time::Instant::now();
-    let budget = &config.explore.budget;
-    let ruled_out = analysis.lines_ruled_out(prog, &|| budget.exhausted().is_some());
     let frontier = analysis.lines_into_unexplored().to_vec();
     let mut guide = CoverageGuide::new(analysis, prog, config.generate, config.explore.property);
-    guide.mark_proven(&ruled_out.all);
     guide.mark_proven(&frontier);
     // Lines no terminating execution reaches are decided before the search (a path there may end
     // at a violation, which the search looks for as a target of its own).
@@ -351,7 +412,7 @@ pub fn search(
     let mut proof_seconds = 0.0;
     let property = config.explore.property;
     let mut explorer: Explorer<'_, CoverageGuide> = symex::explore(prog, cfa, config.explore.clone(), guide);
-    let mut out = SearchOutcome { no_exit, ruled_out, frontier, ..SearchOutcome::default() };
+    let mut out = SearchOutcome { no_exit, frontier, ..SearchOutcome::default() };
     out.times.values = values_seconds;
     let mut rejected: Option<symex::Rejected> = None;
     // A violation the interpreter did not confirm: the property is not decided by this search.
@@ -373,6 +434,10 @@ pub fn search(
     // goes on for them with a budget of its own (`violation_budget`).
     let mut lines_done_at: Option<u64> = None;
     while !limited {
+        if explorer.edges_executed() >= VALUES_JOIN_EDGES && values.handle.is_some() {
+            out.join_values(&mut values, explorer.guide_mut());
+            progress.note(&out, over.saturating_sub(explorer.guide().n_open()));
+        }
         if config.generate == Generate::Targeted {
             let g = explorer.guide();
             if g.nothing_left() {
@@ -526,6 +591,11 @@ pub fn search(
     }
     if let Some(p) = share {
         p.end(own_since(&out.executions, &mut published));
+    }
+    if !out.bugs.is_empty() && !config.continue_after_bug {
+        values.abandon();
+    } else {
+        out.join_values(&mut values, explorer.guide_mut());
     }
     let mut summary = explorer.summary();
     // An exhausted search whose paths read what functions without body may have written decides

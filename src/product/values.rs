@@ -350,9 +350,9 @@ fn join(old: &Env, new: &Env) -> Option<Env> {
 #[derive(Clone, PartialEq, Eq, Debug)]
 enum Val {
     /// One of these values (sorted, at most `MAX_VALUES`, never empty).
-    Is(Vec<i128>),
+    Is(Rc<[i128]>),
     /// Any value but these (sorted, at most `MAX_VALUES`, never empty): a pointer known not null.
-    Not(Vec<i128>),
+    Not(Rc<[i128]>),
     /// Any value whose bits under `known` are `ones` (bits of the value's two's complement to 128
     /// bits, so that conversions keeping the value keep the bits): what bitwise operations on values
     /// otherwise unknown leave known (`x | 128` has bit 7 set). `known` is neither empty nor full.
@@ -364,18 +364,18 @@ impl Val {
     fn join(&self, other: &Val) -> Option<Val> {
         match (self, other) {
             (Val::Is(a), Val::Is(b)) => {
-                let mut u: Vec<i128> = a.iter().chain(b).copied().collect();
+                let mut u: Vec<i128> = a.iter().chain(b.iter()).copied().collect();
                 u.sort_unstable();
                 u.dedup();
-                (u.len() <= MAX_VALUES).then_some(Val::Is(u))
+                (u.len() <= MAX_VALUES).then_some(Val::Is(u.into()))
             }
             (Val::Not(a), Val::Not(b)) => {
                 let both: Vec<i128> = a.iter().filter(|x| b.contains(x)).copied().collect();
-                (!both.is_empty()).then_some(Val::Not(both))
+                (!both.is_empty()).then_some(Val::Not(both.into()))
             }
             (Val::Is(s), Val::Not(x)) | (Val::Not(x), Val::Is(s)) => {
                 let rest: Vec<i128> = x.iter().filter(|c| !s.contains(c)).copied().collect();
-                (!rest.is_empty()).then_some(Val::Not(rest))
+                (!rest.is_empty()).then_some(Val::Not(rest.into()))
             }
             (Val::Bits { .. }, Val::Is(_) | Val::Bits { .. }) | (Val::Is(_), Val::Bits { .. }) => {
                 let ((ka, oa), (kb, ob)) = (self.bits()?, other.bits()?);
@@ -427,7 +427,7 @@ impl Val {
     fn of_bits(known: u128, ones: u128) -> Option<Val> {
         match known {
             0 => None,
-            u128::MAX => Some(Val::Is(vec![ones as i128])),
+            u128::MAX => Some(Val::Is(vec![ones as i128].into())),
             _ => Some(Val::Bits { known, ones: ones & known }),
         }
     }
@@ -529,7 +529,7 @@ impl Analyser<'_> {
                 let val = match init {
                     Some(init) => self.init_value(env, init),
                     None if self.prog.var(*var).is_extern => None,
-                    None => Some(Val::Is(vec![0])),
+                    None => Some(Val::Is(vec![0].into())),
                 };
                 set(env, *var, val)
             }
@@ -614,7 +614,7 @@ impl Analyser<'_> {
                 let mut c: Vec<i128> = s.iter().map(|&x| to.wrap(x, dm)).collect();
                 c.sort_unstable();
                 c.dedup();
-                Some(Val::Is(c))
+                Some(Val::Is(c.into()))
             }
             Val::Not(x) => preserves(from, to, dm).then_some(Val::Not(x)),
             Val::Bits { known, ones } => {
@@ -647,7 +647,7 @@ impl Analyser<'_> {
             Init::List(leaves) => match leaves.as_slice() {
                 [leaf] if leaf.path.is_empty() => self.value(env, &leaf.value),
                 // `int x = {};`: the rest of the object is zero.
-                [] => Some(Val::Is(vec![0])),
+                [] => Some(Val::Is(vec![0].into())),
                 _ => None,
             },
         }
@@ -678,10 +678,10 @@ impl Analyser<'_> {
             return env.get(&v).cloned();
         }
         if self.is_object_address(e) {
-            return Some(Val::Not(vec![0]));
+            return Some(Val::Not(vec![0].into()));
         }
         if let Some(b) = self.decide(env, e) {
-            return Some(Val::Is(vec![b as i128]));
+            return Some(Val::Is(vec![b as i128].into()));
         }
         let mut out = Vec::new();
         let complete = self.for_each_combination(env, e, |_, v| {
@@ -697,7 +697,7 @@ impl Analyser<'_> {
         }
         out.sort_unstable();
         out.dedup();
-        (out.len() <= MAX_VALUES).then_some(Val::Is(out))
+        (out.len() <= MAX_VALUES).then_some(Val::Is(out.into()))
     }
 
     /// The bits of `e` known whatever the unknown values it reads: `(known, ones)` (see
@@ -846,7 +846,7 @@ impl Analyser<'_> {
         expr_vars(e, &mut vars, &mut addressed);
         vars.sort_unstable();
         vars.dedup();
-        let known: Vec<(VarId, &Vec<i128>)> = vars
+        let known: Vec<(VarId, &Rc<[i128]>)> = vars
             .iter()
             .filter_map(|v| match env.get(v) {
                 Some(Val::Is(s)) => Some((*v, s)),
@@ -952,7 +952,7 @@ impl Analyser<'_> {
                 vals.sort_unstable();
                 vals.dedup();
                 if matches!(env.get(&v), Some(Val::Is(old)) if old.len() != vals.len()) {
-                    next.get_or_insert_with(|| env.clone()).insert(v, Val::Is(vals));
+                    next.get_or_insert_with(|| env.clone()).insert(v, Val::Is(vals.into()));
                 }
             }
         }
@@ -963,23 +963,23 @@ impl Analyser<'_> {
             let refined = match (eq, cur) {
                 (true, _) if ty.wrap(c, dm) != c => return None,
                 (true, Some(val)) if !val.admits(c) => return None,
-                (true, _) => Some(Val::Is(vec![c])),
+                (true, _) => Some(Val::Is(vec![c].into())),
                 (false, Some(Val::Is(s))) => {
                     let rest: Vec<i128> = s.iter().filter(|&&x| x != c).copied().collect();
                     if rest.is_empty() {
                         return None;
                     }
-                    Some(Val::Is(rest))
+                    Some(Val::Is(rest.into()))
                 }
-                (false, Some(Val::Not(mut x))) => {
-                    if !x.contains(&c) && x.len() < MAX_VALUES {
-                        x.push(c);
-                        x.sort_unstable();
-                    }
-                    Some(Val::Not(x))
+                (false, Some(Val::Not(x))) if !x.contains(&c) && x.len() < MAX_VALUES => {
+                    let mut x = x.to_vec();
+                    x.push(c);
+                    x.sort_unstable();
+                    Some(Val::Not(x.into()))
                 }
+                (false, Some(not @ Val::Not(_))) => Some(not),
                 (false, Some(bits @ Val::Bits { .. })) => Some(bits),
-                (false, None) if ty.wrap(c, dm) == c => Some(Val::Not(vec![c])),
+                (false, None) if ty.wrap(c, dm) == c => Some(Val::Not(vec![c].into())),
                 (false, None) => None,
             };
             if let Some(val) = refined {
@@ -1232,7 +1232,7 @@ int main(void) {
         };
         let x = VarId(prog.vars.iter().position(|v| v.name == "x").expect("x") as u32);
         assert!(tracked[x.idx()].is_some(), "a recursive function's variable is tracked");
-        let env: Env = [(x, Val::Is(vec![5]))].into_iter().collect();
+        let env: Env = [(x, Val::Is(vec![5].into()))].into_iter().collect();
         let after = |callee: &str| {
             let (e, _) = cfa
                 .edges()
@@ -1247,7 +1247,7 @@ int main(void) {
                 None => panic!("a return is always taken"),
             }
         };
-        assert_eq!(after("h"), Some(Val::Is(vec![5])));
+        assert_eq!(after("h"), Some(Val::Is(vec![5].into())));
         assert_eq!(after("f"), None, "any value after the recursive call");
     }
 
@@ -1512,8 +1512,8 @@ int main(void) {
 
     #[test]
     fn joins_keep_value_sets_and_excluded_values_apart() {
-        let is = |v: &[i128]| Val::Is(v.to_vec());
-        let not = |v: &[i128]| Val::Not(v.to_vec());
+        let is = |v: &[i128]| Val::Is(v.into());
+        let not = |v: &[i128]| Val::Not(v.into());
         assert_eq!(is(&[1, 3]).join(&is(&[2])), Some(is(&[1, 2, 3])));
         assert_eq!(is(&[0, 1, 2, 3, 4, 5, 6]).join(&is(&[7, 8])), None);
         assert_eq!(not(&[0]).join(&is(&[5])), Some(not(&[0])));

@@ -48,7 +48,7 @@ pub struct HtmlPage {
 
 /// Source lines in `index.html` at most; a longer program's source gets pages of its own, of about
 /// this many lines each.
-pub const SOURCE_PAGE_LINES: usize = 2000;
+pub const SOURCE_PAGE_LINES: usize = 1000;
 /// Inputs shown per execution before the rest is summarised.
 const MAX_INPUTS_SHOWN: usize = 24;
 /// Executions named in a covered line's tooltip.
@@ -1340,14 +1340,15 @@ mod tests {
         let small = Layout::new(SOURCE_PAGE_LINES, &[]);
         assert!(small.inline && small.pages == [(1, SOURCE_PAGE_LINES as u32)]);
         assert_eq!(small.href(7), "#L7");
-        let functions = [f("a", 1, 1500), f("b", 1501, 4000), f("c", 4001, 4100)];
-        let big = Layout::new(4500, &functions);
+        let functions = [f("a", 1, 750), f("b", 751, 2000), f("c", 2001, 2050)];
+        let big = Layout::new(2250, &functions);
         // `b` starts in the second half of the first page: the page ends before it; `b` itself is
         // longer than a page and is cut; the rest fits one page.
-        assert_eq!(big.pages, [(1, 1500), (1501, 3500), (3501, 4500)]);
-        assert_eq!(big.href(3600), "source-3.html#L3600");
-        assert_eq!(big.href(1500), "source-1.html#L1500");
-        assert_eq!(big.page_of(4500), 2);
+        assert_eq!(SOURCE_PAGE_LINES, 1000);
+        assert_eq!(big.pages, [(1, 750), (751, 1750), (1751, 2250)]);
+        assert_eq!(big.href(1800), "source-3.html#L1800");
+        assert_eq!(big.href(750), "source-1.html#L750");
+        assert_eq!(big.page_of(2250), 2);
         assert_eq!(shell_word("a b"), "'a b'");
         assert_eq!(shell_word("dir/program.c"), "dir/program.c");
     }

@@ -629,7 +629,8 @@ fn executions_that_read_unwritten_malloc_memory_are_not_claimed() {
     assert_eq!(j["exact"], false);
     let text = vcov(["coverage", program, "--aa", "assumption-automata/true.spc", "--64", "--no-progress"]);
     assert!(
-        text.stdout.contains("read bytes of malloc'd memory never written, which vcov replay cannot reproduce"),
+        crate::util::unwrapped(&text.stdout)
+            .contains("read bytes of malloc'd memory never written, which vcov replay cannot reproduce"),
         "{}",
         text.stdout
     );
@@ -879,4 +880,45 @@ fn a_call_through_a_function_pointer_of_the_environment_is_cut_not_reported_as_u
     let j = run_json(&["fixtures/c/coverage/incompatible_pointer_call.c", "--aa", "assumption-automata/true.spc"]);
     assert_eq!(j["undefined_behaviour"]["places"], serde_json::json!([]), "{j}");
     assert_eq!(j["line_status"]["24"], "unknown", "{j}");
+}
+
+/// A check that cannot drift (issue #33): on every coverage fixture and automaton, no generation
+/// mode finds a violation inside the explored region where the default search claims there is none.
+#[test]
+fn no_mode_finds_a_violation_where_the_default_claims_none() {
+    let mut cases: Vec<(String, String)> = Vec::new();
+    for e in std::fs::read_dir(root().join("fixtures/c/coverage")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "c") {
+            cases.push((p.display().to_string(), "assumption-automata/true.spc".into()));
+        }
+    }
+    for (program, automata) in [
+        ("fixtures/e2e/calls/program.c", &["fixtures/e2e/calls/aa.txt", "assumption-automata/true.spc"][..]),
+        (
+            "fixtures/e2e/branches/program.c",
+            &["fixtures/e2e/branches/aa_then_explored.txt", "fixtures/e2e/branches/aa_else_prefix.txt"][..],
+        ),
+    ] {
+        for aa in automata {
+            cases.push((program.into(), aa.to_string()));
+        }
+    }
+    cases.sort();
+    let mut found = 0;
+    for (program, aa) in &cases {
+        let status = |mode: &str| -> String {
+            let j = run_json(&[program, "--aa", aa, "--generate", mode, "--timelimit", "3"]);
+            j["property"]["status"].as_str().unwrap().to_string()
+        };
+        let default = status("targeted");
+        for mode in ["blind", "guided"] {
+            let other = status(mode);
+            if other == "found_in_region" {
+                found += 1;
+                assert_ne!(default, "none_in_region", "{program} with {aa}: {mode} finds a violation in the region");
+            }
+        }
+    }
+    assert!(found > 0, "some fixture has a violation inside its region");
 }

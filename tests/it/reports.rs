@@ -4,6 +4,8 @@
 
 use std::path::Path;
 
+use sha2::{Digest, Sha256};
+
 use crate::util::{json, root, vcov};
 
 /// The text summaries' width (`report::TEXT_WIDTH`).
@@ -25,6 +27,8 @@ fn r28_7_text_summaries_wrap_and_the_html_report_says_where_it_is() {
     let run = vcov(args.iter().copied().chain(["--no-progress", "--html", &h]));
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.contains("stopped by the time limit"), "{}", run.stdout);
+    // The post-mortem's figure, right below the table (issue #28, 3).
+    assert!(run.stdout.lines().nth(3).is_some_and(|l| l.starts_with("  decided: ")), "{}", run.stdout);
     assert_wrapped(&run.stdout);
     assert!(
         run.stderr.contains(&format!("HTML report written to {}", html.join("index.html").display())),
@@ -181,4 +185,78 @@ fn r28_9_the_readme_says_replay_with_32_bits_needs_gcc_multilib() {
     let section = &readme[at..];
     let section = &section[..section[3..].find("\n## ").map_or(section.len(), |e| e + 3)];
     assert!(section.contains("gcc-multilib"), "{section}");
+}
+
+fn sha256_hex(path: &Path) -> String {
+    Sha256::digest(std::fs::read(path).unwrap()).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The files under `dir`, by path relative to it with `/`.
+fn files_under(dir: &Path, base: &Path, out: &mut Vec<String>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            files_under(&p, base, out);
+        } else {
+            out.push(p.strip_prefix(base).unwrap().to_string_lossy().replace('\\', "/"));
+        }
+    }
+}
+
+#[test]
+fn r28_provenance_names_the_inputs_the_evidence_and_commands_that_check_them_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let (evidence, html, report) = (dir.path().join("evidence"), dir.path().join("report"), dir.path().join("r.json"));
+    let (program, automaton) = ("fixtures/e2e/calls/program.c", "fixtures/e2e/calls/aa.txt");
+    let run = vcov([
+        "coverage",
+        program,
+        "--aa",
+        automaton,
+        "--assume",
+        "fresh-pointers",
+        "--evidence",
+        evidence.to_str().unwrap(),
+        "--html",
+        html.to_str().unwrap(),
+        "--json",
+        report.to_str().unwrap(),
+        "--no-progress",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let j = json(&report);
+    let p = &j["provenance"];
+    assert_eq!(p["program"]["sha256"], sha256_hex(&root().join(program)));
+    assert_eq!(p["automaton"]["sha256"], sha256_hex(&root().join(automaton)));
+    assert_eq!(p["vcov_version"], env!("CARGO_PKG_VERSION"));
+    // Every evidence file, with its digest.
+    let mut on_disk = Vec::new();
+    files_under(&evidence, &evidence, &mut on_disk);
+    on_disk.sort();
+    let listed: Vec<String> =
+        p["evidence"]["files"].as_array().unwrap().iter().map(|f| f["file"].as_str().unwrap().to_string()).collect();
+    assert_eq!(listed, on_disk);
+    for f in p["evidence"]["files"].as_array().unwrap() {
+        assert_eq!(f["sha256"], sha256_hex(&evidence.join(f["file"].as_str().unwrap())), "{f}");
+    }
+    // The command that measures again gives the same figures.
+    let commands: Vec<&str> = p["recheck"].as_array().unwrap().iter().map(|c| c["command"].as_str().unwrap()).collect();
+    let again = commands.iter().find(|c| c.starts_with("vcov coverage ")).expect("a command measuring again");
+    assert!(again.contains("--assume fresh-pointers"), "{again}");
+    let words: Vec<&str> = again.split_whitespace().skip(1).chain(["--json", "-", "--no-progress"]).collect();
+    let rerun = vcov(&words);
+    assert_eq!(rerun.code, 0, "{again}: {}", rerun.stderr);
+    let rj: serde_json::Value = serde_json::from_str(&rerun.stdout).unwrap();
+    assert_eq!(rj["line_status"], j["line_status"], "{again}");
+    assert!(commands.iter().any(|c| c.starts_with("sha256sum ")), "{commands:?}");
+    assert!(
+        commands.iter().any(|c| c.starts_with("vcov replay ") && c.contains(evidence.to_str().unwrap())),
+        "{commands:?}"
+    );
+    // The reviewer's page shows the digests and the commands.
+    let review = std::fs::read_to_string(html.join("review.html")).unwrap().replace("&#x2f;", "/");
+    for digest in [&p["program"]["sha256"], &p["automaton"]["sha256"], &p["evidence"]["files"][0]["sha256"]] {
+        assert!(review.contains(digest.as_str().unwrap()), "{digest}");
+    }
+    assert!(review.contains(&again.replace('\'', "&#x27;")) || review.contains(again), "{again}");
 }

@@ -168,3 +168,30 @@ fn a_batch_draws_its_progress_bar_and_ends_on_a_terminal() {
     assert_eq!(code, 0, "{screen}");
     assert!(out.join("results.csv").exists(), "{screen}");
 }
+
+#[test]
+fn r28_8_a_batch_shows_an_eta_only_once_a_task_finished() {
+    // The first task runs into its 3 s time limit; until it ends, no task of the run has finished and
+    // there is nothing to estimate from (issue #28: `0/2 tasks ... ETA 0s`).
+    let dir = tempfile::tempdir().unwrap();
+    let tasks = dir.path().join("tasks");
+    for (name, program, automaton) in [
+        ("a_endless", "fixtures/c/coverage/endless.c", "assumption-automata/true.spc"),
+        ("b_calls", "fixtures/e2e/calls/program.c", "fixtures/e2e/calls/aa.txt"),
+    ] {
+        let d = tasks.join(name);
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::copy(root().join(program), d.join("program.c")).unwrap();
+        std::fs::copy(root().join(automaton), d.join("AssumptionAutomaton.txt")).unwrap();
+    }
+    let out = dir.path().join("out");
+    let (t, o) = (tasks.display().to_string(), out.display().to_string());
+    let run = TermRun::start(&["batch", &t, "--out", &o, "--jobs", "1", "--timelimit", "3"]);
+    run.wait_for("0/2 tasks", Duration::from_secs(30));
+    std::thread::sleep(Duration::from_millis(1500));
+    let before = run.screen();
+    assert!(!before.contains("ETA"), "an ETA before any task finished:\n{before}");
+    let (code, screen) = run.finish(Duration::from_secs(60));
+    assert_eq!(code, 0, "{screen}");
+    assert!(screen.contains("2 tasks: 2 done"), "{screen}");
+}

@@ -49,3 +49,9 @@ pub fn json(path: &Path) -> serde_json::Value {
 pub fn nums(v: &serde_json::Value) -> Vec<u64> {
     v.as_array().expect("array").iter().map(|x| x.as_u64().expect("number")).collect()
 }
+
+/// A text summary with its wrapped notes joined again: a note's continuation lines start with six
+/// spaces (`report::text::wrap`), which stand for the one space the line was broken at.
+pub fn unwrapped(text: &str) -> String {
+    text.replace("\n      ", " ")
+}
