@@ -7,7 +7,10 @@
 //! again; printable). Every page is self-contained (inline CSS and SVG, inline scripts that only sort,
 //! filter and record the load time; no network, opens from a file URL). Rendered with minijinja from
 //! `html/*.html`, which escapes every value (the program's text included) unless marked safe (the SVG
-//! charts of `svg` and notes whose line numbers `linkify` made links).
+//! charts of `svg`, notes whose line numbers `linkify` made links, and the source rows `rows_html`
+//! writes itself, escaping every text, because a driver's tens of thousands of rows are too many for
+//! the template engine within the second the reports have after a time limit), plus branches.html
+//! (the branch table of a program whose source is split).
 //!
 //! Invariant: every source line's row holds one cell per configuration whose class is `st-` and the
 //! JSON report's `line_status` of that line (`st-none` for lines not to cover), coloured as
@@ -80,7 +83,11 @@ pub fn html_report(input: &HtmlInput) -> Vec<HtmlPage> {
         functions: function_table(input, &layout),
         branches: if branches_apart { None } else { Some(branches) },
         n_branches,
-        source: if layout.inline { Some(source_rows(input, &covering, 1, texts.len() as u32, &texts)) } else { None },
+        source: if layout.inline {
+            Some(rows_html(&common.names, &source_rows(input, &covering, 1, texts.len() as u32, &texts)))
+        } else {
+            None
+        },
         source_pages: if layout.inline { Vec::new() } else { page_rows(input, &layout) },
         executions: input.results.iter().enumerate().map(|(i, r)| executions_view(input, i, r)).collect(),
         script: SCRIPT,
@@ -102,7 +109,7 @@ pub fn html_report(input: &HtmlInput) -> Vec<HtmlPage> {
                     .filter(|f| f.first_line >= first && f.first_line <= last)
                     .map(|f| Link { text: f.name.clone(), href: format!("#L{}", f.first_line) })
                     .collect(),
-                lines: source_rows(input, &covering, first, last, &texts),
+                rows: rows_html(&common.names, &source_rows(input, &covering, first, last, &texts)),
                 script: SCRIPT,
             };
             pages.push(HtmlPage { file: layout.file(k), text: render(&env, "source.html", &page) });
@@ -118,7 +125,6 @@ fn environment() -> Environment<'static> {
     for (name, text) in [
         ("style.css", include_str!("html/style.css")),
         ("legend.html", include_str!("html/legend.html")),
-        ("rows.html", include_str!("html/rows.html")),
         ("table.html", include_str!("html/table.html")),
         ("report.html", include_str!("html/report.html")),
         ("source.html", include_str!("html/source.html")),
@@ -348,7 +354,8 @@ struct IndexPage<'a> {
     /// The branch table, unless it has a page of its own (`branches.html`).
     branches: Option<Table>,
     n_branches: usize,
-    source: Option<Vec<SourceRow>>,
+    /// Safe HTML: the annotated source (`rows_html`), when it is on this page.
+    source: Option<String>,
     source_pages: Vec<PageRow>,
     executions: Vec<ExecutionsView>,
     script: &'static str,
@@ -808,14 +815,12 @@ fn covering(results: &[CoverageResult]) -> Vec<BTreeMap<u32, Vec<usize>>> {
         .collect()
 }
 
-#[derive(Serialize)]
 struct SourceRow {
     n: u32,
     text: String,
     cells: Vec<Cell>,
 }
 
-#[derive(Serialize)]
 struct Cell {
     config: String,
     status: &'static str,
@@ -848,6 +853,34 @@ fn source_rows(
             SourceRow { n, text: text.to_string(), cells }
         })
         .collect()
+}
+
+/// The annotated source as a table: a row per line with its number (a link to itself), one status
+/// cell per configuration (class `st-` + the status, the tooltip of `title`) and the code.
+/// Written here rather than through a template: a driver has tens of thousands of rows, and the
+/// template engine took most of a second for them where this takes a few milliseconds (which
+/// matters when the time limit leaves one second for the reports). Every text is escaped.
+fn rows_html(names: &[String], rows: &[SourceRow]) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::with_capacity(rows.len() * 120);
+    out.push_str(r#"<table class="source"><colgroup><col class="ln">"#);
+    for _ in names {
+        out.push_str(r#"<col class="st">"#);
+    }
+    out.push_str("<col class=\"code\"></colgroup>\n");
+    for l in rows {
+        let _ = write!(out, r##"<tr id="L{n}" data-line="{n}"><td class="ln"><a href="#L{n}">{n}</a></td>"##, n = l.n);
+        for c in &l.cells {
+            let _ = write!(out, r#"<td class="st st-{}" data-config="{}""#, c.status, escape(&c.config));
+            if !c.title.is_empty() {
+                let _ = write!(out, r#" title="{}""#, escape(&c.title));
+            }
+            out.push_str("></td>");
+        }
+        let _ = writeln!(out, r#"<td class="code">{}</td></tr>"#, escape(&l.text));
+    }
+    out.push_str("</table>");
+    out
 }
 
 /// A status cell's tooltip: the covering executions, or why the line is not coverable or undecided.
@@ -939,8 +972,14 @@ struct SourcePage<'a> {
     prev: Option<String>,
     next: Option<String>,
     functions: Vec<Link>,
-    lines: Vec<SourceRow>,
+    /// Safe HTML: the annotated lines of the page (`rows_html`).
+    rows: String,
     script: &'static str,
+}
+
+/// The name of the status `key` in legends.
+fn status_label(key: &str) -> &'static str {
+    STATUSES.iter().find(|s| s.key == key).map_or("", |s| s.label)
 }
 
 /// A page holding one table (`branches.html` of a program whose source is split).
@@ -1021,6 +1060,8 @@ struct ReviewConfig {
     claims: Vec<Claim>,
     exact: String,
     property: String,
+    /// Safe HTML: where the undecided lines are, line numbers linked.
+    undecided: Option<String>,
     /// `(aspect, value)`: the model the claims hold under.
     model: Vec<(String, String)>,
     /// `(file, SHA-256)` of the evidence, with its folder.
@@ -1034,6 +1075,8 @@ struct ReviewConfig {
 struct Claim {
     status: &'static str,
     colour: &'static str,
+    /// The status's name in legends.
+    label: &'static str,
     claim: &'static str,
     lines: usize,
     how: String,
@@ -1063,6 +1106,7 @@ fn review_view<'a>(input: &HtmlInput, common: &'a Common, layout: &Layout) -> Re
                 Claim {
                     status: "covered",
                     colour: svg::status_colour("covered"),
+                    label: status_label("covered"),
                     claim: "covered: a terminating execution inside the explored region runs the line",
                     lines: c.covered,
                     how: format!(
@@ -1074,6 +1118,7 @@ fn review_view<'a>(input: &HtmlInput, common: &'a Common, layout: &Layout) -> Re
                 Claim {
                     status: "not_coverable",
                     colour: svg::status_colour("not_coverable"),
+                    label: status_label("not_coverable"),
                     claim: "proven not coverable: no terminating execution inside the explored region runs the line",
                     lines: c.not_coverable,
                     how: if arguments.is_empty() { "-".into() } else { arguments.join("; ") },
@@ -1081,20 +1126,31 @@ fn review_view<'a>(input: &HtmlInput, common: &'a Common, layout: &Layout) -> Re
                 Claim {
                     status: "unknown",
                     colour: svg::status_colour("unknown"),
+                    label: status_label("unknown"),
                     claim: "unknown: the search ended incomplete; nothing is claimed",
                     lines: c.unknown,
-                    how: linkify(&r.undecided.as_ref().map(|u| u.summary()).unwrap_or_else(|| "-".into()), &href),
+                    how: if c.unknown == 0 {
+                        "-".into()
+                    } else {
+                        "the search reached them but could not decide them (where: see undecided below)".into()
+                    },
                 },
                 Claim {
                     status: "over_only",
                     colour: svg::status_colour("over_only"),
+                    label: status_label("over_only"),
                     claim: "over-approximation only: not decided (a limit stopped the search, or no search was made)",
                     lines: c.over_only,
-                    how: r.stopped_by.map_or("-".into(), |by| format!("stopped by {}", by.describe())),
+                    how: match (c.over_only, r.stopped_by) {
+                        (0, _) => "-".into(),
+                        (_, Some(by)) => format!("stopped by {} (where: see undecided below)", by.describe()),
+                        (_, None) => "no search decided them (where: see undecided below)".into(),
+                    },
                 },
                 Claim {
                     status: "unexplored",
                     colour: svg::status_colour("unexplored"),
+                    label: status_label("unexplored"),
                     claim: "unexplored: outside the over-approximation; the verifier's run never got there",
                     lines: c.unexplored,
                     how: "the automaton x CFA product reaches none of its edges before __FALSE".into(),
@@ -1146,6 +1202,7 @@ fn review_view<'a>(input: &HtmlInput, common: &'a Common, layout: &Layout) -> Re
                     (None, false) => "no".into(),
                 },
                 property: linkify(&r.property.to_string(), &href),
+                undecided: r.undecided.as_ref().map(|u| linkify(&u.summary(), &href)),
                 model,
                 evidence_dir: p.evidence.as_ref().map(|(d, _)| d.display().to_string()),
                 evidence: p.evidence.as_ref().map(|(_, f)| f.clone()).unwrap_or_default(),

@@ -257,6 +257,8 @@ fn the_batch_summary_page_plots_the_solved_tasks() {
     assert_eq!(ticks.first(), Some(&1), "{ticks:?}");
     assert!(ticks.windows(2).all(|w| w[0] < w[1]) && *ticks.last().unwrap() >= task_files, "{ticks:?}");
     assert!(dom.contains(&format!("SV-COMP 2016 score: {score}")), "the summary text is on the page");
+    let m = measure(&page, PROBE).unwrap();
+    assert_readable(&m, "summary.html");
     // Each task links its record and logs, which exist.
     assert!(dom.contains(r#"href="tasks/bug_call.json""#) && dom.contains(r#"href="logs/bug_call.err""#), "{dom}");
     check_links(&dom, &out);
@@ -282,6 +284,26 @@ var summary = document.querySelector("table.summary");
 var exact = null;
 all("dl.details dt").forEach(function (dt) { if (exact === null && dt.textContent === "exact") exact = dt.nextElementSibling.getBoundingClientRect().width; });
 var headline = document.querySelector("p.headline");
+// Words broken across lines: of the summary's headers and figures (a configuration's name aside),
+// and of every table's headers, numbers and statuses.
+var brokenIn = function (cells) {
+  var broken = [];
+  cells.forEach(function (cell) {
+  var walk = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT), node;
+  while ((node = walk.nextNode())) {
+    // A word: what lies between spaces, hyphens and slashes, where lines may break.
+    var word = /[^\s\-\/]+/g, m;
+    while ((m = word.exec(node.data))) {
+      var r = document.createRange();
+      r.setStart(node, m.index);
+      r.setEnd(node, m.index + m[0].length);
+      if (r.getClientRects().length > 1) broken.push(m[0]);
+    }
+  }
+  });
+  return broken;
+};
+var broken = summary ? brokenIn(all("th, td:not(:first-child)", summary)) : [];
 var charts = all("svg.chart").map(function (svg) {
   var box = svg.getBoundingClientRect();
   var texts = all("text", svg).map(function (t) { return t.getBoundingClientRect(); });
@@ -301,6 +323,8 @@ return {
   summary_top: summary ? summary.getBoundingClientRect().top : null,
   summary_cells_right: summary ? Math.max.apply(null, all("th, td", summary).map(function (c) { return c.getBoundingClientRect().right; })) : null,
   exact_width: exact,
+  summary_broken_words: broken,
+  broken_words: brokenIn(all("th, td.num, td.status")),
   headline: headline ? headline.textContent : null,
   headline_top: headline ? headline.getBoundingClientRect().top : null,
   charts: charts,
@@ -336,6 +360,7 @@ fn n_source_lines(program: &str) -> usize {
 fn assert_readable(m: &serde_json::Value, what: &str) {
     let (scroll, inner) = (m["scroll_width"].as_f64().unwrap(), m["inner_width"].as_f64().unwrap());
     assert!(scroll <= inner, "{what}: the page scrolls sideways ({scroll} px in a {inner} px window)");
+    assert_eq!(m["broken_words"], serde_json::json!([]), "{what}: words of tables broken across lines");
     if m["cells"].as_u64().unwrap() > 0 {
         let min = m["min_cell"].as_f64().unwrap();
         assert!(min >= 10.0, "{what}: a status cell is {min} px wide");
@@ -395,6 +420,7 @@ fn r28_2_the_summary_fits_a_1400_px_window_with_its_reasons_readable() {
     let inner = m["inner_width"].as_f64().unwrap();
     assert!(m["summary_right"].as_f64().unwrap() <= inner, "{m}");
     assert!(m["summary_cells_right"].as_f64().unwrap() <= inner, "a column of the summary is cut off: {m}");
+    assert_eq!(m["summary_broken_words"], serde_json::json!([]), "words of the summary broken across lines");
     // The reason reads as a sentence, not one word a line.
     assert!(m["exact_width"].as_f64().unwrap() >= 400.0, "{m}");
     // Three configurations with long names side by side.
@@ -424,6 +450,7 @@ fn r28_2_the_summary_fits_a_1400_px_window_with_its_reasons_readable() {
     let m = measure(&cmp.join("index.html"), PROBE).unwrap();
     assert_readable(&m, "compare");
     assert!(m["summary_cells_right"].as_f64().unwrap() <= inner, "a column of the summary is cut off: {m}");
+    assert_eq!(m["summary_broken_words"], serde_json::json!([]), "words of the summary broken across lines");
 }
 
 #[test]
@@ -765,6 +792,7 @@ fn r28_a_driver_run_of_the_shared_corpus_reads_well() {
     assert!(m["load_ms"].as_f64().unwrap() < MAX_LOAD_MS, "index.html: {} ms", m["load_ms"]);
     assert_readable(&m, "index.html");
     assert!(m["summary_cells_right"].as_f64().unwrap() <= m["inner_width"].as_f64().unwrap(), "{m}");
+    assert_eq!(m["summary_broken_words"], serde_json::json!([]), "words of the summary broken across lines");
     assert!(m["exact_width"].as_f64().unwrap() >= 400.0, "{m}");
     assert_line_links(&m, &html);
     // The page with the longest line: its status cells are there to see.
