@@ -600,6 +600,27 @@ impl UndecidedLines {
         format!("{} line(s) undecided: {}", self.len(), parts.join(", "))
     }
 
+    /// Why each undecided line is undecided (`why` of every line at once: each blocking edge is
+    /// described once, not once per line).
+    pub fn whys(&self) -> BTreeMap<u32, String> {
+        let mut res: BTreeMap<u32, String> = BTreeMap::new();
+        for &l in &self.elsewhere {
+            res.insert(l, ELSEWHERE.to_string());
+        }
+        // In the order `why` tries them: a line reached, then behind the first blocking edge
+        // holding it.
+        for b in self.blocked.iter().rev() {
+            let why = format!("behind {}", b.describe_edge());
+            for &l in &b.lines {
+                res.insert(l, why.clone());
+            }
+        }
+        for &l in &self.reached {
+            res.insert(l, REACHED.to_string());
+        }
+        res
+    }
+
     /// Why `line` is undecided, if it is.
     pub fn why(&self, line: u32) -> Option<String> {
         if self.reached.binary_search(&line).is_ok() {
@@ -710,6 +731,29 @@ mod tests {
             violates_property: false,
             inputs: Vec::new(),
             memory: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn every_undecided_line_has_one_why() {
+        let at = |lines: &[u32], edge: &str| BlockedAt {
+            line: 9,
+            function: "f".into(),
+            edge: edge.into(),
+            state: "ARG1".into(),
+            obstacle: crate::coverage::undecided::Obstacle::NotTried,
+            tried: 0,
+            cut: 0,
+            lines: lines.to_vec(),
+        };
+        let u = UndecidedLines {
+            reached: vec![1, 3],
+            blocked: vec![at(&[2, 3, 4], "a;"), at(&[4, 5], "b;")],
+            elsewhere: vec![6],
+        };
+        let whys = u.whys();
+        for line in 0..8 {
+            assert_eq!(whys.get(&line).cloned(), u.why(line), "line {line}");
         }
     }
 

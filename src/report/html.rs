@@ -66,6 +66,8 @@ pub fn html_report(input: &HtmlInput) -> Vec<HtmlPage> {
     let common = common(input);
     let mut pages = Vec::new();
     let covering = covering(input.results);
+    let whys: Vec<BTreeMap<u32, String>> =
+        input.results.iter().map(|r| r.undecided.as_ref().map(|u| u.whys()).unwrap_or_default()).collect();
     // With the source split, the branch table (thousands of rows on a driver) gets a page of its
     // own too, so that `index.html` stays light.
     let branches = branch_table(input, &layout);
@@ -84,7 +86,7 @@ pub fn html_report(input: &HtmlInput) -> Vec<HtmlPage> {
         branches: if branches_apart { None } else { Some(branches) },
         n_branches,
         source: if layout.inline {
-            Some(rows_html(&common.names, &source_rows(input, &covering, 1, texts.len() as u32, &texts)))
+            Some(rows_html(&common.names, &source_rows(input, &covering, &whys, 1, texts.len() as u32, &texts)))
         } else {
             None
         },
@@ -109,7 +111,7 @@ pub fn html_report(input: &HtmlInput) -> Vec<HtmlPage> {
                     .filter(|f| f.first_line >= first && f.first_line <= last)
                     .map(|f| Link { text: f.name.clone(), href: format!("#L{}", f.first_line) })
                     .collect(),
-                rows: rows_html(&common.names, &source_rows(input, &covering, first, last, &texts)),
+                rows: rows_html(&common.names, &source_rows(input, &covering, &whys, first, last, &texts)),
                 script: SCRIPT,
             };
             pages.push(HtmlPage { file: layout.file(k), text: render(&env, "source.html", &page) });
@@ -708,8 +710,9 @@ fn function_table(input: &HtmlInput, layout: &Layout) -> Table {
         .functions
         .iter()
         .map(|f| {
-            let in_f = |l: &&u32| **l >= f.first_line && **l <= f.last_line;
-            let to_cover = first.lines_to_cover.iter().filter(in_f).count();
+            // `lines_to_cover` is ascending: the function's lines are one slice of it.
+            let lines = &first.lines_to_cover;
+            let to_cover = lines.partition_point(|&l| l <= f.last_line) - lines.partition_point(|&l| l < f.first_line);
             let mut cells = vec![(format!("{}–{}", f.first_line, f.last_line), true), (to_cover.to_string(), true)];
             let (mut undecided, mut over) = (0, 0);
             for r in input.results {
@@ -830,6 +833,7 @@ struct Cell {
 fn source_rows(
     input: &HtmlInput,
     covering: &[BTreeMap<u32, Vec<usize>>],
+    whys: &[BTreeMap<u32, String>],
     first: u32,
     last: u32,
     texts: &[&str],
@@ -840,13 +844,13 @@ fn source_rows(
             let cells = input
                 .results
                 .iter()
-                .zip(covering)
-                .map(|(r, cov)| {
+                .zip(covering.iter().zip(whys))
+                .map(|(r, (cov, why))| {
                     let status = r.line_status.get(&n);
                     Cell {
                         config: r.instance.clone(),
                         status: status.map_or("none", |s| s.name()),
-                        title: title(r, cov, n),
+                        title: title(r, cov, why.get(&n).map(String::as_str), n),
                     }
                 })
                 .collect();
@@ -883,8 +887,9 @@ fn rows_html(names: &[String], rows: &[SourceRow]) -> String {
     out
 }
 
-/// A status cell's tooltip: the covering executions, or why the line is not coverable or undecided.
-fn title(r: &CoverageResult, cov: &BTreeMap<u32, Vec<usize>>, n: u32) -> String {
+/// A status cell's tooltip: the covering executions, or why the line is not coverable or undecided
+/// (`why`, from `UndecidedLines::whys`).
+fn title(r: &CoverageResult, cov: &BTreeMap<u32, Vec<usize>>, why: Option<&str>, n: u32) -> String {
     match r.line_status.get(&n) {
         Some(LineStatus::Covered(_)) => {
             let ids = cov.get(&n).map(Vec::as_slice).unwrap_or_default();
@@ -902,13 +907,9 @@ fn title(r: &CoverageResult, cov: &BTreeMap<u32, Vec<usize>>, n: u32) -> String 
         Some(LineStatus::Unknown) => format!(
             "{}: unknown ({})",
             r.instance,
-            r.undecided
-                .as_ref()
-                .and_then(|u| u.why(n))
-                .or_else(|| r.inexact_reason.as_ref().map(|w| w.to_string()))
-                .unwrap_or_default()
+            why.map(str::to_string).or_else(|| r.inexact_reason.as_ref().map(|w| w.to_string())).unwrap_or_default()
         ),
-        Some(LineStatus::OverOnly) => match r.undecided.as_ref().and_then(|u| u.why(n)) {
+        Some(LineStatus::OverOnly) => match why {
             Some(why) => format!("{}: over_only, undecided: {why}", r.instance),
             None => format!("{}: over_only", r.instance),
         },

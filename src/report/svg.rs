@@ -190,13 +190,14 @@ const BAR_GAP: f64 = 8.0;
 pub fn stacked_bars(title: &str, bars: &[StackedBar]) -> String {
     let shown: Vec<usize> =
         (0..STATUSES.len()).filter(|&s| bars.iter().any(|b| b.parts.iter().any(|&(k, n)| k == s && n > 0))).collect();
-    let legend_rows = shown.len().div_ceil(3).max(1) as f64;
+    // Two legend entries a row: the longest label takes most of half the chart's width.
+    let legend_rows = shown.len().div_ceil(2).max(1) as f64;
     let top = TITLE_H + LEGEND_ROW * legend_rows + 6.0;
     let h = top + (BAR_H + BAR_GAP) * bars.len() as f64 + 4.0;
     let mut out = open(title, SW, h);
     for (k, &s) in shown.iter().enumerate() {
-        let (col, row) = (k % 3, k / 3);
-        let (lx, ly) = (8.0 + 250.0 * col as f64, TITLE_H + LEGEND_ROW * row as f64);
+        let (col, row) = (k % 2, k / 2);
+        let (lx, ly) = (8.0 + (SW / 2.0) * col as f64, TITLE_H + LEGEND_ROW * row as f64);
         let st = &STATUSES[s];
         let _ = write!(
             out,

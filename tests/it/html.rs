@@ -361,6 +361,11 @@ fn assert_readable(m: &serde_json::Value, what: &str) {
     let (scroll, inner) = (m["scroll_width"].as_f64().unwrap(), m["inner_width"].as_f64().unwrap());
     assert!(scroll <= inner, "{what}: the page scrolls sideways ({scroll} px in a {inner} px window)");
     assert_eq!(m["broken_words"], serde_json::json!([]), "{what}: words of tables broken across lines");
+    for c in m["charts"].as_array().unwrap() {
+        let (l, r) = (c["left"].as_f64().unwrap(), c["right"].as_f64().unwrap());
+        let inside = c["text_left"].as_f64().unwrap() >= l - 0.5 && c["text_right"].as_f64().unwrap() <= r + 0.5;
+        assert!(inside, "{what}: a label of a chart is cut: {c}");
+    }
     if m["cells"].as_u64().unwrap() > 0 {
         let min = m["min_cell"].as_f64().unwrap();
         assert!(min >= 10.0, "{what}: a status cell is {min} px wide");
@@ -608,6 +613,7 @@ fn r28_6_a_status_has_one_colour_everywhere() {
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let Some(m) = measure(&cmp.join("index.html"), PROBE) else { return };
+    assert_readable(&m, "compare");
     let (cells, bars, legend) = (&m["colours"], &m["bars"], &m["legend"]);
     // Lines covered, undecided and unexplored: the same colour in the source, the bars and the legend.
     let present: Vec<&String> = cells.as_object().unwrap().keys().filter(|s| *s != "none").collect();
