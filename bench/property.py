@@ -21,13 +21,15 @@ def run(vcov, prog, aa, mode, limit, out):
     if os.path.exists(out):
         os.remove(out)
     t = time.monotonic()
-    subprocess.run([vcov, "coverage", prog, "--aa", aa, "--generate", mode, "--timelimit", "%g" % limit,
-                    "--no-progress", "--json", out], capture_output=True, timeout=limit + 120)
+    r = subprocess.run([vcov, "coverage", prog, "--aa", aa, "--generate", mode, "--timelimit", "%g" % limit,
+                        "--no-progress", "--json", out], capture_output=True, text=True, errors="replace",
+                       timeout=limit + 120)
     wall = time.monotonic() - t
     try:
         p = json.load(open(out))["property"]
     except Exception:
-        return "no report", wall
+        said = [l for l in r.stderr.splitlines() if l.startswith("vcov:")]
+        return "no report (exit %d: %s)" % (r.returncode, said[-1] if said else "-"), wall
     status = p["status"]
     if p.get("by"):
         status += " by " + p["by"]
@@ -55,8 +57,10 @@ def main():
             others_found = any(got[m][0].startswith("found_in_region") for m in MODES[1:])
             wrong = default.startswith("none_in_region") and others_found
             missed = others_found and not default.startswith("found_in_region")
-            agree = "no: WRONG CLAIM" if wrong else "no: default missed it" if missed else "yes"
-            bad += wrong or missed
+            lost = any(got[m][0].startswith("no report") for m in MODES)
+            agree = ("no: WRONG CLAIM" if wrong else "no: default missed it" if missed
+                     else "no report" if lost else "yes")
+            bad += wrong or missed or lost
             cells = " | ".join("%s (%.1f)" % got[m] for m in MODES)
             print("| %s | %s | %s |" % (os.path.basename(d), cells, agree), flush=True)
     sys.exit(1 if bad else 0)

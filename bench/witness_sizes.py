@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Witness sizes (issue #32): `vcov verify --witness` on every task of the shared corpus with a
 violation — the SV-COMP tasks expected `false` (../shared/corpus/svcomp/tasks.csv) and the SystemC
-programs named BUG (../shared/corpus/fse12/systemc) — and, with --lint, witnesslint on each witness.
+programs named BUG (../shared/corpus/fse12/systemc) — and, with --lint, witnesslint on each witness;
+for the SystemC programs also the witness of `vcov coverage PROGRAM --aa assumption-automata/true.spc`
+(the bug its search meets, often on a longer path than verify's).
 
   bench/witness_sizes.py [--vcov PATH] [--old PATH] [--lint DIR-OF-witnesslinter.py] [--limit S]
 
@@ -25,6 +27,18 @@ def tasks():
         yield "systemc/" + os.path.basename(c), [c, "--spec", "errorlabel", "--32"], c
 
 
+TRUE_AA = os.path.join(ROOT, "assumption-automata", "true.spc")
+
+
+def coverage_witness(vcov, program, out, limit):
+    """The witness `vcov coverage PROGRAM --aa true.spc` writes for the bug it finds (bytes, or None)."""
+    if os.path.exists(out):
+        os.remove(out)
+    subprocess.run([vcov, "coverage", program, "--aa", TRUE_AA, "--witness", out, "--timelimit", str(limit),
+                    "--no-progress"], capture_output=True, timeout=limit + 60)
+    return os.path.getsize(out) if os.path.exists(out) else None
+
+
 def witness(vcov, task, out, limit):
     if os.path.exists(out):
         os.remove(out)
@@ -46,7 +60,8 @@ def main():
     ap.add_argument("--limit", type=int, default=60)
     a = ap.parse_args()
     bad = 0
-    head = "| task | verdict | bytes | nodes | edges |" + (" old bytes | old nodes |" if a.old else "") + (" witnesslint |" if a.lint else "")
+    head = ("| task | verdict | bytes | nodes | edges |" + (" old bytes | old nodes |" if a.old else "")
+            + (" witnesslint |" if a.lint else "") + " coverage bytes |" + (" old coverage bytes |" if a.old else ""))
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
     largest = 0
@@ -72,6 +87,21 @@ def main():
                     code = m.group(1) if m else "?"
                     row += " %s |" % ("ok" if code == "0" else "exit " + code)
                     bad += code != "0"
+            if name.startswith("systemc/"):
+                cov = coverage_witness(a.vcov, program, os.path.join(work, "c.graphml"), a.limit)
+                bad += cov is None or cov >= 1_000_000
+                largest = max(largest, cov or 0)
+                row += " %s |" % cov
+                if a.lint and cov is not None:
+                    p = subprocess.run([a.python, os.path.join(a.lint, "witnesslinter.py"), "--witness",
+                                        os.path.join(work, "c.graphml"), program], capture_output=True, text=True)
+                    if "exit code 0" not in p.stdout + p.stderr:
+                        row += " (witnesslint rejects it)"
+                        bad += 1
+                if a.old:
+                    row += " %s |" % coverage_witness(a.old, program, os.path.join(work, "oc.graphml"), a.limit)
+            else:
+                row += " - |" + (" - |" if a.old else "")
             print(row, flush=True)
     print("\nlargest witness: %d bytes" % largest)
     sys.exit(1 if bad else 0)

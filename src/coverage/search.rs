@@ -334,40 +334,65 @@ pub fn search(
     std::thread::scope(|scope| {
         let cancel = &cancel;
         let job = &job;
-        let handle = scope.spawn(move || {
-            let t = std::time::Instant::now();
-            let ruled_out = job.run(&|| cancel.load(Ordering::Relaxed) || budget.exhausted().is_some());
-            (ruled_out, t.elapsed().as_secs_f64())
-        });
-        let values = ValuesBeside { handle: Some(handle), cancel };
+        let start = move || {
+            scope.spawn(move || {
+                let t = std::time::Instant::now();
+                let ruled_out = job.run(&|| cancel.load(Ordering::Relaxed) || budget.exhausted().is_some());
+                (ruled_out, t.elapsed().as_secs_f64())
+            })
+        };
+        let values = ValuesBeside { start: Some(Box::new(start)), handle: None, cancel };
         search_beside(analysis, prog, config, progress, share, values)
     })
 }
+
+/// Edges the search executes before the value analysis starts beside it: a search that ends sooner
+/// (most that stop at a bug) does not share the machine with it.
+const VALUES_START_EDGES: u64 = 20_000;
 
 /// Edges the search executes before it waits for the value analysis, if that has not ended yet, and
 /// stops targeting the lines it rules out (a count of edges, not a time, so that the result does not
 /// depend on the machine or the thread count).
 const VALUES_JOIN_EDGES: u64 = 50_000;
 
+/// The value analysis' thread, once started.
+type ValuesHandle<'s> = std::thread::ScopedJoinHandle<'s, (RuledOut, f64)>;
+
 /// The value analysis of the product (`Analysis::lines_ruled_out`) running beside the search: lines
 /// no execution reaches inside the region are decided without the search, which stops looking for
-/// them once it has them. The search joins it after `VALUES_JOIN_EDGES` edges or when it ends, except
-/// when it stops at the first bug: then it reports without it. (Pruning the product edges it rules out
+/// them once it has them. It starts after `VALUES_START_EDGES` edges; the search joins it after
+/// `VALUES_JOIN_EDGES` edges or when it ends (a search that ended sooner runs it then), except when
+/// it stops at the first bug: then it reports without it. (Pruning the product edges it rules out
 /// from the guide's targets as well changes the search order for the worse on keyspan_remote.BUG.)
 struct ValuesBeside<'s> {
-    handle: Option<std::thread::ScopedJoinHandle<'s, (RuledOut, f64)>>,
+    start: Option<Box<dyn FnOnce() -> ValuesHandle<'s> + 's>>,
+    handle: Option<ValuesHandle<'s>>,
     cancel: &'s AtomicBool,
 }
 
 impl ValuesBeside<'_> {
+    /// Starts the analysis if it has not started.
+    fn start(&mut self) {
+        if let Some(start) = self.start.take() {
+            self.handle = Some(start());
+        }
+    }
+
+    /// Whether its result is still to be taken.
+    fn pending(&self) -> bool {
+        self.start.is_some() || self.handle.is_some()
+    }
+
     /// The analysis' result and how long it took, waiting for it; `None` after the first call.
     fn join(&mut self) -> Option<(RuledOut, f64)> {
+        self.start();
         let handle = self.handle.take()?;
         Some(handle.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
     }
 
-    /// Stops the analysis without its result.
+    /// Stops the analysis without its result (it never starts if it has not).
     fn abandon(&mut self) {
+        self.start = None;
         self.cancel.store(true, Ordering::Relaxed);
         self.handle.take();
     }
@@ -434,7 +459,10 @@ fn search_beside(
     // goes on for them with a budget of its own (`violation_budget`).
     let mut lines_done_at: Option<u64> = None;
     while !limited {
-        if explorer.edges_executed() >= VALUES_JOIN_EDGES && values.handle.is_some() {
+        if explorer.edges_executed() >= VALUES_START_EDGES {
+            values.start();
+        }
+        if explorer.edges_executed() >= VALUES_JOIN_EDGES && values.pending() {
             out.join_values(&mut values, explorer.guide_mut());
             progress.note(&out, over.saturating_sub(explorer.guide().n_open()));
         }

@@ -126,22 +126,39 @@ impl RunLimits {
     }
 }
 
-/// How long the search and the report may run past the deadline.
+/// How much CPU time the search and the report may use past the deadline: on a loaded machine the
+/// process gets less than a core, and a wall-clock grace would throw away a run that was about to
+/// end.
 pub const GRACE: Duration = Duration::from_secs(1);
+
+/// How long the search and the report may run past the deadline by the clock, whatever they use: a
+/// run that is stuck (waiting, or starved) still ends.
+pub const WALL_GRACE: Duration = Duration::from_secs(10);
 
 /// How often the watchdog looks.
 const TICK: Duration = Duration::from_millis(10);
 
-/// The rule: which limit, if any, ends the run now, in `phase`, `past_deadline` by that much (`None`:
-/// before it or no deadline), with `resident` bytes in use.
-pub fn verdict(phase: Phase, past_deadline: Option<Duration>, resident: u64, memory_bytes: u64) -> Option<Limit> {
+/// How far a run is past its deadline: by the clock, and in CPU time used since.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Late {
+    /// Wall-clock time since the deadline.
+    pub wall: Duration,
+    /// CPU time the process used since the deadline.
+    pub cpu: Duration,
+}
+
+/// The rule: which limit, if any, ends the run now, in `phase`, `late` by that much (`None`: before
+/// the deadline or no deadline), with `resident` bytes in use.
+pub fn verdict(phase: Phase, late: Option<Late>, resident: u64, memory_bytes: u64) -> Option<Limit> {
+    let past_deadline = late.map(|l| l.wall);
+    let out_of_grace = late.is_some_and(|l| l.cpu >= GRACE || l.wall >= WALL_GRACE);
     let ceiling = memory_bytes.saturating_add((memory_bytes / 4).max(64 << 20));
     match phase {
         Phase::Done => None,
         Phase::Reading | Phase::Composing if past_deadline.is_some() => Some(Limit::Time),
         Phase::Reading | Phase::Composing if resident > memory_bytes => Some(Limit::Memory),
         Phase::Reading | Phase::Composing => None,
-        Phase::Searching | Phase::Reporting if past_deadline.is_some_and(|d| d >= GRACE) => Some(Limit::Time),
+        Phase::Searching | Phase::Reporting if out_of_grace => Some(Limit::Time),
         Phase::Searching | Phase::Reporting if resident > ceiling => Some(Limit::Memory),
         Phase::Searching | Phase::Reporting => None,
     }
@@ -167,13 +184,19 @@ impl Watchdog {
         let thread = std::thread::Builder::new()
             .name("vcov-watchdog".into())
             .spawn(move || {
+                // The process's CPU time when the deadline passed (the first look after it).
+                let mut cpu_at_deadline: Option<f64> = None;
                 while !q.load(Ordering::Relaxed) {
                     let resident = crate::symex::resident_bytes().unwrap_or(0);
                     if resident > limits.memory_bytes {
                         flag.store(true, Ordering::Relaxed);
                     }
-                    let past = limits.deadline.and_then(|d| Instant::now().checked_duration_since(d));
-                    if let Some(limit) = verdict(phase(), past, resident, limits.memory_bytes) {
+                    let late = limits.deadline.and_then(|d| Instant::now().checked_duration_since(d)).map(|wall| {
+                        let now = super::cpu_seconds();
+                        let since = now - *cpu_at_deadline.get_or_insert(now);
+                        Late { wall, cpu: Duration::from_secs_f64(since.max(0.0)) }
+                    });
+                    if let Some(limit) = verdict(phase(), late, resident, limits.memory_bytes) {
                         end_run(limit, &give_up);
                     }
                     std::thread::sleep(TICK);
@@ -215,21 +238,26 @@ mod tests {
     fn reading_and_composing_stop_at_the_limits_themselves() {
         for p in [Phase::Reading, Phase::Composing] {
             assert_eq!(verdict(p, None, 10 * MIB, 100 * MIB), None);
-            assert_eq!(verdict(p, Some(Duration::ZERO), 10 * MIB, 100 * MIB), Some(Limit::Time));
+            assert_eq!(verdict(p, Some(Late::default()), 10 * MIB, 100 * MIB), Some(Limit::Time));
             assert_eq!(verdict(p, None, 101 * MIB, 100 * MIB), Some(Limit::Memory));
         }
     }
 
     #[test]
-    fn the_search_and_the_report_get_a_second_and_a_quarter_more_memory() {
+    fn the_search_and_the_report_get_a_second_of_cpu_and_a_quarter_more_memory() {
+        let late =
+            |wall: u64, cpu: u64| Some(Late { wall: Duration::from_millis(wall), cpu: Duration::from_millis(cpu) });
         for p in [Phase::Searching, Phase::Reporting] {
-            assert_eq!(verdict(p, Some(Duration::from_millis(999)), 10 * MIB, 100 * MIB), None);
-            assert_eq!(verdict(p, Some(GRACE), 10 * MIB, 100 * MIB), Some(Limit::Time));
+            assert_eq!(verdict(p, late(999, 999), 10 * MIB, 100 * MIB), None);
+            assert_eq!(verdict(p, late(1000, 1000), 10 * MIB, 100 * MIB), Some(Limit::Time));
+            // Starved by other processes: a second of CPU, not of the clock, up to ten seconds.
+            assert_eq!(verdict(p, late(5000, 400), 10 * MIB, 100 * MIB), None);
+            assert_eq!(verdict(p, late(10_000, 400), 10 * MIB, 100 * MIB), Some(Limit::Time));
             assert_eq!(verdict(p, None, 164 * MIB, 100 * MIB), None);
             assert_eq!(verdict(p, None, 165 * MIB, 100 * MIB), Some(Limit::Memory));
             assert_eq!(verdict(p, None, 1000 * MIB, 800 * MIB), None);
             assert_eq!(verdict(p, None, 1001 * MIB, 800 * MIB), Some(Limit::Memory));
         }
-        assert_eq!(verdict(Phase::Done, Some(GRACE * 10), u64::MAX, MIB), None);
+        assert_eq!(verdict(Phase::Done, late(100_000, 100_000), u64::MAX, MIB), None);
     }
 }

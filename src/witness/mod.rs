@@ -6,7 +6,10 @@
 //! function with a body (`enterFunction` / `returnFromFunction`), and every call of a function
 //! without body whose result is an input (`assumption` `\result == v;` with
 //! `assumption.resultfunction`). Other edges are left out: a witness transition that matches no
-//! edge lets the validator move on.
+//! edge lets the validator move on. `endline` is written only for an edge spanning several lines.
+//! A block of transitions repeated back to back (a loop's iterations that branch the same way and
+//! read the same inputs) is written once, as a cycle: the witness still contains the path, and its
+//! size grows with what the path does differently rather than with how long it runs.
 //!
 //! It also holds the metadata exchange formats share (Test-Comp's `metadata.xml` too): the program's
 //! SHA-256 and the ISO 8601 creation time.
@@ -82,43 +85,106 @@ pub fn violation_graphml(
     out.push_str("  <node id=\"N0\">\n   <data key=\"entry\">true</data>\n  </node>\n");
     // Results of external calls, in the order the path made the calls.
     let mut calls = inputs.iter().filter(|i| matches!(i.kind, InputKind::Call { .. })).peekable();
-    // The last edge is the violating one: it always gets a transition, into the violation node.
-    let mut n = 0usize;
+    // The transitions before the violating edge, then the violating edge's own (always one, into
+    // the violation node; empty when that edge has no place in the source).
+    let mut steps = Vec::new();
+    let mut last = Vec::new();
     for (k, &e) in edges.iter().enumerate() {
         let result = calls.next_if(|i| matches!(i.kind, InputKind::Call { edge, .. } if edge == e));
-        let last = k + 1 == edges.len();
         let mut data = edge_data(prog, cfa, e, result);
-        if last && data.is_empty() {
-            if let Some((a, b)) = cfa.edge(e).lines {
-                data.push(("startline", a.to_string()));
-                data.push(("endline", b.to_string()));
+        if k + 1 == edges.len() {
+            if data.is_empty() {
+                if let Some((a, b)) = cfa.edge(e).lines {
+                    push_lines(&mut data, a, b);
+                }
             }
-        }
-        if data.is_empty() {
-            continue;
-        }
-        if last {
-            let _ = writeln!(out, "  <node id=\"N{}\">\n   <data key=\"violation\">true</data>\n  </node>", n + 1);
-        } else {
-            let _ = writeln!(out, "  <node id=\"N{}\"/>", n + 1);
-        }
-        let _ = writeln!(out, "  <edge source=\"N{}\" target=\"N{}\">", n, n + 1);
-        for (key, value) in data {
-            let _ = writeln!(out, "   <data key=\"{key}\">{}</data>", xml_escape(&value));
-        }
-        out.push_str("  </edge>\n");
-        n += 1;
-        if last {
-            out.push_str(" </graph>\n</graphml>\n");
-            return out;
+            last = data;
+        } else if !data.is_empty() {
+            steps.push(data);
         }
     }
-    // A path whose last edge has no place in the source: the violation node follows the last
-    // transition directly.
-    let _ = writeln!(out, "  <node id=\"N{}\">\n   <data key=\"violation\">true</data>\n  </node>", n + 1);
-    let _ = writeln!(out, "  <edge source=\"N{}\" target=\"N{}\"/>", n, n + 1);
+    // Node `N{n}` is the state after the transitions written so far; a folded block returns to the
+    // node it started from.
+    let mut n = 0usize;
+    let mut next = 0usize;
+    let edge = |out: &mut String, from: usize, to: usize, data: &[(&'static str, String)]| {
+        if data.is_empty() {
+            let _ = writeln!(out, "  <edge source=\"N{from}\" target=\"N{to}\"/>");
+            return;
+        }
+        let _ = writeln!(out, "  <edge source=\"N{from}\" target=\"N{to}\">");
+        for (key, value) in data {
+            let _ = writeln!(out, "   <data key=\"{key}\">{}</data>", xml_escape(value));
+        }
+        out.push_str("  </edge>\n");
+    };
+    for run in fold_repeats(&steps) {
+        let block = &steps[run.start..run.start + run.len];
+        let head = n;
+        for (k, data) in block.iter().enumerate() {
+            let to = if run.times > 1 && k + 1 == block.len() {
+                head
+            } else {
+                next += 1;
+                let _ = writeln!(out, "  <node id=\"N{next}\"/>");
+                next
+            };
+            edge(&mut out, n, to, data);
+            n = to;
+        }
+    }
+    let _ = writeln!(out, "  <node id=\"N{}\">\n   <data key=\"violation\">true</data>\n  </node>", next + 1);
+    edge(&mut out, n, next + 1, &last);
     out.push_str(" </graph>\n</graphml>\n");
     out
+}
+
+/// A piece of a witness path: the `len` transitions from `start`, taken `times` times in a row
+/// (more than once: written as a cycle).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Run {
+    start: usize,
+    len: usize,
+    times: usize,
+}
+
+/// The longest block a repetition is looked for in (a loop body's transitions).
+const MAX_BLOCK: usize = 512;
+
+/// `steps` cut into runs, left to right: at each place the repeated block that saves the most
+/// transitions (blocks of 2 to `MAX_BLOCK` transitions: a cycle of one would be a self-loop, which
+/// witnesslint warns about; a transition repeated alone folds in pairs), else a single transition. Taking a cycle any
+/// number of times keeps the path in the witness, so folding only lets a validator try more.
+fn fold_repeats<T: PartialEq>(steps: &[T]) -> Vec<Run> {
+    let mut runs = Vec::new();
+    let mut i = 0;
+    while i < steps.len() {
+        let mut best = Run { start: i, len: 1, times: 1 };
+        for len in 2..=MAX_BLOCK.min((steps.len() - i) / 2) {
+            if steps[i + len] != steps[i] {
+                continue;
+            }
+            let block = &steps[i..i + len];
+            let mut times = 1;
+            while i + (times + 1) * len <= steps.len() && steps[i + times * len..i + (times + 1) * len] == *block {
+                times += 1;
+            }
+            if times > 1 && len * (times - 1) > best.len * (best.times - 1) {
+                best = Run { start: i, len, times };
+            }
+        }
+        i += best.len * best.times;
+        runs.push(best);
+    }
+    runs
+}
+
+/// `startline`, and `endline` where the edge spans more than one line.
+fn push_lines(data: &mut Vec<(&'static str, String)>, start: u32, end: u32) {
+    data.push(("startline", start.to_string()));
+    if end != start {
+        data.push(("endline", end.to_string()));
+    }
 }
 
 /// `attr.name`, `attr.type`, `for`, `id`, default value.
@@ -151,8 +217,7 @@ fn edge_data(prog: &Program, cfa: &Cfa, e: EdgeId, result: Option<&InputValue>) 
     let mut data = Vec::new();
     let lines = |data: &mut Vec<(&'static str, String)>| {
         if let Some((a, b)) = edge.lines {
-            data.push(("startline", a.to_string()));
-            data.push(("endline", b.to_string()));
+            push_lines(data, a, b);
         }
     };
     match &edge.kind {
@@ -222,6 +287,29 @@ mod tests {
         assert_eq!(at(1_714_564_800 + 3661), "2024-05-01T13:01:01Z");
         let with_nanos = std::time::UNIX_EPOCH + std::time::Duration::from_millis(1500);
         assert_eq!(utc_timestamp(with_nanos), "1970-01-01T00:00:01Z");
+    }
+
+    #[test]
+    fn repeated_blocks_fold_into_runs() {
+        let runs = |s: &str| {
+            let steps: Vec<char> = s.chars().collect();
+            fold_repeats(&steps).iter().map(|r| (r.start, r.len, r.times)).collect::<Vec<_>>()
+        };
+        assert_eq!(runs(""), vec![]);
+        assert_eq!(runs("abc"), vec![(0, 1, 1), (1, 1, 1), (2, 1, 1)]);
+        assert_eq!(runs("aaaaab"), vec![(0, 2, 2), (4, 1, 1), (5, 1, 1)]);
+        // The block that saves most wins: `ab` three times, not `a` alone.
+        assert_eq!(runs("xababab"), vec![(0, 1, 1), (1, 2, 3)]);
+        // A partial repetition after the block is written out.
+        assert_eq!(runs("ababa"), vec![(0, 2, 2), (4, 1, 1)]);
+        // Every step is in exactly one run, in order.
+        let s = "abcabcabcxyxyz";
+        let mut at = 0;
+        for (start, len, times) in runs(s) {
+            assert_eq!(start, at);
+            at += len * times;
+        }
+        assert_eq!(at, s.len());
     }
 
     #[test]

@@ -282,3 +282,50 @@ fn confirm_turns_a_counterexample_gcc_does_not_reach_into_unknown() {
     );
     assert!(!w.exists(), "no witness for an unconfirmed counterexample");
 }
+
+#[test]
+fn a_loop_run_the_same_way_is_one_cycle_in_the_witness() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let witness = dir.path().join("witness.graphml");
+    let program = fixture("loop_then_bug.c");
+    let (line, code) = verdict(&[path(&program), "--witness", path(&witness)]);
+    assert_eq!((line.as_str(), code), ("Verification result: FALSE(unreach-call)", 0));
+    let text = std::fs::read_to_string(&witness).expect("witness written");
+    assert_well_formed(&text);
+    // Each transition: source, target, and its (startline, control).
+    let edge = regex::Regex::new(r#"(?s)<edge source="N(\d+)" target="N(\d+)"(?:/>|>(.*?)</edge>)"#).unwrap();
+    let datum = |body: &str, key: &str| {
+        let re = regex::Regex::new(&format!(r#"<data key="{key}">([^<]*)</data>"#)).unwrap();
+        re.captures(body).map(|c| c[1].to_string()).unwrap_or_default()
+    };
+    let edges: Vec<(usize, usize, String, String)> = edge
+        .captures_iter(&text)
+        .map(|c| {
+            let body = c.get(3).map_or("", |m| m.as_str());
+            (c[1].parse().unwrap(), c[2].parse().unwrap(), datum(body, "startline"), datum(body, "control"))
+        })
+        .collect();
+    assert!(edges.len() < 10, "300 iterations are not written out: {} transitions", edges.len());
+    assert!(edges.iter().any(|(s, t, _, _)| t < s), "a cycle goes back: {edges:?}");
+    assert!(edges.iter().all(|(s, t, _, _)| s != t), "no self-loop (witnesslint warns on them)");
+    // The path itself is in the witness: 300 times into the loop, out of it, into the `if`, then the
+    // call of reach_error, walked as the validator does (a set of witness states).
+    let violation: usize = regex::Regex::new(r#"<node id="N(\d+)">\s*<data key="violation">true</data>"#)
+        .unwrap()
+        .captures(&text)
+        .expect("a violation node")[1]
+        .parse()
+        .unwrap();
+    let mut path: Vec<(&str, &str)> = vec![("7", "condition-true"); 300];
+    path.extend([("7", "condition-false"), ("10", "condition-true"), ("11", "")]);
+    let mut states = std::collections::BTreeSet::from([0usize]);
+    for (line, control) in path {
+        states = edges
+            .iter()
+            .filter(|(s, _, l, c)| states.contains(s) && l == line && c == control)
+            .map(|(_, t, _, _)| *t)
+            .collect();
+        assert!(!states.is_empty(), "the witness follows the path at line {line} {control}");
+    }
+    assert!(states.contains(&violation), "the path ends in the violation node");
+}
