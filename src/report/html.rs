@@ -9,7 +9,7 @@
 //! `html/*.html`, which escapes every value (the program's text included) unless marked safe (the SVG
 //! charts of `svg`, notes whose line numbers `linkify` made links, and the source rows `rows_html`
 //! writes itself, escaping every text, because a driver's tens of thousands of rows are too many for
-//! the template engine within the second the reports have after a time limit), plus branches.html
+//! the template engine within the grace the reports have after a time limit), plus branches.html
 //! (the branch table of a program whose source is split).
 //!
 //! Invariant: every source line's row holds one cell per configuration whose class is `st-` and the
@@ -863,7 +863,7 @@ fn source_rows(
 /// cell per configuration (class `st-` + the status, the tooltip of `title`) and the code.
 /// Written here rather than through a template: a driver has tens of thousands of rows, and the
 /// template engine took most of a second for them where this takes a few milliseconds (which
-/// matters when the time limit leaves one second for the reports). Every text is escaped.
+/// matters when a time limit leaves the reports only the watchdog's grace). Every text is escaped.
 fn rows_html(names: &[String], rows: &[SourceRow]) -> String {
     use std::fmt::Write as _;
     let mut out = String::with_capacity(rows.len() * 120);
