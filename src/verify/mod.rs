@@ -16,6 +16,7 @@
 //! Invariant: `verify` does no file IO and uses no `anyhow`: `driver` does both.
 
 pub mod task;
+pub mod ts;
 
 use std::fmt;
 use std::path::PathBuf;
