@@ -15,16 +15,20 @@
 //!
 //! Invariant: `verify` does no file IO and uses no `anyhow`: `driver` does both.
 
+pub mod kind;
 pub mod task;
 pub mod ts;
 
 use std::fmt;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use crate::base::Diagnostic;
 use crate::cfa::{Cfa, EdgeId};
 use crate::cfront::{self, ir::Program, types::DataModel};
-use crate::symex::{self, Exhaustive, ExploreConfig, InputValue, PathEnd, Stats};
+use crate::symex::{self, Exhaustive, ExploreConfig, InputValue, PathEnd, Stats, Strategy};
+use kind::{KindConfig, KindResult, KindStats, ProofKind};
 
 /// The answer.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -57,6 +61,10 @@ pub struct VerifyReport {
     /// When the verdict is FALSE: the program and the inputs of the counterexample (for confirming
     /// it outside, `vcov verify --confirm`).
     pub counterexample: Option<(cfront::ir::Program, Vec<InputValue>)>,
+    /// The engine that decided, when one did.
+    pub engine: Option<Engine>,
+    /// What BMC and k-induction did, when they ran.
+    pub kind: Option<(KindStats, String)>,
 }
 
 impl std::fmt::Display for Verdict {
@@ -114,6 +122,43 @@ pub fn check_property(text: &str) -> Result<String, PropertyError> {
     Ok(text.trim().to_string())
 }
 
+/// Which engines `decide` runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Engines {
+    /// The explicit-path search and BMC/k-induction side by side, in two threads; the first that
+    /// decides stops the other (the default).
+    #[default]
+    Portfolio,
+    /// The explicit-path search alone, in the order `ExploreConfig::strategy` says.
+    Explicit,
+    /// BMC and k-induction alone.
+    KInduction,
+}
+
+/// The engine that decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// The explicit-path search, depth-first.
+    ExplicitDfs,
+    /// The explicit-path search, breadth-first.
+    ExplicitBfs,
+    /// Bounded model checking: a counterexample, or every path ends within the bound.
+    Bmc,
+    /// k-induction.
+    KInduction,
+}
+
+impl fmt::Display for Engine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Engine::ExplicitDfs => "explicit-dfs",
+            Engine::ExplicitBfs => "explicit-bfs",
+            Engine::Bmc => "bmc",
+            Engine::KInduction => "k-induction",
+        })
+    }
+}
+
 /// What the exploration decided.
 #[derive(Clone, Debug)]
 pub struct Decision {
@@ -123,13 +168,112 @@ pub struct Decision {
     pub stats: Stats,
     /// When the verdict is FALSE: the counterexample's edges and inputs.
     pub counterexample: Option<(Vec<EdgeId>, Vec<InputValue>)>,
+    /// The engine that decided, when one did.
+    pub engine: Option<Engine>,
+    /// When BMC and k-induction ran: their counters and their result in words.
+    pub kind: Option<(KindStats, String)>,
+    /// When k-induction proved the property: the proof (its invariants).
+    pub proof: Option<kind::Proof>,
+}
+
+/// Decides with `engines`: the explicit-path search (`explicit`), BMC and k-induction
+/// (`kind::run`), or both side by side, the first answer winning. Two answers that disagree (a
+/// vcov bug) give UNKNOWN rather than either.
+pub fn decide(prog: &Program, cfa: &Cfa, explore: ExploreConfig, engines: Engines) -> Decision {
+    let property = explore.property;
+    let kind_config = |cancel: Option<Arc<AtomicBool>>| KindConfig {
+        budget: symex::Budget { cancel, ..explore.budget.clone() },
+        ..KindConfig::default()
+    };
+    match engines {
+        Engines::Explicit => explicit(prog, cfa, explore),
+        Engines::KInduction => {
+            let (res, stats) = kind::run(prog, cfa, property, &kind_config(None));
+            combine(None, res, stats)
+        }
+        Engines::Portfolio => {
+            let cancel = Arc::new(AtomicBool::new(false));
+            let config = kind_config(Some(cancel.clone()));
+            let mut explore = explore;
+            explore.budget.cancel = Some(cancel.clone());
+            std::thread::scope(|scope| {
+                let other = scope.spawn(|| {
+                    let (res, stats) = kind::run(prog, cfa, property, &config);
+                    if !matches!(res, KindResult::Unknown(_)) {
+                        cancel.store(true, Ordering::Relaxed);
+                    }
+                    (res, stats)
+                });
+                let first = explicit(prog, cfa, explore);
+                if !matches!(first.verdict, Verdict::Unknown(_)) {
+                    cancel.store(true, Ordering::Relaxed);
+                }
+                let (res, stats) = other.join().unwrap_or_else(|_| {
+                    (KindResult::Unknown("k-induction: internal error".into()), KindStats::default())
+                });
+                combine(Some(first), res, stats)
+            })
+        }
+    }
+}
+
+/// The answer of the explicit-path search (if it ran) and of BMC/k-induction together.
+fn combine(explicit: Option<Decision>, res: KindResult, kind_stats: KindStats) -> Decision {
+    let said = match &res {
+        KindResult::Proof(p) => match p.by {
+            ProofKind::Bmc => format!("TRUE: every path ends within {} steps", p.k + 1),
+            ProofKind::KInduction => format!("TRUE at k = {} with {} invariants", p.k, p.invariants.len()),
+        },
+        KindResult::Counterexample { depth, .. } => format!("FALSE after {depth} steps"),
+        KindResult::Unknown(why) => format!("UNKNOWN ({why})"),
+    };
+    let kind = Some((kind_stats, said));
+    let disagree = |stats| Decision {
+        verdict: Verdict::Unknown("the engines disagree (an internal error of vcov)".into()),
+        stats,
+        counterexample: None,
+        engine: None,
+        kind: kind.clone(),
+        proof: None,
+    };
+    match (explicit, res) {
+        (Some(d), KindResult::Proof(_)) if d.verdict == Verdict::False => disagree(d.stats),
+        (Some(d), KindResult::Counterexample { .. }) if d.verdict == Verdict::True => disagree(d.stats),
+        (Some(d), _) if !matches!(d.verdict, Verdict::Unknown(_)) => Decision { kind, ..d },
+        (d, KindResult::Proof(p)) => Decision {
+            verdict: Verdict::True,
+            stats: d.map(|d| d.stats).unwrap_or_default(),
+            counterexample: None,
+            engine: Some(if p.by == ProofKind::Bmc { Engine::Bmc } else { Engine::KInduction }),
+            kind,
+            proof: Some(p),
+        },
+        (d, KindResult::Counterexample { edges, inputs, .. }) => Decision {
+            verdict: Verdict::False,
+            stats: d.map(|d| d.stats).unwrap_or_default(),
+            counterexample: Some((edges, inputs)),
+            engine: Some(Engine::Bmc),
+            kind,
+            proof: None,
+        },
+        (Some(d), KindResult::Unknown(_)) => Decision { kind, ..d },
+        (None, KindResult::Unknown(why)) => Decision {
+            verdict: Verdict::Unknown(why),
+            stats: Stats::default(),
+            counterexample: None,
+            engine: None,
+            kind,
+            proof: None,
+        },
+    }
 }
 
 /// Explores `prog` exhaustively under `explore` and decides: FALSE with the first counterexample the
 /// path acceptance rule (`symex::confirm`) accepts; otherwise UNKNOWN if a counterexample was refused
 /// or the exploration is inconclusive (`Summary::inconclusive`); otherwise TRUE.
-pub fn decide(prog: &Program, cfa: &Cfa, explore: ExploreConfig) -> Decision {
+pub fn explicit(prog: &Program, cfa: &Cfa, explore: ExploreConfig) -> Decision {
     let property = explore.property;
+    let engine = if explore.strategy == Strategy::Bfs { Engine::ExplicitBfs } else { Engine::ExplicitDfs };
     let mut explorer = symex::explore(prog, cfa, explore, Exhaustive);
     let mut rejected: Option<symex::Rejected> = None;
     let mut found = None;
@@ -160,7 +304,8 @@ pub fn decide(prog: &Program, cfa: &Cfa, explore: ExploreConfig) -> Decision {
             Some(why) => Verdict::Unknown(why.to_string()),
         }
     };
-    Decision { verdict, stats, counterexample: found }
+    let engine = (!matches!(verdict, Verdict::Unknown(_))).then_some(engine);
+    Decision { verdict, stats, counterexample: found, engine, kind: None, proof: None }
 }
 
 #[cfg(test)]

@@ -108,8 +108,10 @@ pub struct StateVar {
 pub enum InputKind {
     /// The result of a function without body, of a signed or unsigned integer type.
     Call {
-        /// Signedness of the value.
-        signed: bool,
+        /// The function.
+        func: FuncId,
+        /// The type of its result.
+        ty: TypeId,
     },
     /// The value of a variable never written (a declaration without initializer).
     Uninit,
@@ -124,6 +126,8 @@ pub struct StepInput {
     pub bv: Bv,
     /// What it stands for.
     pub kind: InputKind,
+    /// The inlined edge that creates it.
+    pub edge: Option<u32>,
 }
 
 /// The circuit of one step.
@@ -484,7 +488,7 @@ impl<'a> Ts<'a> {
 
     /// The circuit of one step from the state (`pc`, `vars`).
     pub fn encode_step(&self, aig: &mut Aig, pc: &Bv, vars: &[Bv]) -> R<Step> {
-        let mut enc = Enc { ts: self, aig, inputs: Vec::new(), ub: Vec::new(), guard: AigLit::TRUE };
+        let mut enc = Enc { ts: self, aig, inputs: Vec::new(), ub: Vec::new(), guard: AigLit::TRUE, edge: None };
         enc.step(pc, vars)
     }
 }
@@ -546,6 +550,8 @@ struct Enc<'t, 'a> {
     ub: Vec<AigLit>,
     /// The condition under which the expression being evaluated is evaluated (short circuits).
     guard: AigLit,
+    /// The inlined edge being encoded.
+    edge: Option<u32>,
 }
 
 /// What taking an edge gives.
@@ -694,7 +700,7 @@ impl Enc<'_, '_> {
         } else {
             let bits = (usize::BITS - (lits.len() - 1).leading_zeros()).max(1);
             let bv = Bv::input(self.aig, bits);
-            self.inputs.push(StepInput { bv: bv.clone(), kind: InputKind::Choice });
+            self.inputs.push(StepInput { bv: bv.clone(), kind: InputKind::Choice, edge: None });
             Some(bv)
         };
         for (k, (&ie, &lit)) in outs.iter().zip(&lits).enumerate() {
@@ -737,7 +743,7 @@ impl Enc<'_, '_> {
     /// A fresh value of `bits` bits.
     fn input(&mut self, bits: u32, kind: InputKind) -> Bv {
         let bv = Bv::input(self.aig, bits);
-        self.inputs.push(StepInput { bv: bv.clone(), kind });
+        self.inputs.push(StepInput { bv: bv.clone(), kind, edge: self.edge });
         bv
     }
 
@@ -747,6 +753,7 @@ impl Enc<'_, '_> {
         let cfa = ts.cfa;
         let iedge = ts.edges[ie as usize];
         let edge = cfa.edge(iedge.edge);
+        self.edge = Some(ie);
         if iedge.dst == Target::Error {
             // A call of a violating function ends there, before its arguments; an edge into an
             // error label is taken first (below).
@@ -884,7 +891,7 @@ impl Enc<'_, '_> {
                         Some(_) => return unsupported("an argument of another width than its parameter"),
                         None => {
                             let bv = Bv::input(self.aig, bits);
-                            self.inputs.push(StepInput { bv: bv.clone(), kind: InputKind::Uninit });
+                            self.inputs.push(StepInput { bv: bv.clone(), kind: InputKind::Uninit, edge: Some(ie) });
                             bv
                         }
                     };
@@ -893,7 +900,7 @@ impl Enc<'_, '_> {
                     if let Some(i) = ts.var_of(rv, callee_ctx) {
                         let bits = ts.vars[i as usize].repr.bits;
                         let bv = Bv::input(self.aig, bits);
-                        self.inputs.push(StepInput { bv: bv.clone(), kind: InputKind::Uninit });
+                        self.inputs.push(StepInput { bv: bv.clone(), kind: InputKind::Uninit, edge: Some(ie) });
                         e[i as usize] = bv;
                     }
                 }
@@ -975,12 +982,12 @@ impl Enc<'_, '_> {
         let v = match types.kind(ret) {
             TypeKind::Void => return Ok(()),
             TypeKind::Int(it) if it.rank == IntRank::Bool => {
-                let bit = self.input(1, InputKind::Call { signed: false });
+                let bit = self.input(1, InputKind::Call { func: f, ty: ret });
                 semantics::bool_value(bit.bit(0), 8)
             }
-            TypeKind::Int(it) => {
+            TypeKind::Int(_) => {
                 let r = self.repr(ret)?;
-                self.input(r.bits, InputKind::Call { signed: it.signed })
+                self.input(r.bits, InputKind::Call { func: f, ty: ret })
             }
             _ => return unsupported(format!("an arbitrary value of type {}", types.display(ret))),
         };

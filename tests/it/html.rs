@@ -197,12 +197,12 @@ fn the_batch_summary_page_plots_the_solved_tasks() {
     let Some(dom) = dom(&page) else { return };
     let rows = regex::Regex::new(r#"<tr class="(\w*)" data-task="([^"]+)">"#).unwrap();
     let tasks: Vec<(String, String)> = rows.captures_iter(&dom).map(|c| (c[1].to_string(), c[2].to_string())).collect();
-    assert_eq!(tasks.len(), 4, "{tasks:?}");
+    assert_eq!(tasks.len(), 5, "{tasks:?}");
     assert!(tasks.iter().all(|(class, _)| class.is_empty()), "every answer is correct: {tasks:?}");
     // The quantile plot has one step per solved task: a move to the origin, then two lines per point.
     let path = regex::Regex::new(r#"<path class="series" data-series="correct answers" d="([^"]+)""#).unwrap();
     let d = path.captures(&dom).expect("the quantile plot")[1].to_string();
-    assert_eq!(d.matches('L').count(), 2 * 4, "{d}");
-    assert!(dom.contains("SV-COMP 2016 score: 6"), "the summary text is on the page");
+    assert_eq!(d.matches('L').count(), 2 * 5, "{d}");
+    assert!(dom.contains("SV-COMP 2016 score: 7"), "the summary text is on the page");
     check_links(&dom, &out);
 }
