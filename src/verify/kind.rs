@@ -211,7 +211,18 @@ impl<'t, 'a> Engine<'t, 'a> {
     }
 
     fn run(&mut self, stats: &mut KindStats) -> H<KindResult> {
-        let invariants = if self.config.invariants { self.houdini(stats)? } else { Vec::new() };
+        let mut invariants = Vec::new();
+        if self.config.invariants {
+            // Cheap templates first, then sums relative to what the first phase proved; a phase
+            // that does not reach its fixpoint within its share of the time proves nothing.
+            let (cheap, sums): (Vec<Candidate>, Vec<Candidate>) =
+                self.candidates().into_iter().partition(|c| !matches!(c.kind, Template::Sum(..)));
+            stats.candidates = cheap.len() + sums.len();
+            for phase in [cheap, sums] {
+                let proven = self.houdini(phase, &invariants)?;
+                invariants.extend(proven);
+            }
+        }
         stats.proven = invariants.len();
         let mut base = Unroll {
             solver: self.solver(),
@@ -340,14 +351,20 @@ impl<'t, 'a> Engine<'t, 'a> {
         self.aig.implies(at, v)
     }
 
-    /// The inductive subset of the template candidates (Houdini).
-    fn houdini(&mut self, stats: &mut KindStats) -> H<Vec<Candidate>> {
-        let mut cands = self.candidates();
-        stats.candidates = cands.len();
+    /// The subset of `cands` that is inductive relative to the invariants `known` (Houdini), or none
+    /// when the fixpoint is not reached within a quarter of the time left.
+    fn houdini(&mut self, mut cands: Vec<Candidate>, known: &[Candidate]) -> H<Vec<Candidate>> {
         if cands.is_empty() {
             return Ok(cands);
         }
         let mut solver = self.solver();
+        let mut interrupt = self.config.budget.interrupt();
+        if let Some(d) = self.config.budget.deadline {
+            let now = std::time::Instant::now();
+            interrupt.deadline = Some(now + d.saturating_duration_since(now) / 4);
+        }
+        let phase_end = interrupt.deadline;
+        solver.set_interrupt(interrupt);
         let mut enc = Encoder::default();
         let (pc, vars) = self.ts.fresh_state(&mut self.aig);
         let valid = self.ts.pc_valid(&mut self.aig, &pc);
@@ -355,6 +372,11 @@ impl<'t, 'a> Engine<'t, 'a> {
         let st = self.encode(&pc, &vars)?;
         let cont = enc.lit(&self.aig, &mut solver, st.cont);
         solver.add_clause(&[cont]);
+        // The invariants already proven hold in every reachable state, before and after the step.
+        let before = self.holds(known, &pc, &vars);
+        let after_known = self.holds(known, &st.next_pc, &st.next);
+        enc.assert(&self.aig, &mut solver, before);
+        enc.assert(&self.aig, &mut solver, after_known);
         // Per candidate: an activation literal that makes it hold before the step, and its value
         // after the step.
         let mut acts = Vec::with_capacity(cands.len());
@@ -369,6 +391,9 @@ impl<'t, 'a> Engine<'t, 'a> {
         let mut alive = vec![true; cands.len()];
         loop {
             self.check()?;
+            if phase_end.is_some_and(|d| std::time::Instant::now() >= d) {
+                return Ok(Vec::new());
+            }
             let live: Vec<usize> = (0..cands.len()).filter(|&i| alive[i]).collect();
             if live.is_empty() {
                 break;
@@ -378,7 +403,15 @@ impl<'t, 'a> Engine<'t, 'a> {
             enc.assert_under(&self.aig, &mut solver, round, broken);
             let mut assumptions: Vec<Lit> = live.iter().map(|&i| acts[i]).collect();
             assumptions.push(round);
-            let sat = self.solve(&mut solver, &assumptions)?;
+            self.solver_calls += 1;
+            let sat = match solver.solve(&assumptions) {
+                SatResult::Sat => true,
+                SatResult::Unsat => false,
+                SatResult::Unknown => {
+                    self.check()?;
+                    return Ok(Vec::new());
+                }
+            };
             let mut dropped = 0;
             if sat {
                 // Read the model before any clause is added (that discards it).
@@ -408,6 +441,17 @@ impl<'t, 'a> Engine<'t, 'a> {
     fn candidates(&self) -> Vec<Candidate> {
         let ts = &self.ts;
         let mut res = Vec::new();
+        // The constants the program's conditions compare with (at most 6, the smallest in
+        // magnitude first), for bounds `v <= c` and `c <= v`.
+        let mut consts: Vec<i128> = Vec::new();
+        for ie in &ts.edges {
+            if let crate::cfa::EdgeKind::Assume { cond, .. } = &self.cfa.edge(ie.edge).kind {
+                int_consts(cond, &mut consts);
+            }
+        }
+        consts.sort_by_key(|c| (c.unsigned_abs(), *c));
+        consts.dedup();
+        consts.truncate(6);
         for (cut, &node) in ts.cuts.iter().enumerate().skip(1) {
             let ctx = ts.nodes[node as usize].ctx;
             // The contexts whose locals are live here: this one and its callers.
@@ -423,8 +467,26 @@ impl<'t, 'a> Engine<'t, 'a> {
                 .collect();
             let cut = cut as u32;
             for &a in &scope {
-                if ts.vars[a].repr.signed {
-                    res.push(Candidate { cut, kind: Template::NonNeg(a) });
+                let r = ts.vars[a].repr;
+                if r.signed {
+                    res.push(Candidate { cut, kind: Template::NonNeg(a), signed: false });
+                }
+                res.push(Candidate { cut, kind: Template::Parity(a, false), signed: false });
+                res.push(Candidate { cut, kind: Template::Parity(a, true), signed: false });
+                for &c in &consts {
+                    // Only constants the variable's type holds.
+                    let fits = if r.signed {
+                        r.bits >= 128 || (c >= -(1i128 << (r.bits - 1)) && c < (1i128 << (r.bits - 1)))
+                    } else {
+                        c >= 0 && (r.bits >= 127 || c < (1i128 << r.bits))
+                    };
+                    if fits {
+                        res.push(Candidate { cut, kind: Template::AtMost(a, c), signed: false });
+                        // `0 <= v` holds of every unsigned value.
+                        if r.signed || c != 0 {
+                            res.push(Candidate { cut, kind: Template::AtLeast(a, c), signed: false });
+                        }
+                    }
                 }
             }
             for (x, &a) in scope.iter().enumerate() {
@@ -433,11 +495,11 @@ impl<'t, 'a> Engine<'t, 'a> {
                     if ra.bits != rb.bits {
                         continue;
                     }
-                    res.push(Candidate { cut, kind: Template::Eq(a, b) });
+                    res.push(Candidate { cut, kind: Template::Eq(a, b), signed: false });
                     if ra.signed == rb.signed {
                         for (p, q) in [(a, b), (b, a)] {
-                            res.push(Candidate { cut, kind: Template::Le(p, q, ra.signed) });
-                            res.push(Candidate { cut, kind: Template::Lt(p, q, ra.signed) });
+                            res.push(Candidate { cut, kind: Template::Le(p, q, ra.signed), signed: false });
+                            res.push(Candidate { cut, kind: Template::Lt(p, q, ra.signed), signed: false });
                         }
                     }
                 }
@@ -448,12 +510,15 @@ impl<'t, 'a> Engine<'t, 'a> {
                         for &b in &scope[x + 1..] {
                             let w = ts.vars[s].repr.bits;
                             if a != s && b != s && ts.vars[a].repr.bits == w && ts.vars[b].repr.bits == w {
-                                res.push(Candidate { cut, kind: Template::Sum(a, b, s) });
+                                res.push(Candidate { cut, kind: Template::Sum(a, b, s), signed: false });
                             }
                         }
                     }
                 }
             }
+        }
+        for c in &mut res {
+            c.signed = ts.vars[c.kind.first()].repr.signed;
         }
         res.truncate(self.config.max_candidates);
         res
@@ -465,6 +530,9 @@ impl<'t, 'a> Engine<'t, 'a> {
         let name = |i: usize| self.prog.var(self.ts.vars[i].var).name.clone();
         let expr = match c.kind {
             Template::NonNeg(a) => format!("0 <= {}", name(a)),
+            Template::Parity(a, odd) => format!("{} % 2 == {}", name(a), odd as u8),
+            Template::AtMost(a, c) => format!("{} <= {c}", name(a)),
+            Template::AtLeast(a, c) => format!("{c} <= {}", name(a)),
             Template::Eq(a, b) => format!("{} == {}", name(a), name(b)),
             Template::Le(a, b, _) => format!("{} <= {}", name(a), name(b)),
             Template::Lt(a, b, _) => format!("{} < {}", name(a), name(b)),
@@ -479,6 +547,31 @@ impl<'t, 'a> Engine<'t, 'a> {
 struct Candidate {
     cut: u32,
     kind: Template,
+    /// Whether the template's first variable is signed (for the bounds).
+    signed: bool,
+}
+
+/// The mask of the low `bits` bits.
+fn mask(bits: u32) -> u128 {
+    if bits >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << bits) - 1
+    }
+}
+
+/// The integer constants of `e`.
+fn int_consts(e: &crate::cfront::ir::Expr, out: &mut Vec<i128>) {
+    use crate::cfront::ir::ExprKind;
+    match &e.kind {
+        ExprKind::IntConst(v) => out.push(*v),
+        ExprKind::Unary(_, a) | ExprKind::Cast(a, _) => int_consts(a, out),
+        ExprKind::Binary(_, a, b) => {
+            int_consts(a, out);
+            int_consts(b, out);
+        }
+        _ => {}
+    }
 }
 
 /// Templates over state variables (indices into `Ts::vars`), compared in their own type.
@@ -486,6 +579,12 @@ struct Candidate {
 enum Template {
     /// A signed variable is not negative.
     NonNeg(usize),
+    /// The lowest bit of a variable is 1 (odd) or 0 (even).
+    Parity(usize, bool),
+    /// A variable is at most a constant, in its signedness.
+    AtMost(usize, i128),
+    /// A variable is at least a constant, in its signedness.
+    AtLeast(usize, i128),
     /// Two variables of one width are equal.
     Eq(usize, usize),
     /// `a <= b`, signed or not as both variables.
@@ -496,10 +595,38 @@ enum Template {
     Sum(usize, usize, usize),
 }
 
+impl Template {
+    /// The template's first variable.
+    fn first(self) -> usize {
+        match self {
+            Template::NonNeg(a)
+            | Template::Parity(a, _)
+            | Template::AtMost(a, _)
+            | Template::AtLeast(a, _)
+            | Template::Eq(a, _)
+            | Template::Le(a, _, _)
+            | Template::Lt(a, _, _)
+            | Template::Sum(a, _, _) => a,
+        }
+    }
+}
+
 impl Candidate {
     fn eval(&self, aig: &mut Aig, vars: &[Bv]) -> AigLit {
         match self.kind {
             Template::NonNeg(a) => !vars[a].bit(vars[a].width() - 1),
+            Template::Parity(a, odd) => vars[a].bit(0).xor_complement(!odd),
+            Template::AtMost(a, c) | Template::AtLeast(a, c) => {
+                let v = &vars[a];
+                let k = Bv::constant(c as u128 & mask(v.width()), v.width());
+                let signed = self.signed;
+                match (matches!(self.kind, Template::AtMost(..)), signed) {
+                    (true, true) => v.sle(aig, &k),
+                    (true, false) => v.ule(aig, &k),
+                    (false, true) => k.sle(aig, v),
+                    (false, false) => k.ule(aig, v),
+                }
+            }
             Template::Eq(a, b) => vars[a].eq(aig, &vars[b]),
             Template::Le(a, b, signed) if signed => vars[a].sle(aig, &vars[b]),
             Template::Le(a, b, _) => vars[a].ule(aig, &vars[b]),
@@ -565,7 +692,7 @@ mod tests {
     #[test]
     fn a_sum_invariant_proves_count_up_down() {
         let src = format!("{HEAD}int main(void) {{\n  unsigned int n = __VERIFIER_nondet_uint();\n  unsigned int x = n, y = 0;\n  while (x > 0) {{\n    x--;\n    y++;\n  }}\n  if (y != n) reach_error();\n  return 0;\n}}\n");
-        check(&src, "true by k-induction at 0 with [x <= n, y <= n, x + y == n]");
+        check(&src, "true by k-induction at 0 with [x <= n, x + y == n]");
     }
 
     #[test]

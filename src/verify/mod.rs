@@ -194,26 +194,88 @@ pub fn decide(prog: &Program, cfa: &Cfa, explore: ExploreConfig, engines: Engine
         Engines::Portfolio => {
             let cancel = Arc::new(AtomicBool::new(false));
             let config = kind_config(Some(cancel.clone()));
+            let mode = explore.mode;
             let mut explore = explore;
             explore.budget.cancel = Some(cancel.clone());
-            std::thread::scope(|scope| {
-                let other = scope.spawn(|| {
-                    let (res, stats) = kind::run(prog, cfa, property, &config);
-                    if !matches!(res, KindResult::Unknown(_)) {
-                        cancel.store(true, Ordering::Relaxed);
-                    }
-                    (res, stats)
-                });
-                let first = explicit(prog, cfa, explore);
-                if !matches!(first.verdict, Verdict::Unknown(_)) {
-                    cancel.store(true, Ordering::Relaxed);
+            let budget = explore.budget.clone();
+            // The second engine works on its own copy of the program, in a thread that is not
+            // waited for once the first engine decided: it stops at its next check of `cancel`.
+            let (prog2, cfa2) = (prog.clone(), cfa.clone());
+            let cancel2 = cancel.clone();
+            let (send, recv) = std::sync::mpsc::channel();
+            let spawned = std::thread::Builder::new().name("vcov-kinduction".into()).spawn(move || {
+                lower_priority();
+                let res = second_engine(&prog2, &cfa2, property, &config, mode, budget);
+                if res.1.as_ref().is_some_and(|d| !matches!(d.verdict, Verdict::Unknown(_)))
+                    || !matches!(res.0 .0, KindResult::Unknown(_))
+                {
+                    cancel2.store(true, Ordering::Relaxed);
                 }
-                let (res, stats) = other.join().unwrap_or_else(|_| {
-                    (KindResult::Unknown("k-induction: internal error".into()), KindStats::default())
-                });
-                combine(Some(first), res, stats)
-            })
+                // The receiver is gone when the first engine decided first.
+                let _ = send.send(res);
+            });
+            let first = explicit(prog, cfa, explore);
+            let decided = !matches!(first.verdict, Verdict::Unknown(_));
+            if decided {
+                cancel.store(true, Ordering::Relaxed);
+            }
+            let second = match spawned {
+                Err(_) => None,
+                // An answer already there is checked against the first one.
+                Ok(_) if decided => recv.try_recv().ok(),
+                Ok(_) => recv.recv().ok(),
+            };
+            let Some(((res, stats), bfs)) = second else {
+                let said = if decided { "not finished" } else { "internal error" };
+                return Decision { kind: Some((KindStats::default(), said.into())), ..first };
+            };
+            let res = combine(Some(first), res, stats);
+            match bfs {
+                Some(b) if !matches!(b.verdict, Verdict::Unknown(_)) => match res.verdict {
+                    Verdict::Unknown(_) => Decision { kind: res.kind, ..b },
+                    ref v if *v == b.verdict => res,
+                    _ => Decision {
+                        verdict: Verdict::Unknown("the engines disagree (an internal error of vcov)".into()),
+                        counterexample: None,
+                        engine: None,
+                        proof: None,
+                        ..res
+                    },
+                },
+                _ => res,
+            }
         }
+    }
+}
+
+/// What the second thread of the portfolio found: BMC and k-induction, then (when they cannot
+/// work on the program, before any limit) the explicit search breadth-first, so that shallow bugs
+/// come fast whatever order the first thread finds them in.
+fn second_engine(
+    prog: &Program,
+    cfa: &Cfa,
+    property: symex::Property,
+    config: &KindConfig,
+    mode: symex::Mode,
+    budget: symex::Budget,
+) -> ((KindResult, KindStats), Option<Decision>) {
+    let (res, stats) = kind::run(prog, cfa, property, config);
+    if !matches!(res, KindResult::Unknown(_)) || config.budget.exhausted().is_some() {
+        return ((res, stats), None);
+    }
+    let bfs = ExploreConfig { strategy: Strategy::Bfs, mode, property, budget, ..ExploreConfig::default() };
+    ((res, stats), Some(explicit(prog, cfa, bfs)))
+}
+
+/// Lowers the calling thread's scheduling priority (Linux: `nice` 10 for this thread only), so
+/// that on a busy machine the second engine of the portfolio takes only what the first leaves.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: `gettid` has no preconditions; `setpriority` on the calling thread's id changes only
+    // its nice value, and a failure (say, a sandbox refusing it) leaves it unchanged.
+    unsafe {
+        let tid = libc::gettid();
+        libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 10);
     }
 }
 
