@@ -381,7 +381,11 @@ impl<'t, 'a> Engine<'t, 'a> {
         // after the step.
         let mut acts = Vec::with_capacity(cands.len());
         let mut after = Vec::with_capacity(cands.len());
-        for c in &cands {
+        for (i, c) in cands.iter().enumerate() {
+            // Building thousands of candidates' circuits takes a while on large programs.
+            if i % 64 == 0 {
+                self.check()?;
+            }
             let before = self.candidate_holds(c, &pc, &vars);
             let act = solver.new_var().pos();
             enc.assert_under(&self.aig, &mut solver, act, before);

@@ -204,7 +204,6 @@ pub fn decide(prog: &Program, cfa: &Cfa, explore: ExploreConfig, engines: Engine
             let cancel2 = cancel.clone();
             let (send, recv) = std::sync::mpsc::channel();
             let spawned = std::thread::Builder::new().name("vcov-kinduction".into()).spawn(move || {
-                lower_priority();
                 let res = second_engine(&prog2, &cfa2, property, &config, mode, budget);
                 if res.1.as_ref().is_some_and(|d| !matches!(d.verdict, Verdict::Unknown(_)))
                     || !matches!(res.0 .0, KindResult::Unknown(_))
@@ -265,18 +264,6 @@ fn second_engine(
     }
     let bfs = ExploreConfig { strategy: Strategy::Bfs, mode, property, budget, ..ExploreConfig::default() };
     ((res, stats), Some(explicit(prog, cfa, bfs)))
-}
-
-/// Lowers the calling thread's scheduling priority (Linux: `nice` 10 for this thread only), so
-/// that on a busy machine the second engine of the portfolio takes only what the first leaves.
-fn lower_priority() {
-    #[cfg(target_os = "linux")]
-    // SAFETY: `gettid` has no preconditions; `setpriority` on the calling thread's id changes only
-    // its nice value, and a failure (say, a sandbox refusing it) leaves it unchanged.
-    unsafe {
-        let tid = libc::gettid();
-        libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 10);
-    }
 }
 
 /// The answer of the explicit-path search (if it ran) and of BMC/k-induction together.
