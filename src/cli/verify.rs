@@ -34,9 +34,16 @@ pub struct VerifyArgs {
     /// 64-bit data model (LP64).
     #[arg(long = "64")]
     lp64: bool,
-    /// Breadth-first search instead of depth-first.
-    #[arg(long)]
+    /// Only the explicit-path search, breadth-first (the default runs a portfolio: the explicit
+    /// search depth-first beside BMC and k-induction).
+    #[arg(long, conflicts_with_all = ["dfs", "kinduction"])]
     bfs: bool,
+    /// Only the explicit-path search, depth-first.
+    #[arg(long, conflicts_with = "kinduction")]
+    dfs: bool,
+    /// Only BMC and k-induction (integer programs without arrays or pointers).
+    #[arg(long, conflicts_with_all = ["unwind", "partial_incremental", "no_state_caching"])]
+    kinduction: bool,
     /// Partial-incremental solving: a fresh solver on every backtrack.
     #[arg(long)]
     partial_incremental: bool,
@@ -94,6 +101,14 @@ pub fn run(args: VerifyArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
         memory_limit_mb: args.memory_limit,
         preprocess: super::preprocess(args.preprocess.clone()),
         stop: None,
+        // An option of the explicit search forces it alone.
+        engines: if args.kinduction {
+            crate::verify::Engines::KInduction
+        } else if args.bfs || args.dfs || args.unwind.is_some() || args.partial_incremental || args.no_state_caching {
+            crate::verify::Engines::Explicit
+        } else {
+            crate::verify::Engines::Portfolio
+        },
     };
     // The limits hold over the whole run: one that ends it before the search could answer gives
     // UNKNOWN with the limit and what the run was doing.
@@ -159,6 +174,14 @@ pub fn run(args: VerifyArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
     }
     if args.stats {
         write!(out, "{}", report.stats)?;
+        if let Some((stats, said)) = &report.kind {
+            write!(out, "{stats}")?;
+            writeln!(out, "  result:                 {said}")?;
+        }
+        match report.engine {
+            Some(engine) => writeln!(out, "Decided by: {engine}")?,
+            None => writeln!(out, "Decided by: -")?,
+        }
     }
     Ok(match signal {
         Some(signal_hook::consts::SIGINT) => super::ExitStatus::Interrupted,

@@ -831,6 +831,7 @@ fn generate(
             stop: Some(signals.flag()),
             memory: Some(config.memory_limit_mb.unwrap_or(symex::DEFAULT_MEMORY_MB) << 20),
             memory_flag: Some(super::watchdog::memory_flag()),
+            cancel: None,
         },
         alias_links: config.alias_links,
         ..ExploreConfig::default()

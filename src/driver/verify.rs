@@ -41,6 +41,9 @@ pub struct VerifyConfig {
     pub preprocess: super::Preprocess,
     /// Stop (UNKNOWN) once this flag is set, by a SIGINT or SIGTERM handler. [default: none]
     pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// The engines: the portfolio, the explicit-path search alone (in the order `strategy` says),
+    /// or BMC and k-induction alone. [default: the portfolio]
+    pub engines: verify::Engines,
 }
 
 /// Runs `vcov verify` with `config`: reads the task, the property file and the program, builds the
@@ -87,6 +90,7 @@ pub fn verify(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
         stop: config.stop.clone(),
         memory: Some(config.memory_limit_mb.unwrap_or(crate::symex::DEFAULT_MEMORY_MB) << 20),
         memory_flag: Some(super::watchdog::memory_flag()),
+        cancel: None,
     };
     let explore_config = ExploreConfig {
         strategy: config.strategy,
@@ -99,7 +103,7 @@ pub fn verify(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
         ..ExploreConfig::default()
     };
     super::watchdog::enter(super::watchdog::Phase::Searching);
-    let decision = verify::decide(&prog, &cfa, explore_config);
+    let decision = verify::decide(&prog, &cfa, explore_config, config.engines);
     super::watchdog::enter(super::watchdog::Phase::Reporting);
     let witness = decision.counterexample.as_ref().map(|(edges, inputs)| {
         let info = WitnessInfo {
@@ -124,6 +128,8 @@ pub fn verify(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
         program,
         data_model: dm,
         counterexample: decision.counterexample.map(|(_, inputs)| (prog, inputs)),
+        engine: decision.engine,
+        kind: decision.kind,
     })
 }
 

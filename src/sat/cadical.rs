@@ -18,6 +18,8 @@ pub struct Interrupt {
     pub stop: Option<Arc<AtomicBool>>,
     /// Stop once this second flag is true (a memory limit). [default: none]
     pub also: Option<Arc<AtomicBool>>,
+    /// Stop once this third flag is true (another engine of a portfolio decided). [default: none]
+    pub cancel: Option<Arc<AtomicBool>>,
     /// Stop once this instant has passed. [default: none]
     pub deadline: Option<Instant>,
 }
@@ -40,12 +42,12 @@ struct Terminator(Interrupt);
 impl Interrupt {
     /// Whether the search must stop now.
     pub fn is_triggered(&self) -> bool {
-        [&self.stop, &self.also].into_iter().flatten().any(|flag| flag.load(Ordering::Relaxed))
+        [&self.stop, &self.also, &self.cancel].into_iter().flatten().any(|flag| flag.load(Ordering::Relaxed))
             || self.deadline.is_some_and(|deadline| Instant::now() >= deadline)
     }
 
     fn is_set(&self) -> bool {
-        self.stop.is_some() || self.also.is_some() || self.deadline.is_some()
+        self.stop.is_some() || self.also.is_some() || self.cancel.is_some() || self.deadline.is_some()
     }
 }
 
@@ -215,7 +217,7 @@ mod tests {
         let mut s = CadicalBackend::default();
         pigeon_hole(&mut s, 12);
         let start = Instant::now();
-        s.set_interrupt(Interrupt { stop: None, also: None, deadline: Some(start + Duration::from_millis(100)) });
+        s.set_interrupt(Interrupt { deadline: Some(start + Duration::from_millis(100)), ..Interrupt::default() });
         assert_eq!(s.solve(&[]), SatResult::Unknown);
         assert!(start.elapsed() < Duration::from_secs(5), "took {:?}", start.elapsed());
         // The deadline has passed, so the next call returns at once.
@@ -227,7 +229,7 @@ mod tests {
         let mut s = CadicalBackend::default();
         pigeon_hole(&mut s, 12);
         let stop = Arc::new(AtomicBool::new(false));
-        s.set_interrupt(Interrupt { stop: Some(stop.clone()), also: None, deadline: None });
+        s.set_interrupt(Interrupt { stop: Some(stop.clone()), ..Interrupt::default() });
         let setter = thread::spawn(move || {
             thread::sleep(Duration::from_millis(100));
             stop.store(true, Ordering::Relaxed);

@@ -23,6 +23,9 @@ pub struct Budget {
     /// Stop once this flag is set: the memory limit was passed (set by a watchdog that looks more
     /// often than the search can). [default: none]
     pub memory_flag: Option<Arc<AtomicBool>>,
+    /// Stop once this flag is set: another engine of a portfolio decided (`verify::decide`).
+    /// [default: none]
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 /// Why an exploration ended before it had explored every path.
@@ -64,12 +67,20 @@ impl Budget {
         if self.memory_flag.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)) {
             return Some(StopReason::Memory);
         }
+        if self.cancel.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)) {
+            return Some(StopReason::Requested);
+        }
         None
     }
 
     /// The same limits for a solver call.
     pub fn interrupt(&self) -> Interrupt {
-        Interrupt { stop: self.stop.clone(), also: self.memory_flag.clone(), deadline: self.deadline }
+        Interrupt {
+            stop: self.stop.clone(),
+            also: self.memory_flag.clone(),
+            cancel: self.cancel.clone(),
+            deadline: self.deadline,
+        }
     }
 }
 

@@ -15,15 +15,20 @@
 //!
 //! Invariant: `verify` does no file IO and uses no `anyhow`: `driver` does both.
 
+pub mod kind;
 pub mod task;
+pub mod ts;
 
 use std::fmt;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use crate::base::Diagnostic;
 use crate::cfa::{Cfa, EdgeId};
 use crate::cfront::{self, ir::Program, types::DataModel};
-use crate::symex::{self, Exhaustive, ExploreConfig, InputValue, PathEnd, Stats};
+use crate::symex::{self, Exhaustive, ExploreConfig, InputValue, PathEnd, Stats, Strategy};
+use kind::{KindConfig, KindResult, KindStats, ProofKind};
 
 /// The answer.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -56,6 +61,10 @@ pub struct VerifyReport {
     /// When the verdict is FALSE: the program and the inputs of the counterexample (for confirming
     /// it outside, `vcov verify --confirm`).
     pub counterexample: Option<(cfront::ir::Program, Vec<InputValue>)>,
+    /// The engine that decided, when one did.
+    pub engine: Option<Engine>,
+    /// What BMC and k-induction did, when they ran.
+    pub kind: Option<(KindStats, String)>,
 }
 
 impl std::fmt::Display for Verdict {
@@ -113,6 +122,43 @@ pub fn check_property(text: &str) -> Result<String, PropertyError> {
     Ok(text.trim().to_string())
 }
 
+/// Which engines `decide` runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Engines {
+    /// The explicit-path search and BMC/k-induction side by side, in two threads; the first that
+    /// decides stops the other (the default).
+    #[default]
+    Portfolio,
+    /// The explicit-path search alone, in the order `ExploreConfig::strategy` says.
+    Explicit,
+    /// BMC and k-induction alone.
+    KInduction,
+}
+
+/// The engine that decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// The explicit-path search, depth-first.
+    ExplicitDfs,
+    /// The explicit-path search, breadth-first.
+    ExplicitBfs,
+    /// Bounded model checking: a counterexample, or every path ends within the bound.
+    Bmc,
+    /// k-induction.
+    KInduction,
+}
+
+impl fmt::Display for Engine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Engine::ExplicitDfs => "explicit-dfs",
+            Engine::ExplicitBfs => "explicit-bfs",
+            Engine::Bmc => "bmc",
+            Engine::KInduction => "k-induction",
+        })
+    }
+}
+
 /// What the exploration decided.
 #[derive(Clone, Debug)]
 pub struct Decision {
@@ -122,13 +168,161 @@ pub struct Decision {
     pub stats: Stats,
     /// When the verdict is FALSE: the counterexample's edges and inputs.
     pub counterexample: Option<(Vec<EdgeId>, Vec<InputValue>)>,
+    /// The engine that decided, when one did.
+    pub engine: Option<Engine>,
+    /// When BMC and k-induction ran: their counters and their result in words.
+    pub kind: Option<(KindStats, String)>,
+    /// When k-induction proved the property: the proof (its invariants).
+    pub proof: Option<kind::Proof>,
+}
+
+/// Decides with `engines`: the explicit-path search (`explicit`), BMC and k-induction
+/// (`kind::run`), or both side by side, the first answer winning. Two answers that disagree (a
+/// vcov bug) give UNKNOWN rather than either.
+pub fn decide(prog: &Program, cfa: &Cfa, explore: ExploreConfig, engines: Engines) -> Decision {
+    let property = explore.property;
+    let kind_config = |cancel: Option<Arc<AtomicBool>>| KindConfig {
+        budget: symex::Budget { cancel, ..explore.budget.clone() },
+        ..KindConfig::default()
+    };
+    match engines {
+        Engines::Explicit => explicit(prog, cfa, explore),
+        Engines::KInduction => {
+            let (res, stats) = kind::run(prog, cfa, property, &kind_config(None));
+            combine(None, res, stats)
+        }
+        Engines::Portfolio => {
+            let cancel = Arc::new(AtomicBool::new(false));
+            let config = kind_config(Some(cancel.clone()));
+            let mode = explore.mode;
+            let mut explore = explore;
+            explore.budget.cancel = Some(cancel.clone());
+            let budget = explore.budget.clone();
+            // The second engine works on its own copy of the program, in a thread that is not
+            // waited for once the first engine decided: it stops at its next check of `cancel`.
+            let (prog2, cfa2) = (prog.clone(), cfa.clone());
+            let cancel2 = cancel.clone();
+            let (send, recv) = std::sync::mpsc::channel();
+            let spawned = std::thread::Builder::new().name("vcov-kinduction".into()).spawn(move || {
+                let res = second_engine(&prog2, &cfa2, property, &config, mode, budget);
+                if res.1.as_ref().is_some_and(|d| !matches!(d.verdict, Verdict::Unknown(_)))
+                    || !matches!(res.0 .0, KindResult::Unknown(_))
+                {
+                    cancel2.store(true, Ordering::Relaxed);
+                }
+                // The receiver is gone when the first engine decided first.
+                let _ = send.send(res);
+            });
+            let first = explicit(prog, cfa, explore);
+            let decided = !matches!(first.verdict, Verdict::Unknown(_));
+            if decided {
+                cancel.store(true, Ordering::Relaxed);
+            }
+            let second = match spawned {
+                Err(_) => None,
+                // An answer already there is checked against the first one.
+                Ok(_) if decided => recv.try_recv().ok(),
+                Ok(_) => recv.recv().ok(),
+            };
+            let Some(((res, stats), bfs)) = second else {
+                let said = if decided { "not finished" } else { "internal error" };
+                return Decision { kind: Some((KindStats::default(), said.into())), ..first };
+            };
+            let res = combine(Some(first), res, stats);
+            match bfs {
+                Some(b) if !matches!(b.verdict, Verdict::Unknown(_)) => match res.verdict {
+                    Verdict::Unknown(_) => Decision { kind: res.kind, ..b },
+                    ref v if *v == b.verdict => res,
+                    _ => Decision {
+                        verdict: Verdict::Unknown("the engines disagree (an internal error of vcov)".into()),
+                        counterexample: None,
+                        engine: None,
+                        proof: None,
+                        ..res
+                    },
+                },
+                _ => res,
+            }
+        }
+    }
+}
+
+/// What the second thread of the portfolio found: BMC and k-induction, then (when they cannot
+/// work on the program, before any limit) the explicit search breadth-first, so that shallow bugs
+/// come fast whatever order the first thread finds them in.
+fn second_engine(
+    prog: &Program,
+    cfa: &Cfa,
+    property: symex::Property,
+    config: &KindConfig,
+    mode: symex::Mode,
+    budget: symex::Budget,
+) -> ((KindResult, KindStats), Option<Decision>) {
+    let (res, stats) = kind::run(prog, cfa, property, config);
+    if !matches!(res, KindResult::Unknown(_)) || config.budget.exhausted().is_some() {
+        return ((res, stats), None);
+    }
+    let bfs = ExploreConfig { strategy: Strategy::Bfs, mode, property, budget, ..ExploreConfig::default() };
+    ((res, stats), Some(explicit(prog, cfa, bfs)))
+}
+
+/// The answer of the explicit-path search (if it ran) and of BMC/k-induction together.
+fn combine(explicit: Option<Decision>, res: KindResult, kind_stats: KindStats) -> Decision {
+    let said = match &res {
+        KindResult::Proof(p) => match p.by {
+            ProofKind::Bmc => format!("TRUE: every path ends within {} steps", p.k + 1),
+            ProofKind::KInduction => format!("TRUE at k = {} with {} invariants", p.k, p.invariants.len()),
+        },
+        KindResult::Counterexample { depth, .. } => format!("FALSE after {depth} steps"),
+        KindResult::Unknown(why) => format!("UNKNOWN ({why})"),
+    };
+    let kind = Some((kind_stats, said));
+    let disagree = |stats| Decision {
+        verdict: Verdict::Unknown("the engines disagree (an internal error of vcov)".into()),
+        stats,
+        counterexample: None,
+        engine: None,
+        kind: kind.clone(),
+        proof: None,
+    };
+    match (explicit, res) {
+        (Some(d), KindResult::Proof(_)) if d.verdict == Verdict::False => disagree(d.stats),
+        (Some(d), KindResult::Counterexample { .. }) if d.verdict == Verdict::True => disagree(d.stats),
+        (Some(d), _) if !matches!(d.verdict, Verdict::Unknown(_)) => Decision { kind, ..d },
+        (d, KindResult::Proof(p)) => Decision {
+            verdict: Verdict::True,
+            stats: d.map(|d| d.stats).unwrap_or_default(),
+            counterexample: None,
+            engine: Some(if p.by == ProofKind::Bmc { Engine::Bmc } else { Engine::KInduction }),
+            kind,
+            proof: Some(p),
+        },
+        (d, KindResult::Counterexample { edges, inputs, .. }) => Decision {
+            verdict: Verdict::False,
+            stats: d.map(|d| d.stats).unwrap_or_default(),
+            counterexample: Some((edges, inputs)),
+            engine: Some(Engine::Bmc),
+            kind,
+            proof: None,
+        },
+        (Some(d), KindResult::Unknown(_)) => Decision { kind, ..d },
+        (None, KindResult::Unknown(why)) => Decision {
+            verdict: Verdict::Unknown(why),
+            stats: Stats::default(),
+            counterexample: None,
+            engine: None,
+            kind,
+            proof: None,
+        },
+    }
 }
 
 /// Explores `prog` exhaustively under `explore` and decides: FALSE with the first counterexample the
 /// path acceptance rule (`symex::confirm`) accepts; otherwise UNKNOWN if a counterexample was refused
 /// or the exploration is inconclusive (`Summary::inconclusive`); otherwise TRUE.
-pub fn decide(prog: &Program, cfa: &Cfa, explore: ExploreConfig) -> Decision {
+pub fn explicit(prog: &Program, cfa: &Cfa, explore: ExploreConfig) -> Decision {
     let property = explore.property;
+    let engine = if explore.strategy == Strategy::Bfs { Engine::ExplicitBfs } else { Engine::ExplicitDfs };
     let mut explorer = symex::explore(prog, cfa, explore, Exhaustive);
     let mut rejected: Option<symex::Rejected> = None;
     let mut found = None;
@@ -159,7 +353,8 @@ pub fn decide(prog: &Program, cfa: &Cfa, explore: ExploreConfig) -> Decision {
             Some(why) => Verdict::Unknown(why.to_string()),
         }
     };
-    Decision { verdict, stats, counterexample: found }
+    let engine = (!matches!(verdict, Verdict::Unknown(_))).then_some(engine);
+    Decision { verdict, stats, counterexample: found, engine, kind: None, proof: None }
 }
 
 #[cfg(test)]

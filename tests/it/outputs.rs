@@ -379,7 +379,7 @@ fn a_report_is_valid_after_a_signal_or_a_limit_and_says_which() {
 fn a_signal_stops_verify_with_unknown() {
     for (sig, code, name) in [(libc::SIGINT, 130, "SIGINT"), (libc::SIGTERM, 143, "SIGTERM")] {
         let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_vcov"))
-            .args(["verify", "fixtures/c/verify/endless_counter.c"])
+            .args(["verify", "fixtures/c/verify/endless_counter.c", "--dfs"])
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
             .spawn()

@@ -68,6 +68,37 @@ fn search_orders_and_modes_agree() {
     }
 }
 
+/// The portfolio: k-induction proves what the explicit search cannot finish, BMC finds a bug the
+/// replay confirms, and `--stats` names the engine that decided; the explicit search alone, within
+/// a limit, does not decide the endless counter.
+#[test]
+fn the_portfolio_decides_loops_the_explicit_search_cannot() {
+    let p = fixture("endless_counter.c");
+    let out = vcov(&[path(&p), "--stats", "--timelimit", "30"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.starts_with("Verification result: TRUE\n"), "{stdout}");
+    assert!(stdout.contains("Decided by: k-induction"), "{stdout}");
+    let (line, _) = verdict(&[path(&p), "--dfs", "--timelimit", "1"]);
+    assert_eq!(line, "Verification result: UNKNOWN (time limit reached)");
+    let (line, _) = verdict(&[path(&p), "--kinduction"]);
+    assert_eq!(line, "Verification result: TRUE");
+    let p = fixture("counters_drift.c");
+    let out = vcov(&[path(&p), "--kinduction", "--stats"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with(
+            "Verification result: FALSE(unreach-call)\nCounterexample confirmed by: internal interpreter\n"
+        ),
+        "{stdout}"
+    );
+    assert!(stdout.contains("Decided by: bmc"), "{stdout}");
+    // A program with pointers is not for k-induction: the reason is given, the answer is UNKNOWN.
+    let p = fixture("heap_list.c");
+    let out = vcov(&[path(&p), "--64", "--kinduction"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.starts_with("Verification result: UNKNOWN (k-induction: unsupported: "), "{stdout}");
+}
+
 #[test]
 fn unwinding_bound_gives_unknown() {
     let p = fixture("safe_loop.c");

@@ -1,0 +1,731 @@
+//! BMC and k-induction over the transition system of `verify::ts`, on the SAT layer (CaDiCaL).
+//!
+//! A state is a cut point and the values of the state variables (`verify::ts`); a state is *bad*
+//! when its step can reach a violation or possible undefined behaviour (the executor cuts such
+//! paths, so no TRUE may be drawn while one is reachable). Two incremental solvers grow one step at
+//! a time:
+//! - the *base case* unrolls the steps from the program's entry (BMC): a bad state at depth `k` is a
+//!   counterexample candidate. A violation becomes FALSE only once the concrete interpreter, fed the
+//!   inputs the model gives, reaches it (`symex::replay`); possible undefined behaviour gives
+//!   UNKNOWN. When no path has a step at depth `k + 1`, every path ended safely: TRUE.
+//! - the *step case* unrolls `k + 1` steps from an arbitrary state at a cut point, assumes the
+//!   first `k` states good and every state to satisfy the invariants, and asks whether the last can
+//!   be bad; when it cannot (and the base case showed the states of the first `k` depths good),
+//!   every reachable state is good: TRUE.
+//!
+//! *Invariants* strengthen the step case. Candidates from templates over the state variables in
+//! scope at each loop head (`v = w`, `v + w = u`, `v ≤ w`, `v < w`, `0 ≤ v`) are filtered by a
+//! Houdini fixpoint over one step from an arbitrary state: a candidate is dropped while some step
+//! from a state that satisfies all remaining ones (the entry state is unconstrained) reaches a
+//! state that violates it. What is left is inductive, so it holds in every reachable state: an
+//! invariant is used only after it is proven.
+//!
+//! Invariant: a TRUE comes only from an unsatisfiable base or step query over the over-approximating
+//! transition system; a FALSE only from a concrete replay that reaches the violation.
+//! Invariant: no clock or thread decides an answer: limits only stop the engine (UNKNOWN).
+
+use std::fmt;
+
+use crate::cfa::{Cfa, EdgeId};
+use crate::cfront::ir::Program;
+use crate::sat::{Aig, AigLit, Bv, CadicalBackend, Encoder, Lit, SatBackend, SatResult};
+use crate::symex::{self, Budget, InputValue, Property, ReplayEnd, StopReason};
+
+use super::ts::{self, Step, Ts};
+
+/// Limits and switches of the engine.
+#[derive(Clone, Debug)]
+pub struct KindConfig {
+    /// When to give up (deadline, interrupt flags, memory). [default: none]
+    pub budget: Budget,
+    /// The largest `k` tried. [default: 10,000]
+    pub max_k: u32,
+    /// Strengthen the step case with proven invariants. [default: true]
+    pub invariants: bool,
+    /// The most invariant candidates. [default: 3,000]
+    pub max_candidates: usize,
+}
+
+/// What the engine established.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KindResult {
+    /// The property holds (and no undefined behaviour is reachable).
+    Proof(Proof),
+    /// A counterexample the concrete interpreter replays to a violation.
+    Counterexample {
+        /// The number of steps (cut point to cut point) before the violating one.
+        depth: u32,
+        /// The edges of the concrete run.
+        edges: Vec<EdgeId>,
+        /// The inputs that drive it.
+        inputs: Vec<InputValue>,
+    },
+    /// No answer, and why.
+    Unknown(String),
+}
+
+/// How the property was proven.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Proof {
+    /// Which argument: every path ends within `k` steps (BMC), or k-induction at `k`.
+    pub by: ProofKind,
+    /// The steps unrolled.
+    pub k: u32,
+    /// The invariants the step case assumed, as C expressions per loop head.
+    pub invariants: Vec<Invariant>,
+}
+
+/// The argument of a proof.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProofKind {
+    /// No path of the program has more than `k` steps, and none of them is bad.
+    Bmc,
+    /// The step case held at `k`.
+    KInduction,
+}
+
+/// A proven invariant: at a loop head, a C expression over the program's variables.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Invariant {
+    /// The CFA node of the loop head.
+    pub node: crate::cfa::NodeId,
+    /// The function the loop head is in.
+    pub func: crate::cfront::ir::FuncId,
+    /// The expression, in C.
+    pub expr: String,
+}
+
+/// Counters of a run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KindStats {
+    /// The largest `k` reached.
+    pub k: u32,
+    /// Invariant candidates and how many were proven.
+    pub candidates: usize,
+    /// Invariants proven.
+    pub proven: usize,
+    /// SAT solver calls.
+    pub solver_calls: u64,
+}
+
+impl Default for KindConfig {
+    fn default() -> KindConfig {
+        KindConfig { budget: Budget::default(), max_k: 10_000, invariants: true, max_candidates: 3_000 }
+    }
+}
+
+impl fmt::Display for KindStats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "k-induction:")?;
+        writeln!(f, "  k reached:              {}", self.k)?;
+        writeln!(f, "  invariant candidates:   {}", self.candidates)?;
+        writeln!(f, "  invariants proven:      {}", self.proven)?;
+        writeln!(f, "  solver calls:           {}", self.solver_calls)
+    }
+}
+
+/// One chain of unrolled steps in its own solver.
+struct Unroll {
+    solver: CadicalBackend,
+    enc: Encoder,
+    pc: Bv,
+    vars: Vec<Bv>,
+    steps: Vec<Step>,
+}
+
+/// Why the engine stopped without an answer: a limit (`stopped`), or a reason in words.
+enum Halt {
+    Stopped(StopReason),
+    Why(String),
+}
+
+type H<T> = Result<T, Halt>;
+
+/// Runs BMC and k-induction on `prog` for `property` until one decides or a limit stops it.
+pub fn run(prog: &Program, cfa: &Cfa, property: Property, config: &KindConfig) -> (KindResult, KindStats) {
+    let mut stats = KindStats::default();
+    let res = match Engine::new(prog, cfa, property, config) {
+        Ok(mut engine) => {
+            let res = engine.run(&mut stats);
+            stats.solver_calls = engine.solver_calls;
+            res
+        }
+        Err(why) => Err(why),
+    };
+    let res = match res {
+        Ok(r) => r,
+        Err(Halt::Stopped(s)) => KindResult::Unknown(format!("k-induction: {}", s.describe())),
+        Err(Halt::Why(why)) => KindResult::Unknown(format!("k-induction: {why}")),
+    };
+    (res, stats)
+}
+
+struct Engine<'t, 'a> {
+    prog: &'a Program,
+    cfa: &'a Cfa,
+    property: Property,
+    ts: Ts<'a>,
+    aig: Aig,
+    config: &'t KindConfig,
+    solver_calls: u64,
+}
+
+impl<'t, 'a> Engine<'t, 'a> {
+    fn new(prog: &'a Program, cfa: &'a Cfa, property: Property, config: &'t KindConfig) -> H<Engine<'t, 'a>> {
+        let ts = Ts::build(prog, cfa, property).map_err(|u| Halt::Why(format!("unsupported: {}", u.0)))?;
+        let mut aig = Aig::default();
+        // Encode one step from an arbitrary state first: a construct the system does not model is
+        // found before any solving.
+        let (pc, vars) = ts.fresh_state(&mut aig);
+        ts.encode_step(&mut aig, &pc, &vars).map_err(|u| Halt::Why(format!("unsupported: {}", u.0)))?;
+        Ok(Engine { prog, cfa, property, ts, aig, config, solver_calls: 0 })
+    }
+
+    fn solver(&self) -> CadicalBackend {
+        let mut s = CadicalBackend::default();
+        s.set_interrupt(self.config.budget.interrupt());
+        s
+    }
+
+    fn check(&self) -> H<()> {
+        match self.config.budget.exhausted() {
+            Some(s) => Err(Halt::Stopped(s)),
+            None if self.config.budget.memory_exhausted() => Err(Halt::Stopped(StopReason::Memory)),
+            None => Ok(()),
+        }
+    }
+
+    fn solve(&mut self, solver: &mut CadicalBackend, assumptions: &[Lit]) -> H<bool> {
+        self.solver_calls += 1;
+        match solver.solve(assumptions) {
+            SatResult::Sat => Ok(true),
+            SatResult::Unsat => Ok(false),
+            SatResult::Unknown => {
+                Err(Halt::Stopped(self.config.budget.exhausted().unwrap_or(StopReason::SolverUnknown)))
+            }
+        }
+    }
+
+    fn encode(&mut self, pc: &Bv, vars: &[Bv]) -> H<Step> {
+        self.ts.encode_step(&mut self.aig, pc, vars).map_err(|u| Halt::Why(format!("unsupported: {}", u.0)))
+    }
+
+    fn run(&mut self, stats: &mut KindStats) -> H<KindResult> {
+        let mut invariants = Vec::new();
+        if self.config.invariants {
+            // Cheap templates first, then sums relative to what the first phase proved; a phase
+            // that does not reach its fixpoint within its share of the time proves nothing.
+            let (cheap, sums): (Vec<Candidate>, Vec<Candidate>) =
+                self.candidates().into_iter().partition(|c| !matches!(c.kind, Template::Sum(..)));
+            stats.candidates = cheap.len() + sums.len();
+            for phase in [cheap, sums] {
+                let proven = self.houdini(phase, &invariants)?;
+                invariants.extend(proven);
+            }
+        }
+        stats.proven = invariants.len();
+        let mut base = Unroll {
+            solver: self.solver(),
+            enc: Encoder::default(),
+            pc: self.ts.pc_const(0),
+            vars: self.ts.vars.iter().map(|v| Bv::input(&mut self.aig, v.repr.bits)).collect(),
+            steps: Vec::new(),
+        };
+        let (pc, vars) = self.ts.fresh_state(&mut self.aig);
+        let mut step = Unroll { solver: self.solver(), enc: Encoder::default(), pc, vars, steps: Vec::new() };
+        let valid = self.ts.pc_valid(&mut self.aig, &step.pc);
+        step.enc.assert(&self.aig, &mut step.solver, valid);
+        for k in 0..=self.config.max_k {
+            stats.k = k;
+            self.check()?;
+            // Base case: the states at depth k are good, or a counterexample.
+            let st = self.encode(&base.pc.clone(), &base.vars.clone())?;
+            let err = base.enc.lit(&self.aig, &mut base.solver, st.err);
+            base.steps.push(st);
+            if self.solve(&mut base.solver, &[err])? {
+                return self.counterexample(&mut base, k);
+            }
+            base.solver.add_clause(&[!err]);
+            let st = base.steps.last().expect("just pushed");
+            let (ub, cont, next_pc, next) = (st.ub, st.cont, st.next_pc.clone(), st.next.clone());
+            let ub = base.enc.lit(&self.aig, &mut base.solver, ub);
+            if self.solve(&mut base.solver, &[ub])? {
+                return Err(Halt::Why(format!("possible undefined behaviour after {k} steps")));
+            }
+            base.solver.add_clause(&[!ub]);
+            let cont = base.enc.lit(&self.aig, &mut base.solver, cont);
+            base.solver.add_clause(&[cont]);
+            if !self.solve(&mut base.solver, &[])? {
+                return Ok(KindResult::Proof(Proof { by: ProofKind::Bmc, k, invariants: Vec::new() }));
+            }
+            base.pc = next_pc;
+            base.vars = next;
+            // Step case: k good steps from any state (all satisfying the invariants) make the next
+            // one good.
+            self.check()?;
+            let inv = self.holds(&invariants, &step.pc.clone(), &step.vars.clone());
+            step.enc.assert(&self.aig, &mut step.solver, inv);
+            let st = self.encode(&step.pc.clone(), &step.vars.clone())?;
+            let bad = self.aig.or(st.err, st.ub);
+            let bad = step.enc.lit(&self.aig, &mut step.solver, bad);
+            if !self.solve(&mut step.solver, &[bad])? {
+                let invariants = invariants.iter().map(|c| self.describe(c)).collect();
+                return Ok(KindResult::Proof(Proof { by: ProofKind::KInduction, k, invariants }));
+            }
+            step.solver.add_clause(&[!bad]);
+            let cont = step.enc.lit(&self.aig, &mut step.solver, st.cont);
+            step.solver.add_clause(&[cont]);
+            step.pc = st.next_pc.clone();
+            step.vars = st.next.clone();
+            step.steps.push(st);
+        }
+        Err(Halt::Why(format!("no proof up to k = {}", self.config.max_k)))
+    }
+
+    /// The base case found a violation at depth `k`: replays the model's inputs concretely.
+    fn counterexample(&mut self, base: &mut Unroll, k: u32) -> H<KindResult> {
+        // The interpreter reads bytes never written as 0 when no input says otherwise: ask first
+        // for a model in which every value of a variable never written is 0.
+        let st = base.steps.last().expect("the violating step");
+        let err = base.enc.lit(&self.aig, &mut base.solver, st.err);
+        let mut zero = vec![err];
+        for s in &base.steps {
+            for inp in &s.inputs {
+                if inp.kind == ts::InputKind::Uninit {
+                    for &b in inp.bv.bits() {
+                        zero.push(!base.enc.lit(&self.aig, &mut base.solver, b));
+                    }
+                }
+            }
+        }
+        let attempts: [&[Lit]; 2] = [&zero, &[err]];
+        for assumptions in attempts {
+            if !self.solve(&mut base.solver, assumptions)? {
+                continue;
+            }
+            let inputs = self.model_inputs(base);
+            let run = symex::replay(self.prog, self.cfa, self.property, &inputs, 50_000_000);
+            if run.end == ReplayEnd::Violation {
+                return Ok(KindResult::Counterexample { depth: k, edges: run.edges, inputs });
+            }
+        }
+        Err(Halt::Why(format!("a counterexample of {} steps did not replay", k + 1)))
+    }
+
+    /// The inputs of calls of functions without body along the model's path, in call order.
+    fn model_inputs(&self, base: &Unroll) -> Vec<InputValue> {
+        let mut res = Vec::new();
+        for s in &base.steps {
+            for inp in &s.inputs {
+                let (ts::InputKind::Call { func, ty }, Some(ie)) = (inp.kind, inp.edge) else { continue };
+                let taken = s.taken.iter().find(|(e, _)| *e == ie).map(|(_, l)| *l).unwrap_or(AigLit::FALSE);
+                if !base.enc.value(&self.aig, &base.solver, taken) {
+                    continue;
+                }
+                res.push(InputValue {
+                    kind: symex::InputKind::Call { edge: self.ts.edges[ie as usize].edge, func: Some(func) },
+                    ty: Some(ty),
+                    pointer_choice: false,
+                    bits: inp.bv.width(),
+                    value: base.enc.bv_value(&self.aig, &base.solver, &inp.bv),
+                });
+            }
+        }
+        res
+    }
+
+    /// The conjunction of the invariants for a state (`pc`, `vars`).
+    fn holds(&mut self, invariants: &[Candidate], pc: &Bv, vars: &[Bv]) -> AigLit {
+        let mut res = AigLit::TRUE;
+        for c in invariants {
+            let l = self.candidate_holds(c, pc, vars);
+            res = self.aig.and(res, l);
+        }
+        res
+    }
+
+    /// `pc` at the candidate's cut point implies the candidate.
+    fn candidate_holds(&mut self, c: &Candidate, pc: &Bv, vars: &[Bv]) -> AigLit {
+        let at = pc.eq(&mut self.aig, &self.ts.pc_const(c.cut));
+        let v = c.eval(&mut self.aig, vars);
+        self.aig.implies(at, v)
+    }
+
+    /// The subset of `cands` that is inductive relative to the invariants `known` (Houdini), or none
+    /// when the fixpoint is not reached within a quarter of the time left.
+    fn houdini(&mut self, mut cands: Vec<Candidate>, known: &[Candidate]) -> H<Vec<Candidate>> {
+        if cands.is_empty() {
+            return Ok(cands);
+        }
+        let mut solver = self.solver();
+        let mut interrupt = self.config.budget.interrupt();
+        if let Some(d) = self.config.budget.deadline {
+            let now = std::time::Instant::now();
+            interrupt.deadline = Some(now + d.saturating_duration_since(now) / 4);
+        }
+        let phase_end = interrupt.deadline;
+        solver.set_interrupt(interrupt);
+        let mut enc = Encoder::default();
+        let (pc, vars) = self.ts.fresh_state(&mut self.aig);
+        let valid = self.ts.pc_valid(&mut self.aig, &pc);
+        enc.assert(&self.aig, &mut solver, valid);
+        let st = self.encode(&pc, &vars)?;
+        let cont = enc.lit(&self.aig, &mut solver, st.cont);
+        solver.add_clause(&[cont]);
+        // The invariants already proven hold in every reachable state, before and after the step.
+        let before = self.holds(known, &pc, &vars);
+        let after_known = self.holds(known, &st.next_pc, &st.next);
+        enc.assert(&self.aig, &mut solver, before);
+        enc.assert(&self.aig, &mut solver, after_known);
+        // Per candidate: an activation literal that makes it hold before the step, and its value
+        // after the step.
+        let mut acts = Vec::with_capacity(cands.len());
+        let mut after = Vec::with_capacity(cands.len());
+        for (i, c) in cands.iter().enumerate() {
+            // Building thousands of candidates' circuits takes a while on large programs.
+            if i % 64 == 0 {
+                self.check()?;
+            }
+            let before = self.candidate_holds(c, &pc, &vars);
+            let act = solver.new_var().pos();
+            enc.assert_under(&self.aig, &mut solver, act, before);
+            acts.push(act);
+            after.push(self.candidate_holds(c, &st.next_pc, &st.next));
+        }
+        let mut alive = vec![true; cands.len()];
+        loop {
+            self.check()?;
+            if phase_end.is_some_and(|d| std::time::Instant::now() >= d) {
+                return Ok(Vec::new());
+            }
+            let live: Vec<usize> = (0..cands.len()).filter(|&i| alive[i]).collect();
+            if live.is_empty() {
+                break;
+            }
+            let broken = self.aig.or_all(live.iter().map(|&i| !after[i]));
+            let round = solver.new_var().pos();
+            enc.assert_under(&self.aig, &mut solver, round, broken);
+            let mut assumptions: Vec<Lit> = live.iter().map(|&i| acts[i]).collect();
+            assumptions.push(round);
+            self.solver_calls += 1;
+            let sat = match solver.solve(&assumptions) {
+                SatResult::Sat => true,
+                SatResult::Unsat => false,
+                SatResult::Unknown => {
+                    self.check()?;
+                    return Ok(Vec::new());
+                }
+            };
+            let mut dropped = 0;
+            if sat {
+                // Read the model before any clause is added (that discards it).
+                for &i in &live {
+                    if !enc.value(&self.aig, &solver, after[i]) {
+                        alive[i] = false;
+                        dropped += 1;
+                    }
+                }
+            }
+            // The round's disjunction is never needed again.
+            solver.add_clause(&[!round]);
+            if !sat {
+                break;
+            }
+            assert!(dropped > 0, "a model of the Houdini query breaks some candidate");
+        }
+        let mut k = 0;
+        cands.retain(|_| {
+            k += 1;
+            alive[k - 1]
+        });
+        Ok(cands)
+    }
+
+    /// The template candidates at every loop head.
+    fn candidates(&self) -> Vec<Candidate> {
+        let ts = &self.ts;
+        let mut res = Vec::new();
+        // The constants the program's conditions compare with (at most 6, the smallest in
+        // magnitude first), for bounds `v <= c` and `c <= v`.
+        let mut consts: Vec<i128> = Vec::new();
+        for ie in &ts.edges {
+            if let crate::cfa::EdgeKind::Assume { cond, .. } = &self.cfa.edge(ie.edge).kind {
+                int_consts(cond, &mut consts);
+            }
+        }
+        consts.sort_by_key(|c| (c.unsigned_abs(), *c));
+        consts.dedup();
+        consts.truncate(6);
+        for (cut, &node) in ts.cuts.iter().enumerate().skip(1) {
+            let ctx = ts.nodes[node as usize].ctx;
+            // The contexts whose locals are live here: this one and its callers.
+            let mut chain = vec![ctx];
+            let mut c = ts.ctxs[ctx as usize].parent;
+            while let Some(p) = c {
+                chain.push(p);
+                c = ts.ctxs[p as usize].parent;
+            }
+            let scope: Vec<usize> = (0..ts.vars.len())
+                .filter(|&i| ts.vars[i].ctx.is_none_or(|c| chain.contains(&c)))
+                .filter(|&i| ts.vars[i].repr.bits > 1)
+                .collect();
+            let cut = cut as u32;
+            for &a in &scope {
+                let r = ts.vars[a].repr;
+                if r.signed {
+                    res.push(Candidate { cut, kind: Template::NonNeg(a), signed: false });
+                }
+                res.push(Candidate { cut, kind: Template::Parity(a, false), signed: false });
+                res.push(Candidate { cut, kind: Template::Parity(a, true), signed: false });
+                for &c in &consts {
+                    // Only constants the variable's type holds.
+                    let fits = if r.signed {
+                        r.bits >= 128 || (c >= -(1i128 << (r.bits - 1)) && c < (1i128 << (r.bits - 1)))
+                    } else {
+                        c >= 0 && (r.bits >= 127 || c < (1i128 << r.bits))
+                    };
+                    if fits {
+                        res.push(Candidate { cut, kind: Template::AtMost(a, c), signed: false });
+                        // `0 <= v` holds of every unsigned value.
+                        if r.signed || c != 0 {
+                            res.push(Candidate { cut, kind: Template::AtLeast(a, c), signed: false });
+                        }
+                    }
+                }
+            }
+            for (x, &a) in scope.iter().enumerate() {
+                for &b in &scope[x + 1..] {
+                    let (ra, rb) = (ts.vars[a].repr, ts.vars[b].repr);
+                    if ra.bits != rb.bits {
+                        continue;
+                    }
+                    res.push(Candidate { cut, kind: Template::Eq(a, b), signed: false });
+                    if ra.signed == rb.signed {
+                        for (p, q) in [(a, b), (b, a)] {
+                            res.push(Candidate { cut, kind: Template::Le(p, q, ra.signed), signed: false });
+                            res.push(Candidate { cut, kind: Template::Lt(p, q, ra.signed), signed: false });
+                        }
+                    }
+                }
+            }
+            if scope.len() <= 12 {
+                for &s in &scope {
+                    for (x, &a) in scope.iter().enumerate() {
+                        for &b in &scope[x + 1..] {
+                            let w = ts.vars[s].repr.bits;
+                            if a != s && b != s && ts.vars[a].repr.bits == w && ts.vars[b].repr.bits == w {
+                                res.push(Candidate { cut, kind: Template::Sum(a, b, s), signed: false });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for c in &mut res {
+            c.signed = ts.vars[c.kind.first()].repr.signed;
+        }
+        res.truncate(self.config.max_candidates);
+        res
+    }
+
+    /// The invariant `c` as a C expression.
+    fn describe(&self, c: &Candidate) -> Invariant {
+        let node = self.ts.nodes[self.ts.cuts[c.cut as usize] as usize];
+        let name = |i: usize| self.prog.var(self.ts.vars[i].var).name.clone();
+        let expr = match c.kind {
+            Template::NonNeg(a) => format!("0 <= {}", name(a)),
+            Template::Parity(a, odd) => format!("{} % 2 == {}", name(a), odd as u8),
+            Template::AtMost(a, c) => format!("{} <= {c}", name(a)),
+            Template::AtLeast(a, c) => format!("{c} <= {}", name(a)),
+            Template::Eq(a, b) => format!("{} == {}", name(a), name(b)),
+            Template::Le(a, b, _) => format!("{} <= {}", name(a), name(b)),
+            Template::Lt(a, b, _) => format!("{} < {}", name(a), name(b)),
+            Template::Sum(a, b, s) => format!("{} + {} == {}", name(a), name(b), name(s)),
+        };
+        Invariant { node: node.cfa, func: self.ts.ctxs[node.ctx as usize].func, expr }
+    }
+}
+
+/// A candidate invariant: a template instance at a cut point.
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    cut: u32,
+    kind: Template,
+    /// Whether the template's first variable is signed (for the bounds).
+    signed: bool,
+}
+
+/// The mask of the low `bits` bits.
+fn mask(bits: u32) -> u128 {
+    if bits >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << bits) - 1
+    }
+}
+
+/// The integer constants of `e`.
+fn int_consts(e: &crate::cfront::ir::Expr, out: &mut Vec<i128>) {
+    use crate::cfront::ir::ExprKind;
+    match &e.kind {
+        ExprKind::IntConst(v) => out.push(*v),
+        ExprKind::Unary(_, a) | ExprKind::Cast(a, _) => int_consts(a, out),
+        ExprKind::Binary(_, a, b) => {
+            int_consts(a, out);
+            int_consts(b, out);
+        }
+        _ => {}
+    }
+}
+
+/// Templates over state variables (indices into `Ts::vars`), compared in their own type.
+#[derive(Clone, Copy, Debug)]
+enum Template {
+    /// A signed variable is not negative.
+    NonNeg(usize),
+    /// The lowest bit of a variable is 1 (odd) or 0 (even).
+    Parity(usize, bool),
+    /// A variable is at most a constant, in its signedness.
+    AtMost(usize, i128),
+    /// A variable is at least a constant, in its signedness.
+    AtLeast(usize, i128),
+    /// Two variables of one width are equal.
+    Eq(usize, usize),
+    /// `a <= b`, signed or not as both variables.
+    Le(usize, usize, bool),
+    /// `a < b`, signed or not as both variables.
+    Lt(usize, usize, bool),
+    /// `a + b == s`, modulo the common width.
+    Sum(usize, usize, usize),
+}
+
+impl Template {
+    /// The template's first variable.
+    fn first(self) -> usize {
+        match self {
+            Template::NonNeg(a)
+            | Template::Parity(a, _)
+            | Template::AtMost(a, _)
+            | Template::AtLeast(a, _)
+            | Template::Eq(a, _)
+            | Template::Le(a, _, _)
+            | Template::Lt(a, _, _)
+            | Template::Sum(a, _, _) => a,
+        }
+    }
+}
+
+impl Candidate {
+    fn eval(&self, aig: &mut Aig, vars: &[Bv]) -> AigLit {
+        match self.kind {
+            Template::NonNeg(a) => !vars[a].bit(vars[a].width() - 1),
+            Template::Parity(a, odd) => vars[a].bit(0).xor_complement(!odd),
+            Template::AtMost(a, c) | Template::AtLeast(a, c) => {
+                let v = &vars[a];
+                let k = Bv::constant(c as u128 & mask(v.width()), v.width());
+                let signed = self.signed;
+                match (matches!(self.kind, Template::AtMost(..)), signed) {
+                    (true, true) => v.sle(aig, &k),
+                    (true, false) => v.ule(aig, &k),
+                    (false, true) => k.sle(aig, v),
+                    (false, false) => k.ule(aig, v),
+                }
+            }
+            Template::Eq(a, b) => vars[a].eq(aig, &vars[b]),
+            Template::Le(a, b, signed) if signed => vars[a].sle(aig, &vars[b]),
+            Template::Le(a, b, _) => vars[a].ule(aig, &vars[b]),
+            Template::Lt(a, b, signed) if signed => vars[a].slt(aig, &vars[b]),
+            Template::Lt(a, b, _) => vars[a].ult(aig, &vars[b]),
+            Template::Sum(a, b, s) => {
+                let sum = vars[a].add(aig, &vars[b]);
+                sum.eq(aig, &vars[s])
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cfa::CfaConfig;
+    use crate::cfront::types::DataModel;
+
+    /// Runs the engine on `src` (with a generous limit) and renders what it established: `true by
+    /// bmc`, `true by k-induction at k with N invariants`, `false after N steps: inputs`, or
+    /// `unknown: why`.
+    fn check(src: &str, expect: &str) {
+        let file = crate::base::SourceFile::new("t.c", src.to_string());
+        let (mut prog, _) = crate::cfront::parse_program(file, DataModel::Ilp32).expect("parses");
+        let (cfa, _) = crate::cfa::build(&mut prog, &CfaConfig::default()).expect("builds");
+        let config = KindConfig {
+            budget: Budget::with_time_limit(std::time::Duration::from_secs(60)),
+            max_k: 300,
+            ..KindConfig::default()
+        };
+        let (res, _) = run(&prog, &cfa, Property::UnreachCall, &config);
+        let got = match res {
+            KindResult::Proof(Proof { by: ProofKind::Bmc, .. }) => "true by bmc".to_string(),
+            KindResult::Proof(Proof { by: ProofKind::KInduction, k, invariants }) => {
+                let inv: Vec<_> = invariants.iter().map(|i| i.expr.clone()).collect();
+                format!("true by k-induction at {k} with [{}]", inv.join(", "))
+            }
+            KindResult::Counterexample { depth, inputs, .. } => {
+                let v: Vec<_> = inputs.iter().map(|i| i.signed().to_string()).collect();
+                format!("false after {depth} steps: {}", v.join(" "))
+            }
+            KindResult::Unknown(why) => format!("unknown: {why}"),
+        };
+        assert_eq!(got, expect, "{src}");
+    }
+
+    const HEAD: &str =
+        "void reach_error(void);\nunsigned int __VERIFIER_nondet_uint(void);\nint __VERIFIER_nondet_int(void);\n";
+
+    #[test]
+    fn a_loop_free_program_is_decided_by_bmc() {
+        check(&format!("{HEAD}int main(void) {{\n  int x = __VERIFIER_nondet_int();\n  int y = x > 0 ? x : 1;\n  if (y <= 0) reach_error();\n  return 0;\n}}\n"), "true by bmc");
+        check(&format!("{HEAD}int main(void) {{\n  int x = __VERIFIER_nondet_int();\n  if (x == 42) reach_error();\n  return 0;\n}}\n"), "false after 0 steps: 42");
+    }
+
+    #[test]
+    fn an_invariant_of_two_counters_proves_the_loop() {
+        let src = format!("{HEAD}int main(void) {{\n  unsigned int x = __VERIFIER_nondet_uint();\n  unsigned int y = x;\n  while (x < 1024) {{\n    x++;\n    y++;\n  }}\n  if (x != y) reach_error();\n  return 0;\n}}\n");
+        check(&src, "true by k-induction at 0 with [x == y, x <= y, y <= x]");
+    }
+
+    #[test]
+    fn a_sum_invariant_proves_count_up_down() {
+        let src = format!("{HEAD}int main(void) {{\n  unsigned int n = __VERIFIER_nondet_uint();\n  unsigned int x = n, y = 0;\n  while (x > 0) {{\n    x--;\n    y++;\n  }}\n  if (y != n) reach_error();\n  return 0;\n}}\n");
+        check(&src, "true by k-induction at 0 with [x <= n, x + y == n]");
+    }
+
+    #[test]
+    fn a_deep_bug_is_found_and_replayed() {
+        let src = format!("{HEAD}int main(void) {{\n  int i = 0;\n  int x = __VERIFIER_nondet_int();\n  while (i < 50) {{\n    i++;\n  }}\n  if (i == 50 && x == -7) reach_error();\n  return 0;\n}}\n");
+        check(&src, "false after 51 steps: -7");
+    }
+
+    #[test]
+    fn a_bug_is_never_proven_away() {
+        // A counter that overflows: i < 0 happens after 2^31 iterations, so neither a proof nor a
+        // counterexample within the bound.
+        let src = format!("{HEAD}int main(void) {{\n  unsigned int i = 0;\n  while (__VERIFIER_nondet_int()) {{\n    i++;\n    if (i == 0) reach_error();\n  }}\n  return 0;\n}}\n");
+        check(&src, "unknown: k-induction: no proof up to k = 300");
+    }
+
+    #[test]
+    fn undefined_behaviour_and_unsupported_constructs_give_unknown() {
+        check(
+            &format!(
+                "{HEAD}int main(void) {{\n  int d = __VERIFIER_nondet_int();\n  int q = 10 / d;\n  return q;\n}}\n"
+            ),
+            "unknown: k-induction: possible undefined behaviour after 0 steps",
+        );
+        check(
+            &format!(
+                "{HEAD}int main(void) {{\n  int a[2];\n  a[0] = 1;\n  if (a[0] != 1) reach_error();\n  return 0;\n}}\n"
+            ),
+            "unknown: k-induction: unsupported: arrays",
+        );
+    }
+}
