@@ -341,7 +341,7 @@ fn find_tasks(config: &BatchConfig) -> Result<Vec<Task>> {
             found.push(discover::verify_task_from_yml(input, &text).map_err(anyhow::Error::msg)?);
         } else if config.mode == Mode::Coverage && input.file_name().is_some_and(|n| n == discover::AUTOMATON_FILE) {
             let dir = input.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-            let files = file_names(dir)?;
+            let files = super::folder_files(dir)?;
             found.extend(discover::coverage_task_in_dir(dir, &files).map_err(anyhow::Error::msg)?);
         } else {
             bail!(
@@ -355,18 +355,6 @@ fn find_tasks(config: &BatchConfig) -> Result<Vec<Task>> {
         }
     }
     discover::name_tasks(found).map_err(anyhow::Error::msg)
-}
-
-fn file_names(dir: &Path) -> Result<Vec<String>> {
-    let mut res = Vec::new();
-    for e in std::fs::read_dir(dir).with_context(|| format!("{}: cannot read the folder", dir.display()))? {
-        let e = e.with_context(|| format!("{}: cannot read the folder", dir.display()))?;
-        if e.path().is_file() {
-            res.push(e.file_name().to_string_lossy().into_owned());
-        }
-    }
-    res.sort();
-    Ok(res)
 }
 
 /// Walks `dir` in name order (hidden folders and the output folder aside): CPAchecker output folders

@@ -1114,13 +1114,7 @@ impl<'w, 'a> Exec<'w, 'a> {
         }
         let ra = semantics::repr(types, a.ty)?;
         let rb = semantics::repr(types, b.ty)?;
-        let (va, vb) = if op.is_relational() && va.width() != vb.width() {
-            // A pointer compared with an integer constant (null): compare in the pointer's width.
-            let w = va.width().max(vb.width());
-            (semantics::resize(&va, w, ra.signed), semantics::resize(&vb, w, rb.signed))
-        } else {
-            (va, vb)
-        };
+        let (va, vb) = semantics::align_relational(op, va, vb, ra, rb);
         let r = Repr { bits: va.width(), ..ra };
         let res = semantics::binary(self.aig, op, &va, &vb, r, rb);
         if res.ub != AigLit::FALSE {

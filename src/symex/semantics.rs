@@ -142,6 +142,18 @@ pub fn convert(aig: &mut Aig, v: &Bv, from: Repr, to: Repr) -> Bv {
     resize(v, to.bits, from.signed)
 }
 
+/// The operands of a relational operator brought to one width, each extended by its own signedness
+/// (a pointer compared with an integer constant such as null compares in the pointer's width);
+/// other operators' operands as they are.
+pub fn align_relational(op: BinOp, va: Bv, vb: Bv, ra: Repr, rb: Repr) -> (Bv, Bv) {
+    if op.is_relational() && va.width() != vb.width() {
+        let w = va.width().max(vb.width());
+        (resize(&va, w, ra.signed), resize(&vb, w, rb.signed))
+    } else {
+        (va, vb)
+    }
+}
+
 /// `v` truncated or extended (sign-extended if `signed`) to `bits`.
 pub fn resize(v: &Bv, bits: u32, signed: bool) -> Bv {
     match v.width().cmp(&bits) {

@@ -1097,12 +1097,7 @@ impl Enc<'_, '_> {
         let rb = self.repr(b.ty)?;
         let va = self.expr(a, env, ctx)?;
         let vb = self.expr(b, env, ctx)?;
-        let (va, vb) = if op.is_relational() && va.width() != vb.width() {
-            let w = va.width().max(vb.width());
-            (semantics::resize(&va, w, ra.signed), semantics::resize(&vb, w, rb.signed))
-        } else {
-            (va, vb)
-        };
+        let (va, vb) = semantics::align_relational(op, va, vb, ra, rb);
         let r = Repr { bits: va.width(), ..ra };
         if !matches!(op, BinOp::Shl | BinOp::Shr) && va.width() != vb.width() {
             return unsupported("operands of different widths");
