@@ -1149,6 +1149,17 @@ impl<'w, 'a> Exec<'w, 'a> {
                 let ri = semantics::repr(types, idx.ty)?;
                 let size = types.size_of(e.ty).ok_or_else(|| Unsupported("indexing an incomplete type".into()))?;
                 let addr = semantics::pointer_offset(self.aig, &p, &i, ri, size, false);
+                // A subscript whose offset carries into the object id (an index far past the
+                // array: `usb_minors[minor]` with a minor of 2^19 under ILP32) would name another
+                // object, where gcc's program reads whatever lies that far past the array: the
+                // subscript leaves its object, undefined behaviour.
+                let (po, _) = self.w.layout.split(&p);
+                let (ao, _) = self.w.layout.split(&addr);
+                let same = po.eq(self.aig, &ao);
+                let left = self.aig.and(self.guard, !same);
+                if left != AigLit::FALSE {
+                    self.ub.push((left, UbKind::InvalidAccess));
+                }
                 Ok(Place { addr, ty: e.ty, bitfield: None })
             }
             ExprKind::Member { base, field, arrow, .. } => {

@@ -1018,6 +1018,11 @@ impl<'a> Interp<'a> {
                 let Some(size) = types.size_of(e.ty) else { return unsupported("indexing an incomplete type") };
                 let wide = if is { sext(i, ib) as u128 } else { mask(i, ib) };
                 let addr = mask(p.wrapping_add(wide.wrapping_mul(size as u128)), self.layout.ptr_bits);
+                // As the executor: a subscript whose offset carries into the object id leaves its
+                // object.
+                if self.layout.split_const(p).0 != self.layout.split_const(addr).0 {
+                    return ub(UbKind::InvalidAccess);
+                }
                 Ok(Place { addr, ty: e.ty, bitfield: None })
             }
             ExprKind::Member { base, field, arrow, .. } => {

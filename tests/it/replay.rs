@@ -476,3 +476,54 @@ fn builtin_object_size_is_what_gcc_folds_not_an_input() {
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     assert!(run.stdout.contains(" 0 not confirmed"), "{}", run.stdout);
 }
+
+/// A subscript far past its array (usbcore's `usb_minors[minor]`): under ILP32 the offset carries
+/// into the object id of vcov's address, which named another object whose non-null pointer the
+/// executor and its interpreter read, while gcc's program reads what lies that far past the array.
+/// The subscript is undefined behaviour, so no execution claims the line behind it, and every claim
+/// replays under gcc.
+#[test]
+fn a_subscript_past_its_object_claims_nothing_behind_it() {
+    let program = fixture("evidence/far_index/program.c");
+    let text = std::fs::read_to_string(&program).unwrap();
+    let far = text.lines().position(|l| l.contains("FAR_LINE: never")).unwrap() as u64 + 1;
+    let true_aa = root().join("assumption-automata/true.spc");
+    for model in ["--32", "--64"] {
+        let dir = tempfile::tempdir().unwrap();
+        let suite = dir.path().join("suite");
+        let run = vcov([
+            "coverage".as_ref(),
+            program.as_os_str(),
+            "--aa".as_ref(),
+            true_aa.as_os_str(),
+            model.as_ref(),
+            "--no-progress".as_ref(),
+            "--evidence".as_ref(),
+            suite.as_os_str(),
+        ]);
+        assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+        let claims: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(suite.join("vcov-claims.json")).unwrap()).unwrap();
+        let tests = claims["tests"].as_array().unwrap();
+        assert!(!tests.is_empty(), "{model}: {claims}");
+        for t in tests {
+            let lines: Vec<u64> = t["lines"].as_array().unwrap().iter().map(|l| l.as_u64().unwrap()).collect();
+            assert!(!lines.contains(&far), "{model}: line {far} claimed by {}", t["file"]);
+        }
+        if model == "--32" && !gcc32() {
+            continue;
+        }
+        let run = replay(&program, &suite, &[]);
+        assert_eq!(run.code, 0, "{model}: {}{}", run.stdout, run.stderr);
+        let n = tests.len();
+        assert!(
+            run.stdout.ends_with(&format!(
+                "replay: {n} tests, {n} confirmed, 0 not confirmed ({}bit, gcc -m{})\n",
+                &model[2..],
+                &model[2..]
+            )),
+            "{}",
+            run.stdout
+        );
+    }
+}
