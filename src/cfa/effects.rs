@@ -147,6 +147,19 @@ impl FnBuilder<'_> {
         }
     }
 
+    /// `item` (a `?:` or a statement expression of type `ty`) hoisted into `pre`, its value in a
+    /// fresh temporary; a value-less one gets none and its user sees the placeholder `0`.
+    fn hoist(&mut self, item: CondItem, ty: crate::cfront::types::TypeId, span: Span, pre: &mut Vec<SideItem>) -> Conv {
+        if matches!(self.prog.types.kind(ty), TypeKind::Void) {
+            pre.push(SideItem::Cond(item, None));
+            return Conv::Expr(Expr { kind: ExprKind::IntConst(0), ty: self.prog.types.int(IntType::INT), span });
+        }
+        let tmp = self.new_tmp(ty, span);
+        pre.push(SideItem::Decl(tmp, None));
+        pre.push(SideItem::Cond(item, Some(tmp)));
+        Conv::Expr(self.var_expr(tmp, span))
+    }
+
     /// CPAchecker's `convertExpressionWithSideEffects`.
     pub(super) fn with_se(&mut self, e: &Expr, ctx: Ctx, pre: &mut Vec<SideItem>) -> Conv {
         let span = e.span;
@@ -226,37 +239,10 @@ impl FnBuilder<'_> {
             }
             ExprKind::Cond(c, a, b) => match self.constant_value(c) {
                 Some(v) => self.with_se(if v != 0 { a } else { b }, ctx, pre),
-                None => {
-                    if matches!(self.prog.types.kind(ty), TypeKind::Void) {
-                        pre.push(SideItem::Cond(CondItem::Ternary(e.clone()), None));
-                        return Conv::Expr(Expr {
-                            kind: ExprKind::IntConst(0),
-                            ty: self.prog.types.int(IntType::INT),
-                            span,
-                        });
-                    }
-                    let tmp = self.new_tmp(ty, span);
-                    pre.push(SideItem::Decl(tmp, None));
-                    pre.push(SideItem::Cond(CondItem::Ternary(e.clone()), Some(tmp)));
-                    Conv::Expr(self.var_expr(tmp, span))
-                }
+                None => self.hoist(CondItem::Ternary(e.clone()), ty, span, pre),
             },
-            ExprKind::StmtExpr(_) => {
-                // A value-less one needs no temporary (current CPAchecker); the statement that uses
-                // it sees the placeholder `0`, as for a value-less `?:`.
-                if matches!(self.prog.types.kind(ty), TypeKind::Void) {
-                    pre.push(SideItem::Cond(CondItem::Block(e.clone()), None));
-                    return Conv::Expr(Expr {
-                        kind: ExprKind::IntConst(0),
-                        ty: self.prog.types.int(IntType::INT),
-                        span,
-                    });
-                }
-                let tmp = self.new_tmp(ty, span);
-                pre.push(SideItem::Decl(tmp, None));
-                pre.push(SideItem::Cond(CondItem::Block(e.clone()), Some(tmp)));
-                Conv::Expr(self.var_expr(tmp, span))
-            }
+            // A value-less one needs no temporary (current CPAchecker), as for a value-less `?:`.
+            ExprKind::StmtExpr(_) => self.hoist(CondItem::Block(e.clone()), ty, span, pre),
             ExprKind::SizeOfExpr(v, operand) => {
                 // The operand is converted for its branches only (see `ExprKind::SizeOfExpr`).
                 let _ = self.without_se(operand, pre);

@@ -116,13 +116,7 @@ fn gcc_keywords(text: String) -> String {
     let mut i = 0;
     while i < bytes.len() {
         match bytes[i] {
-            q @ (b'"' | b'\'') => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != q && bytes[i] != b'\n' {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
-                }
-                i += 1;
-            }
+            b'"' | b'\'' => i = past_literal(&bytes, i),
             b'_' if i == 0 || !ident(bytes[i - 1]) => {
                 let hit = KEYWORDS.iter().find(|(k, _)| {
                     bytes[i..].starts_with(k.as_bytes()) && bytes.get(i + k.len()).is_none_or(|&b| !ident(b))
@@ -141,6 +135,17 @@ fn gcc_keywords(text: String) -> String {
     String::from_utf8(bytes).expect("ASCII replaced by ASCII")
 }
 
+/// The offset just past the string or character literal that opens at `i` (an unterminated one
+/// ends at the line's end).
+fn past_literal(bytes: &[u8], mut i: usize) -> usize {
+    let q = bytes[i];
+    i += 1;
+    while i < bytes.len() && bytes[i] != q && bytes[i] != b'\n' {
+        i += if bytes[i] == b'\\' { 2 } else { 1 };
+    }
+    i + 1
+}
+
 /// The offset of the first run of four or more `+` (or `-`) outside literals, if any.
 ///
 /// No valid C has one: maximal munch makes `++++`, `a++++b` and `a+++++b` apply `++` to a value that
@@ -151,14 +156,7 @@ fn sign_run(text: &str) -> Option<usize> {
     let mut i = 0;
     while i < bytes.len() {
         match bytes[i] {
-            q @ (b'"' | b'\'') => {
-                // Skip the literal (an unterminated one ends at the line's end).
-                i += 1;
-                while i < bytes.len() && bytes[i] != q && bytes[i] != b'\n' {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
-                }
-                i += 1;
-            }
+            b'"' | b'\'' => i = past_literal(bytes, i),
             c @ (b'+' | b'-') => {
                 let run = bytes[i..].iter().take_while(|&&b| b == c).count();
                 if run >= 4 {
