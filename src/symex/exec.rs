@@ -614,16 +614,22 @@ impl<'w, 'a> Exec<'w, 'a> {
             return Err(Unsupported(reason));
         }
         let lib = self.w.lib(f);
+        if !lib.arity().fits(args.len()) {
+            // A declaration that does not fit the model: an unknown function.
+            return self.unknown_call(e, Some(f), lhs, args, LibFn::Unknown);
+        }
         match lib {
             LibFn::ReachError | LibFn::AssertFail if self.w.is_violation_call(f) => Ok(Effect::End(EndKind::Violation)),
+            // A violation function the property does not name: an unknown function.
+            LibFn::ReachError | LibFn::AssertFail => self.unknown_call(e, Some(f), lhs, args, LibFn::Unknown),
             LibFn::Halt => Ok(Effect::End(EndKind::Halt)),
-            LibFn::Assume if args.len() == 1 => {
+            LibFn::Assume => {
                 let lit = self.condition(&args[0])?;
                 Ok(Effect::Assume(lit))
             }
-            LibFn::Malloc | LibFn::Calloc if !args.is_empty() => {
+            LibFn::Malloc | LibFn::Calloc => {
                 let mut size = self.scalar(&args[0])?;
-                if lib == LibFn::Calloc && args.len() == 2 {
+                if lib == LibFn::Calloc {
                     let n = self.scalar(&args[1])?;
                     let (a, b) = (size.zext(128.min(MAX_WIDTH)), n.zext(128.min(MAX_WIDTH)));
                     size = a.mul(self.aig, &b);
@@ -644,12 +650,12 @@ impl<'w, 'a> Exec<'w, 'a> {
                 self.store_result(lhs, Value::Scalar(addr), None)?;
                 Ok(Effect::Moved)
             }
-            LibFn::Free if args.len() == 1 => {
+            LibFn::Free => {
                 let p = self.scalar(&args[0])?;
                 self.free(&p)?;
                 Ok(Effect::Moved)
             }
-            LibFn::Memset if args.len() == 3 => {
+            LibFn::Memset => {
                 let p = self.scalar(&args[0])?;
                 let c = self.scalar(&args[1])?;
                 let n = self.concrete_size(&args[2], "memset")?;
@@ -661,7 +667,7 @@ impl<'w, 'a> Exec<'w, 'a> {
                 self.store_result(lhs, Value::Scalar(p), None)?;
                 Ok(Effect::Moved)
             }
-            LibFn::Memcpy if args.len() == 3 => {
+            LibFn::Memcpy => {
                 let d = self.scalar(&args[0])?;
                 let s = self.scalar(&args[1])?;
                 let n = self.concrete_size(&args[2], "memcpy")?;
@@ -672,12 +678,12 @@ impl<'w, 'a> Exec<'w, 'a> {
                 self.store_result(lhs, Value::Scalar(d), None)?;
                 Ok(Effect::Moved)
             }
-            LibFn::Expect if !args.is_empty() => {
+            LibFn::Expect => {
                 let v = self.rvalue(&args[0])?;
                 self.store_result(lhs, v, Some(args[0].ty))?;
                 Ok(Effect::Moved)
             }
-            LibFn::ObjectSize if args.len() == 2 => {
+            LibFn::ObjectSize => {
                 let n = self.w.object_size(&args[0], &args[1])?;
                 self.store_result(lhs, Value::Scalar(Bv::constant(n, self.w.layout.ptr_bits)), None)?;
                 Ok(Effect::Moved)
@@ -685,7 +691,7 @@ impl<'w, 'a> Exec<'w, 'a> {
             LibFn::Unsupported => {
                 Err(Unsupported(format!("a call of '{}', which vcov does not model", self.w.prog.func(f).name)))
             }
-            LibFn::Bswap if args.len() == 1 => {
+            LibFn::Bswap => {
                 let v = self.scalar(&args[0])?;
                 let bits: Vec<_> = v.bits().chunks(8).rev().flatten().copied().collect();
                 self.store_result(lhs, Value::Scalar(Bv::from_bits(bits)), Some(args[0].ty))?;
@@ -703,9 +709,6 @@ impl<'w, 'a> Exec<'w, 'a> {
                 Ok(Effect::Moved)
             }
             LibFn::Nondet | LibFn::Unmodelled | LibFn::Unknown => self.unknown_call(e, Some(f), lhs, args, lib),
-            // Wrong arity for a model, or a violation function that the property ignores: treat as
-            // an unknown function.
-            _ => self.unknown_call(e, Some(f), lhs, args, LibFn::Unknown),
         }
     }
 
