@@ -142,6 +142,11 @@ pub(crate) struct Exec<'w, 'a> {
     pub narrowed: Vec<(AigLit, &'static str)>,
     /// The condition under which the expression being evaluated is evaluated (short circuits).
     guard: AigLit,
+    /// While `per_pin` runs an access once per object it may reach: the fresh object of the unknown
+    /// pointer that access reads, once one pin made it. The pins are alternatives (a concrete run
+    /// takes one), so they share the one object and its allocation number, as the interpreter,
+    /// which makes the read once, numbers it.
+    pin_lazy: Option<Option<ObjId>>,
 }
 
 type R<T> = Result<T, Unsupported>;
@@ -428,7 +433,7 @@ fn alloc_var(w: &World, st: &mut SymState, v: VarId, fill: Byte) -> R<ObjId> {
 impl<'w, 'a> Exec<'w, 'a> {
     /// An executor for one step of `st`.
     pub fn new(w: &'w World<'a>, aig: &'w mut Aig, st: &'w mut SymState, oracle: &'w mut dyn Oracle) -> Self {
-        Exec { w, aig, st, oracle, ub: Vec::new(), narrowed: Vec::new(), guard: AigLit::TRUE }
+        Exec { w, aig, st, oracle, ub: Vec::new(), narrowed: Vec::new(), guard: AigLit::TRUE, pin_lazy: None }
     }
 
     fn types(&self) -> &'a Types {
@@ -810,7 +815,13 @@ impl<'w, 'a> Exec<'w, 'a> {
     fn unknown_pointer(&mut self, kind: InputKind, ty: TypeId, container: Option<ObjId>) -> R<Bv> {
         let layout = self.w.layout;
         let choice = self.aig.new_input();
-        let id = self.new_object(layout.max_size(), ObjKind::Lazy, Byte::uninit())?;
+        let id = match self.pin_lazy {
+            Some(Some(id)) => id,
+            _ => self.new_object(layout.max_size(), ObjKind::Lazy, Byte::uninit())?,
+        };
+        if let Some(shared) = &mut self.pin_lazy {
+            *shared = Some(id);
+        }
         self.st.approx = self.st.approx.union(Approx::LAZY_MEMORY);
         let fresh = layout.address_bv(id, layout.lazy_offset());
         let null = Bv::zero(layout.ptr_bits);
@@ -1395,10 +1406,12 @@ impl<'w, 'a> Exec<'w, 'a> {
         let outer = self.guard;
         let mut res = None;
         let mut any = AigLit::FALSE;
+        let lazy = self.pin_lazy.replace(None);
         for (c, a) in pins.iter().rev() {
             self.guard = self.aig.and(outer, *c);
             let r = access(self, a);
             self.guard = outer;
+            let r = r.inspect_err(|_| self.pin_lazy = lazy);
             let r = r?;
             res = Some(match res {
                 None => r,
@@ -1406,6 +1419,7 @@ impl<'w, 'a> Exec<'w, 'a> {
             });
             any = self.aig.or(any, *c);
         }
+        self.pin_lazy = lazy;
         let res = res.unwrap_or(none);
         let nowhere = self.aig.and(outer, !any);
         if nowhere != AigLit::FALSE {

@@ -922,3 +922,14 @@ fn no_mode_finds_a_violation_where_the_default_claims_none() {
     }
     assert!(found > 0, "some fixture has a violation inside its region");
 }
+
+#[test]
+fn a_pointer_read_pinned_to_several_objects_numbers_its_fresh_memory_as_the_concrete_run_does() {
+    // Before, each object the read was pinned to made fresh memory of its own, so every later
+    // allocation was numbered one higher than in the concrete run, which then read other bytes at
+    // `*skb->data`: the execution covering `return 2;` was refused and the result was not exact.
+    let j = run_json(&["fixtures/c/coverage/pinned_pointer_read.c", "--aa", "assumption-automata/true.spc"]);
+    assert_eq!(j["confirmation"]["rejected"], 0, "{}", j["confirmation"]);
+    assert_eq!(j["line_status"]["26"], "covered", "{}", j["line_status"]);
+    assert_eq!(j["exact"], true, "{}", j["inexact_reason"]);
+}
