@@ -24,6 +24,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_CORPUS = os.path.join(os.path.dirname(ROOT), "shared", "corpus")
 # A time limit only as a guard against a run that does not end; the executions bound the runs.
 SAFETY_SECONDS = 120
+# Runs whose search finds executions slowly: fewer executions, so that they end on the bound and not
+# on the safety limit (under load on two cores they found 11 to 33 in 120 s).
+SLOW = {"iowarrior.BUG-predicate-10s": 5, "lirc_imon.BUG-value-10s": 5, "ppp_generic.BUG-predicate-10s": 5}
 
 
 def cases(corpus, max_exec):
@@ -33,7 +36,9 @@ def cases(corpus, max_exec):
     for aa in sorted(glob.glob(corpus + "/cpachecker/*/AssumptionAutomaton.txt")):
         d = os.path.dirname(aa)
         name = os.path.basename(d)
-        res.append((f"aa-{name}", ["coverage", d, *limit], True))
+        n = SLOW.get(name, max_exec)
+        res.append((f"aa-{name}", ["coverage", d, "--max-executions", str(n), "--timelimit", str(SAFETY_SECONDS)],
+                    True))
     small = ["token_ring.02-value-10s", "kundu-value-10s", "toy1_BUG-predicate-10s", "pc_sfifo_2_BUG-value-10s"]
     for name in small:
         d = f"{corpus}/cpachecker/{name}"
@@ -132,6 +137,15 @@ def cmd_diff(a):
             walk(os.path.join(x, n), os.path.join(y, n), os.path.join(rel, n))
 
     walk(a.a, a.b, "")
+    # Runs that stopped on the safety time limit may differ between two runs of one binary.
+    loose = set()
+    for d in (a.a, a.b):
+        with open(os.path.join(d, "NONDETERMINISTIC")) as f:
+            loose |= {line.strip() for line in f if line.strip()}
+    ignored = [x for x in bad if x.split(": ", 1)[1].split("/")[0] in loose and x.split(": ", 1)[1] != "NONDETERMINISTIC"]
+    bad = [x for x in bad if x not in ignored]
+    for line in ignored:
+        print(f"(ignored, a run stopped by its time limit) {line}")
     n_files = sum(len(f) for _, _, f in os.walk(a.a))
     for line in bad:
         print(line)
