@@ -77,11 +77,11 @@ def run_one(vcov, out, case):
     os.makedirs(d, exist_ok=True)
     cmd = [vcov, *argv, "--reproducible", "--no-progress"]
     if reports:
-        cmd += ["--json", f"{d}/report.json", "--csv", f"{d}/report.csv", "--lcov", f"{d}/lcov",
-                "--html", f"{d}/html"]
+        # Paths relative to the run's folder, so that no report names the output folder.
+        cmd += ["--json", "report.json", "--csv", "report.csv", "--lcov", "lcov", "--html", "html"]
         if argv[0] == "coverage":
-            cmd += ["--evidence", f"{d}/evidence"]
-    r = subprocess.run(cmd, capture_output=True, text=True)
+            cmd += ["--evidence", "evidence"]
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=d)
     with open(f"{d}/stdout.txt", "w") as f:
         f.write(r.stdout)
     with open(f"{d}/stderr.txt", "w") as f:
@@ -107,10 +107,10 @@ def cmd_run(a):
     with ThreadPoolExecutor(a.jobs) as ex:
         res = list(ex.map(lambda c: run_one(vcov, a.out, c), all_cases))
     # One batch over a few small runs: its summary and per-task reports.
-    runs = [f"{a.corpus}/cpachecker/{n}" for n in ["toy-value-10s", "toy1_BUG-predicate-10s", "kundu-value-10s"]]
-    b = subprocess.run([vcov, "batch", *runs, "--out", f"{a.out}/batch", "--jobs", "1", "--no-progress",
+    runs = [f"{os.path.abspath(a.corpus)}/cpachecker/{n}" for n in ["toy-value-10s", "toy1_BUG-predicate-10s", "kundu-value-10s"]]
+    b = subprocess.run([vcov, "batch", *runs, "--out", "batch", "--jobs", "1", "--no-progress",
                         "--", "--reproducible", "--max-executions", str(a.max_executions)],
-                       capture_output=True, text=True)
+                       capture_output=True, text=True, cwd=a.out)
     with open(f"{a.out}/batch.stdout.txt", "w") as f:
         f.write(b.stdout)
     # The batch logs hold timings of their own; its reports and summary are what is compared.
@@ -147,8 +147,10 @@ def cmd_diff(a):
     for line in ignored:
         print(f"(ignored, a run stopped by its time limit) {line}")
     n_files = sum(len(f) for _, _, f in os.walk(a.a))
-    for line in bad:
+    for line in bad[:200]:
         print(line)
+    if len(bad) > 200:
+        print(f"... and {len(bad) - 200} more")
     print(f"{n_files} files compared: {'identical' if not bad else f'{len(bad)} difference(s)'}")
     return 1 if bad else 0
 

@@ -16,6 +16,7 @@ mod readme;
 mod replay;
 mod reports;
 mod semantics;
+mod snapshots;
 mod terminal;
 mod util;
 mod verify;
