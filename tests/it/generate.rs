@@ -3,15 +3,9 @@
 
 use crate::util::{fixture, json, nums, root, vcov};
 
+/// The JSON report of `vcov coverage ARGS`.
 fn run_json(args: &[&str]) -> serde_json::Value {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("r.json");
-    let mut all: Vec<String> = vec!["coverage".into()];
-    all.extend(args.iter().map(|s| s.to_string()));
-    all.extend(["--json".into(), out.display().to_string(), "--no-progress".into()]);
-    let run = vcov(&all);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    json(&out)
+    crate::util::run_json(&[&["coverage"], args].concat())
 }
 
 #[test]
