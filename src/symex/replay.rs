@@ -1098,6 +1098,11 @@ impl<'a> Interp<'a> {
             return Ok(None);
         }
         let (key, kind) = ((o.alloc, off), o.kind);
+        if self.uninit.get(&key).is_some_and(|(_, i)| !i.pointer_choice) {
+            // The executor read these bytes as bytes (at an address it could not tie to one place,
+            // `Exec::unknown_pointer_read`): so does the run, and it makes no fresh memory.
+            return Ok(None);
+        }
         let input = self.uninit.get(&key).map(|&(i, _)| i);
         let lazy = self.alloc(self.layout.max_size(), Kind::Lazy, None, AllocOrigin::Lazy { input })?;
         let choice = self.uninit.get(&key).map_or(PointerChoice::Null, |(_, i)| PointerChoice::of(i.value));
