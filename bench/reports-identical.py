@@ -100,7 +100,7 @@ def run_one(vcov, out, case):
 
 def blank_batch_times(out):
     """Blanks the CPU and wall-clock times `vcov batch` measured in the files under `out`."""
-    seconds = re.compile(r"\b\d+\.\d\ds\b")
+    seconds = re.compile(r"\b\d+\.\d+ ?s\b")
     for name in ["batch.stdout.txt", "batch/summary.txt"]:
         path = os.path.join(out, name)
         if os.path.exists(path):

@@ -78,6 +78,16 @@ pub enum AssumeArg {
     UnmodelledLibrary,
 }
 
+/// The order of the automata of `vcov compare` (`--order`, whose help says what each means: doc
+/// comments on the variants would turn its one line of possible values into a list).
+#[allow(missing_docs)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+#[value(rename_all = "lower")]
+pub enum OrderArg {
+    Given,
+    Time,
+}
+
 /// How executions are generated.
 #[derive(ValueEnum, Debug, Clone, Copy, Default)]
 pub enum GenerateArg {
@@ -143,8 +153,8 @@ pub struct CompareArgs {
     pub name: Vec<String>,
     /// `time`: the automata are snapshots of one run, in order (coverage over time; a warning where
     /// a snapshot's over-approximation does not contain the previous one's).
-    #[arg(long, value_parser = ["given", "time"], default_value = "given")]
-    pub order: String,
+    #[arg(long, value_enum, default_value = "given")]
+    pub order: OrderArg,
     /// How to measure and what to write (--json, --csv, --lcov PREFIX: one tracefile per configuration).
     #[command(flatten)]
     pub opts: CoverageOpts,

@@ -236,7 +236,7 @@ fn compare(a: args::CompareArgs, out: &mut dyn Write, err: &mut dyn Write) -> Re
             .enumerate()
             .map(|(i, p)| (a.name.get(i).cloned().unwrap_or_else(|| driver::default_name(&p)), p))
             .collect();
-    let over_time = a.order == "time";
+    let over_time = a.order == args::OrderArg::Time;
     let (program, _) = driver::resolve_inputs(&a.program, Some(&automata[0].1))?;
     let base = coverage_config(program, automata[0].1.clone(), a.opts)?;
     let _watchdog = watch_report_run(base.time_limit, base.memory_limit_mb);

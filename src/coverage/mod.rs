@@ -7,6 +7,7 @@
 //! Invariant: the under-approximation is the union of the lines of executions that terminate; every
 //! covered line is backed by one of them.
 
+pub mod assemble;
 pub mod exchange;
 mod follow;
 pub mod result;

@@ -114,6 +114,361 @@ pub fn line_status(
         .collect()
 }
 
+/// How executions are generated.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Generate {
+    /// Depth-first over the program in CFA postorder (the paper's baseline).
+    Blind,
+    /// Like blind, postorder ties broken by the Reach score of the automaton state (the paper's heuristic).
+    Guided,
+    /// Executions that cover something new, until none is left (the reference's fixpoint generator).
+    #[default]
+    Targeted,
+}
+
+impl Generate {
+    /// The name in reports and on the command line (`blind`, `guided`, `targeted`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Generate::Blind => "blind",
+            Generate::Guided => "guided",
+            Generate::Targeted => "targeted",
+        }
+    }
+}
+
+/// Where the executions of a result come from.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ExecutionSource {
+    /// Counterexample automata read from files (`--executions-from`).
+    Files,
+    /// vcov's own search, in this mode.
+    Search(Generate),
+}
+
+impl ExecutionSource {
+    /// The name in reports: `files`, or the mode of the search.
+    pub fn name(self) -> &'static str {
+        match self {
+            ExecutionSource::Files => "files",
+            ExecutionSource::Search(g) => g.name(),
+        }
+    }
+}
+
+/// Where one execution of a result came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// This configuration's own search found it.
+    Generated,
+    /// The search of another configuration of `vcov compare` found it (named here), and it covers
+    /// lines this one had not.
+    FoundFor(String),
+    /// A counterexample automaton, read from the file of this name.
+    File(String),
+    /// The execution that violates the property (a test of the evidence, after the others).
+    Bug,
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Origin::Generated => f.write_str("generated"),
+            Origin::FoundFor(name) => write!(f, "found for {name}"),
+            Origin::File(name) => f.write_str(name),
+            Origin::Bug => f.write_str("bug"),
+        }
+    }
+}
+
+/// What stopped a search before it ended by itself.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum StoppedBy {
+    /// The time limit.
+    TimeLimit,
+    /// The memory limit.
+    MemoryLimit,
+    /// A signal (SIGINT, SIGTERM) set the stop flag.
+    Signal,
+    /// `--max-executions`.
+    MaxExecutions,
+    /// The SAT solver gave up on a query.
+    Solver,
+}
+
+impl StoppedBy {
+    /// The name in reports (`time_limit`, `memory_limit`, `signal`, `max_executions`, `solver`).
+    pub fn name(self) -> &'static str {
+        match self {
+            StoppedBy::TimeLimit => "time_limit",
+            StoppedBy::MemoryLimit => "memory_limit",
+            StoppedBy::Signal => "signal",
+            StoppedBy::MaxExecutions => "max_executions",
+            StoppedBy::Solver => "solver",
+        }
+    }
+
+    /// A phrase for text reports (`the time limit`, ...).
+    pub fn describe(self) -> &'static str {
+        match self {
+            StoppedBy::TimeLimit => "the time limit",
+            StoppedBy::MemoryLimit => "the memory limit",
+            StoppedBy::Signal => "a signal",
+            StoppedBy::MaxExecutions => "the limit on executions (--max-executions)",
+            StoppedBy::Solver => "the SAT solver giving up",
+        }
+    }
+}
+
+/// How a search ended, as facts: the status of the lines it left (`SearchEnd::state`), why it is
+/// not exact (`InexactReason::first`) and what stopped it (`SearchEnd::stopped_by`) are decided
+/// from them, and from nothing else.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchEnd {
+    /// Every line of the over-approximation was covered or proven not coverable (a targeted search):
+    /// the result is exact whatever else happened.
+    pub all_decided: bool,
+    /// The executor's work list ran empty.
+    pub exhausted: bool,
+    /// A limit, a signal or the solver stopped the executor.
+    pub stop: Option<StopReason>,
+    /// `--max-executions` stopped the search at this many executions.
+    pub max_executions: Option<usize>,
+    /// The search stopped at the first bug.
+    pub stopped_at_bug: bool,
+    /// Paths cut other than at undefined behaviour (`Summary::lossy_cuts`), the first one's reason
+    /// and line.
+    pub cuts: (u64, Option<CutReason>, Option<u32>),
+    /// Approximations the paths made that the user did not accept.
+    pub unaccepted: Approx,
+    /// The first execution or violation the concrete interpreter refused.
+    pub rejected: Option<Rejected>,
+    /// Paths a search other than the targeted one pruned as covered by explored states.
+    pub pruned: u64,
+}
+
+impl SearchEnd {
+    /// Whether a limit (time, memory, signal, solver, number of executions) stopped the search.
+    pub fn limited(&self) -> bool {
+        self.stop.is_some() || self.max_executions.is_some()
+    }
+
+    /// Whether the search was stopped before it ended: a signal, the time or memory limit, or the
+    /// solver giving up.
+    pub fn interrupted(&self) -> bool {
+        self.stop.is_some()
+    }
+
+    /// What stopped the search, if a limit or a signal did.
+    pub fn stopped_by(&self) -> Option<StoppedBy> {
+        match self.stop {
+            Some(StopReason::Time) => Some(StoppedBy::TimeLimit),
+            Some(StopReason::Memory) => Some(StoppedBy::MemoryLimit),
+            Some(StopReason::Interrupted) => Some(StoppedBy::Signal),
+            Some(StopReason::SolverUnknown) => Some(StoppedBy::Solver),
+            Some(StopReason::Requested) => None,
+            None => self.max_executions.map(|_| StoppedBy::MaxExecutions),
+        }
+    }
+
+    /// Why the search alone does not decide every line, in one order: a stop, the limit on
+    /// executions, the first bug, then the first obstacle (cut paths, approximations, a refused
+    /// path, pruned paths), else that the work list did not run empty. `None` exactly when the
+    /// search is complete.
+    fn reason(&self) -> Option<InexactReason> {
+        if self.all_decided {
+            return None;
+        }
+        let (count, first, line) = &self.cuts;
+        let obstacle = if *count > 0 {
+            Some(InexactReason::Cut { count: *count, first: first.clone(), line: *line })
+        } else if !self.unaccepted.is_empty() {
+            Some(InexactReason::Approximated(self.unaccepted))
+        } else if let Some(r) = &self.rejected {
+            Some(InexactReason::Rejected(r.clone()))
+        } else if self.pruned > 0 {
+            Some(InexactReason::PrunedAsCovered(self.pruned))
+        } else {
+            None
+        };
+        if self.exhausted && !self.limited() && !self.stopped_at_bug && obstacle.is_none() {
+            return None;
+        }
+        Some(if let Some(stop) = self.stop {
+            InexactReason::Stopped(stop)
+        } else if let Some(n) = self.max_executions {
+            InexactReason::MaxExecutions(n)
+        } else if self.stopped_at_bug {
+            InexactReason::StoppedAtBug
+        } else {
+            obstacle.unwrap_or(InexactReason::EndedEarly)
+        })
+    }
+
+    /// Whether the search alone decides every line of the over-approximation.
+    pub fn complete(&self) -> bool {
+        self.reason().is_none()
+    }
+}
+
+/// Executions a result does not claim, though the search found them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Dropped {
+    /// Executions that read bytes of `malloc`'d memory never written (see `memory_facts`).
+    pub unreproducible: usize,
+    /// Executions that did not replay under gcc (`--confirm`).
+    pub rejected_by_gcc: usize,
+    /// Executions the time limit left unconfirmed by gcc (`--confirm`).
+    pub pending: usize,
+}
+
+impl Dropped {
+    /// Whether any execution was dropped.
+    pub fn any(&self) -> bool {
+        self.unreproducible + self.rejected_by_gcc + self.pending > 0
+    }
+}
+
+/// How the search ended, for the status of the lines it left: `search` is `None` when the
+/// executions came from files. A complete search that dropped executions is incomplete: lines only
+/// they covered were never searched for again.
+pub fn search_state(search: Option<&SearchEnd>, dropped: Dropped) -> SearchState {
+    match search {
+        None => SearchState::NotSearched,
+        Some(e) if e.complete() && !dropped.any() => SearchState::Complete,
+        Some(e) if e.complete() => SearchState::Incomplete,
+        Some(e) if e.limited() => SearchState::Limited,
+        Some(_) => SearchState::Incomplete,
+    }
+}
+
+/// Why a line is not coverable: the argument that proves it, in the order the arguments are tried.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotCoverableBy {
+    /// No path leads from it to the end of `main` (`Analysis::lines_without_exit`): the CFA alone.
+    NoExit,
+    /// Only edges into the unexplored region count for it (`Analysis::lines_into_unexplored`): the
+    /// definition of the under-approximation alone.
+    Frontier,
+    /// The value analysis of the product rules it out, but only past calls that are undefined
+    /// behaviour (`RuledOut::by_undefined_call`).
+    PastUndefinedCall,
+    /// The value analysis of the product rules out every way there (`RuledOut::all`).
+    Values,
+    /// The proof pass: an over-approximation of the program explored in full.
+    Abstraction {
+        /// Whether it abstracted counters away (variables).
+        counters: bool,
+        /// Whether it took what functions without body write as arbitrary.
+        extern_writes: bool,
+        /// The accepted assumptions it relies on.
+        assumed: Approx,
+    },
+    /// The search explored every path and none covers it.
+    ExhaustiveSearch {
+        /// The accepted assumptions it relies on.
+        assumed: Approx,
+    },
+}
+
+impl NotCoverableBy {
+    /// Whether the value analysis rules the line out (with or without calls that are undefined
+    /// behaviour).
+    pub fn by_values(&self) -> bool {
+        matches!(self, NotCoverableBy::Values | NotCoverableBy::PastUndefinedCall)
+    }
+}
+
+impl fmt::Display for NotCoverableBy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let assumed = match self {
+            NotCoverableBy::NoExit => return f.write_str("no path to the end of main"),
+            NotCoverableBy::Frontier => return f.write_str("only on edges into the unexplored region"),
+            NotCoverableBy::PastUndefinedCall => {
+                return f.write_str(
+                    "value analysis of automaton x CFA, past a call through a pointer of an incompatible function \
+                     type (undefined behaviour)",
+                )
+            }
+            NotCoverableBy::Values => return f.write_str("value analysis of automaton x CFA"),
+            NotCoverableBy::Abstraction { counters, extern_writes, assumed } => {
+                match (extern_writes, counters) {
+                    (false, _) => f.write_str("counter abstraction")?,
+                    (true, false) => write!(f, "search with {EXTERN_WRITES_ABSTRACTED} abstracted away")?,
+                    (true, true) => write!(f, "counter abstraction, with {EXTERN_WRITES_ABSTRACTED} abstracted away")?,
+                }
+                assumed
+            }
+            NotCoverableBy::ExhaustiveSearch { assumed } => {
+                f.write_str("exhaustive search")?;
+                assumed
+            }
+        };
+        let names = assumed.assumption_names();
+        if !names.is_empty() {
+            write!(f, ", assuming {}", names.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
+/// What the search's proofs say about lines, for `not_coverable_by`.
+#[derive(Clone, Copy, Debug)]
+pub struct ProofFacts<'a> {
+    /// Lines the proof pass proved not coverable, ascending.
+    pub proven: &'a [u32],
+    /// Whether the proof pass abstracted counters away.
+    pub counters: bool,
+    /// Whether it took what functions without body write as arbitrary.
+    pub extern_writes: bool,
+    /// The accepted assumptions the proof relied on.
+    pub proof_assumed: Approx,
+    /// The accepted assumptions the search relied on.
+    pub search_assumed: Approx,
+}
+
+/// The argument of every line `status` says is not coverable: no path to the end of `main`
+/// (`no_exit`), only edges into the unexplored region (`frontier`), the value analysis of the
+/// product (`ruled_out`, `by_undefined_call` a part of `ruled_out`), the proof pass, or the
+/// exhaustive search (`search`, `None` when no search ran: then only the first three can argue).
+/// All line lists are ascending.
+pub fn not_coverable_by(
+    status: &BTreeMap<u32, LineStatus>,
+    search: Option<ProofFacts<'_>>,
+    no_exit: &[u32],
+    frontier: &[u32],
+    ruled_out: &[u32],
+    by_undefined_call: &[u32],
+) -> BTreeMap<u32, NotCoverableBy> {
+    let has = |lines: &[u32], l: u32| lines.binary_search(&l).is_ok();
+    status
+        .iter()
+        .filter(|(_, s)| **s == LineStatus::NotCoverable)
+        .filter_map(|(&l, _)| {
+            let by = if has(no_exit, l) {
+                NotCoverableBy::NoExit
+            } else if has(frontier, l) {
+                NotCoverableBy::Frontier
+            } else if has(by_undefined_call, l) {
+                NotCoverableBy::PastUndefinedCall
+            } else if has(ruled_out, l) {
+                NotCoverableBy::Values
+            } else {
+                let s = search?;
+                match has(s.proven, l) {
+                    true => NotCoverableBy::Abstraction {
+                        counters: s.counters,
+                        extern_writes: s.extern_writes,
+                        assumed: s.proof_assumed,
+                    },
+                    false => NotCoverableBy::ExhaustiveSearch { assumed: s.search_assumed },
+                }
+            };
+            Some((l, by))
+        })
+        .collect()
+}
+
 /// Why a coverage result is not exact: the first obstacle the search met, or what happened to its
 /// executions afterwards.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -158,6 +513,25 @@ pub enum InexactReason {
     /// This many executions were not replayed under gcc before the time limit (`--confirm`) and do
     /// not count.
     ConfirmationPending(usize),
+    /// An execution another configuration of `vcov compare` found covers this line, which this
+    /// configuration proved not coverable: the proof was wrong.
+    ProofContradicted(u32),
+}
+
+impl InexactReason {
+    /// Why a result is not exact, if it is not: the search's reason (`search`; `None` when the
+    /// executions came from files, which is a reason of its own), else the executions it dropped,
+    /// in the order of `Dropped`'s fields. A result is exact exactly when this is `None`.
+    pub fn first(search: Option<&SearchEnd>, dropped: Dropped) -> Option<InexactReason> {
+        let searched = match search {
+            Some(end) => end.reason(),
+            None => Some(InexactReason::FromFiles),
+        };
+        searched
+            .or((dropped.unreproducible > 0).then_some(InexactReason::Unreproducible(dropped.unreproducible)))
+            .or((dropped.rejected_by_gcc > 0).then_some(InexactReason::RejectedByGcc(dropped.rejected_by_gcc)))
+            .or((dropped.pending > 0).then_some(InexactReason::ConfirmationPending(dropped.pending)))
+    }
 }
 
 impl fmt::Display for InexactReason {
@@ -199,6 +573,10 @@ impl fmt::Display for InexactReason {
             InexactReason::ConfirmationPending(n) => write!(
                 f,
                 "{n} execution(s) were not replayed under gcc before the time limit (--confirm) and do not count"
+            ),
+            InexactReason::ProofContradicted(line) => write!(
+                f,
+                "line {line} was proven not coverable, yet an execution another configuration found covers it"
             ),
             InexactReason::ViolationsGivenUp(n) => write!(
                 f,
@@ -336,13 +714,16 @@ pub struct InputValue {
     pub value: i128,
 }
 
+/// The `function` of an input read from memory never written rather than returned by a call.
+pub const UNINITIALIZED: &str = "<uninitialized memory>";
+
 /// One execution and what it covers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExecutionRecord {
     /// 1-based number in the report.
     pub id: usize,
-    /// Where it came from (file name or `generated`).
-    pub origin: String,
+    /// Where it came from.
+    pub origin: Origin,
     /// Lines it covers (empty if it does not terminate).
     pub lines: Vec<u32>,
     /// Whether it ends at `main`'s exit.
@@ -474,19 +855,17 @@ pub struct CoverageResult {
     pub bug_found: bool,
     /// What the run says about the property inside the explored region.
     pub property: PropertyStatus,
-    /// Whether every line to cover that is not covered was proven not coverable.
-    pub exact: bool,
     /// Whether the run was stopped (signal or time limit) before its search ended.
     pub interrupted: bool,
     /// What stopped the search, if a limit or a signal did.
-    pub stopped_by: Option<crate::coverage::search::StoppedBy>,
+    pub stopped_by: Option<StoppedBy>,
     /// How the executions counted were confirmed.
     pub confirmation: Confirmation,
     /// Why vcov's interpreter refused executions of the executor, most frequent first (`count`,
     /// `why`): ties by why.
     pub refusals: Vec<(usize, String)>,
-    /// Why the result is not exact, when it is not: the search's first obstacle (cut paths,
-    /// approximations, limits), or that the executions came from files.
+    /// Why the result is not exact (`InexactReason::first`); `None` exactly when it is exact: every
+    /// line to cover that is not covered was proven not coverable.
     pub inexact_reason: Option<InexactReason>,
     /// The variables the proof pass abstracted away, when it proved lines not coverable.
     pub abstracted: Vec<String>,
@@ -494,23 +873,11 @@ pub struct CoverageResult {
     pub abstracted_extern_writes: bool,
     /// How many lines the proof pass proved not coverable.
     pub proven_by_abstraction: usize,
-    /// How many lines are not coverable because no path leads from them to the end of `main`.
-    pub without_exit: usize,
-    /// How many lines are not coverable because the value analysis of the product rules out every
-    /// way there inside the explored region (and some path leads from them to the end of `main`).
-    pub infeasible: usize,
-    /// How many of `infeasible` lie only past calls that are undefined behaviour (a call through a
-    /// pointer of an incompatible function type).
-    pub past_undefined_call: usize,
-    /// How many lines are not coverable because only edges into `__FALSE` count for them (and some
-    /// path leads from them to the end of `main`).
-    pub into_unexplored: usize,
     /// The environment assumptions the result relies on (accepted by the user with `--assume` and
     /// made by the search or the proof): their names and what they state.
     pub assumed: Vec<(&'static str, &'static str)>,
-    /// For every line proven not coverable, the argument: `exhaustive search` or `counter
-    /// abstraction`, followed by `, assuming ...` when it relies on accepted assumptions.
-    pub not_coverable_by: BTreeMap<u32, String>,
+    /// For every line proven not coverable, the argument (`not_coverable_by`).
+    pub not_coverable_by: BTreeMap<u32, NotCoverableBy>,
     /// Paths the search ended at possible undefined behaviour.
     pub undefined_paths: u64,
     /// Where undefined behaviour can happen (see `UndefinedAt`), by line.
@@ -526,8 +893,8 @@ pub struct CoverageResult {
     /// Why the lines the search left undecided are (`coverage::undecided`); `None` without a search
     /// that followed the automaton, or with no line undecided.
     pub undecided: Option<UndecidedLines>,
-    /// Where the executions came from: `files`, `blind`, `guided` or `targeted`.
-    pub generate: &'static str,
+    /// Where the executions came from.
+    pub generate: ExecutionSource,
     /// Stage times.
     pub times: Times,
     /// Where the result comes from, for a reviewer (set by the driver, which reads the files).
@@ -703,6 +1070,16 @@ impl CoverageResult {
         (self.proven_by_abstraction > 0 && !what.is_empty()).then(|| what.join(", "))
     }
 
+    /// Whether every line to cover that is not covered was proven not coverable.
+    pub fn exact(&self) -> bool {
+        self.inexact_reason.is_none()
+    }
+
+    /// How many lines are not coverable by an argument `by` accepts.
+    pub fn n_not_coverable_by(&self, by: impl Fn(&NotCoverableBy) -> bool) -> usize {
+        self.not_coverable_by.values().filter(|b| by(b)).count()
+    }
+
     /// Number of terminating executions.
     pub fn n_terminating(&self) -> usize {
         self.executions.iter().filter(|e| e.terminating).count()
@@ -725,7 +1102,7 @@ mod tests {
     fn execution(id: usize, lines: &[u32]) -> ExecutionRecord {
         ExecutionRecord {
             id,
-            origin: "generated".into(),
+            origin: Origin::Generated,
             lines: lines.to_vec(),
             terminating: true,
             violates_property: false,
@@ -818,6 +1195,135 @@ mod tests {
             InexactReason::RejectedByGcc(2).to_string(),
             "2 execution(s) did not replay under gcc (--confirm) and do not count"
         );
+    }
+
+    #[test]
+    fn every_not_coverable_line_names_its_argument_and_assumptions() {
+        let status: BTreeMap<u32, LineStatus> = [
+            (1, LineStatus::Covered(1)),
+            (2, LineStatus::NotCoverable),
+            (3, LineStatus::NotCoverable),
+            (4, LineStatus::Unknown),
+            (5, LineStatus::NotCoverable),
+        ]
+        .into_iter()
+        .collect();
+        let facts = ProofFacts {
+            proven: &[3],
+            counters: false,
+            extern_writes: false,
+            proof_assumed: Approx::NONE,
+            search_assumed: Approx::LAZY_MEMORY,
+        };
+        let by = not_coverable_by(&status, Some(facts), &[5], &[], &[], &[]);
+        assert_eq!(by.len(), 3);
+        assert_eq!(by[&2].to_string(), "exhaustive search, assuming fresh-pointers");
+        assert_eq!(by[&3].to_string(), "counter abstraction");
+        assert_eq!(by[&5], NotCoverableBy::NoExit);
+        assert_eq!(by[&5].to_string(), "no path to the end of main");
+        // A proof that took what functions without body write as arbitrary says so.
+        let facts = ProofFacts { extern_writes: true, ..facts };
+        let by = not_coverable_by(&status, Some(facts), &[5], &[], &[], &[]);
+        assert_eq!(by[&3].to_string(), "search with what functions without body write abstracted away");
+        let facts = ProofFacts { counters: true, ..facts };
+        let by = not_coverable_by(&status, Some(facts), &[5], &[], &[], &[]);
+        assert_eq!(by[&3].to_string(), "counter abstraction, with what functions without body write abstracted away");
+        // Without a search only the lines a static argument decides are not coverable.
+        let unsearched: BTreeMap<u32, LineStatus> =
+            [(1, LineStatus::OverOnly), (5, LineStatus::NotCoverable)].into_iter().collect();
+        let by = not_coverable_by(&unsearched, None, &[5], &[], &[], &[]);
+        assert_eq!(by.into_iter().collect::<Vec<_>>(), [(5, NotCoverableBy::NoExit)]);
+        // The static arguments, in their order: no way out, then the frontier, then the values
+        // (past an undefined call first), with or without a search.
+        let by = not_coverable_by(&status, None, &[5], &[3, 5], &[2], &[]);
+        assert_eq!(
+            (by[&2], by[&3], by[&5]),
+            (NotCoverableBy::Values, NotCoverableBy::Frontier, NotCoverableBy::NoExit)
+        );
+        assert_eq!(by[&2].to_string(), "value analysis of automaton x CFA");
+        assert_eq!(by[&3].to_string(), "only on edges into the unexplored region");
+        let by = not_coverable_by(&status, Some(facts), &[5], &[], &[2], &[2]);
+        assert_eq!(by[&2], NotCoverableBy::PastUndefinedCall);
+        assert!(by[&2].by_values() && NotCoverableBy::Values.by_values() && !by[&5].by_values());
+    }
+
+    #[test]
+    fn one_precedence_decides_why_a_result_is_not_exact() {
+        let done = SearchEnd { exhausted: true, ..SearchEnd::default() };
+        let none = Dropped::default();
+        assert_eq!(InexactReason::first(Some(&done), none), None);
+        assert_eq!(InexactReason::first(None, none), Some(InexactReason::FromFiles));
+        // A search that did not run out of paths, with nothing else to say.
+        let open = SearchEnd::default();
+        assert_eq!(InexactReason::first(Some(&open), none), Some(InexactReason::EndedEarly));
+        // The obstacles, in order: cuts, approximations, a refused path, pruned paths.
+        let mut e = SearchEnd { pruned: 3, ..done.clone() };
+        assert_eq!(InexactReason::first(Some(&e), none), Some(InexactReason::PrunedAsCovered(3)));
+        let refused = Rejected { violation: false, why: crate::symex::Rejection::NoModel, at: None };
+        e.rejected = Some(refused.clone());
+        assert_eq!(InexactReason::first(Some(&e), none), Some(InexactReason::Rejected(refused)));
+        e.unaccepted = Approx::LAZY_MEMORY;
+        assert_eq!(InexactReason::first(Some(&e), none), Some(InexactReason::Approximated(Approx::LAZY_MEMORY)));
+        e.cuts = (2, None, Some(7));
+        assert_eq!(
+            InexactReason::first(Some(&e), none),
+            Some(InexactReason::Cut { count: 2, first: None, line: Some(7) })
+        );
+        // Then the first bug, the limit on executions and a stop come before every obstacle.
+        e.stopped_at_bug = true;
+        assert_eq!(InexactReason::first(Some(&e), none), Some(InexactReason::StoppedAtBug));
+        e.max_executions = Some(4);
+        assert_eq!(InexactReason::first(Some(&e), none), Some(InexactReason::MaxExecutions(4)));
+        e.stop = Some(StopReason::Time);
+        assert_eq!(InexactReason::first(Some(&e), none), Some(InexactReason::Stopped(StopReason::Time)));
+        assert_eq!(e.stopped_by(), Some(StoppedBy::TimeLimit));
+        // A search that decided every line is exact whatever else happened.
+        e.all_decided = true;
+        assert_eq!(InexactReason::first(Some(&e), none), None);
+        // Dropped executions come after the search's reason, in their order.
+        let dropped = Dropped { unreproducible: 1, rejected_by_gcc: 2, pending: 3 };
+        assert_eq!(InexactReason::first(Some(&done), dropped), Some(InexactReason::Unreproducible(1)));
+        let dropped = Dropped { unreproducible: 0, ..dropped };
+        assert_eq!(InexactReason::first(Some(&done), dropped), Some(InexactReason::RejectedByGcc(2)));
+        let dropped = Dropped { rejected_by_gcc: 0, ..dropped };
+        assert_eq!(InexactReason::first(Some(&done), dropped), Some(InexactReason::ConfirmationPending(3)));
+        assert_eq!(InexactReason::first(Some(&open), dropped), Some(InexactReason::EndedEarly));
+    }
+
+    #[test]
+    fn the_search_state_follows_the_search_and_what_was_dropped() {
+        let done = SearchEnd { exhausted: true, ..SearchEnd::default() };
+        let none = Dropped::default();
+        let one = Dropped { pending: 1, ..none };
+        assert_eq!(search_state(None, none), SearchState::NotSearched);
+        assert_eq!(search_state(Some(&done), none), SearchState::Complete);
+        assert_eq!(search_state(Some(&done), one), SearchState::Incomplete);
+        let limited = SearchEnd { max_executions: Some(2), ..done.clone() };
+        assert_eq!(search_state(Some(&limited), one), SearchState::Limited);
+        assert_eq!(limited.stopped_by(), Some(StoppedBy::MaxExecutions));
+        let cut = SearchEnd { cuts: (1, None, None), ..done };
+        assert_eq!(search_state(Some(&cut), none), SearchState::Incomplete);
+        assert_eq!(cut.stopped_by(), None);
+    }
+
+    #[test]
+    fn origins_read_as_the_reports_say_them() {
+        let names: Vec<String> =
+            [Origin::Generated, Origin::FoundFor("value".into()), Origin::File("c.spc".into()), Origin::Bug]
+                .iter()
+                .map(Origin::to_string)
+                .collect();
+        assert_eq!(names, ["generated", "found for value", "c.spc", "bug"]);
+        let sources: Vec<&str> = [
+            ExecutionSource::Files,
+            ExecutionSource::Search(Generate::Blind),
+            ExecutionSource::Search(Generate::Guided),
+            ExecutionSource::Search(Generate::Targeted),
+        ]
+        .iter()
+        .map(|s| s.name())
+        .collect();
+        assert_eq!(sources, ["files", "blind", "guided", "targeted"]);
     }
 
     #[test]

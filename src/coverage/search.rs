@@ -20,7 +20,8 @@ use petgraph::graph::DiGraph;
 
 use super::exchange::{Participant, Shared};
 use super::result::MemoryFact;
-use super::result::{InexactReason, NoViolationBy, PropertyStatus, TimelinePoint, UndefinedAt};
+pub use super::result::{Generate, StoppedBy};
+use super::result::{InexactReason, NoViolationBy, PropertyStatus, SearchEnd, TimelinePoint, UndefinedAt};
 use super::undecided::Tally;
 use super::{memory_facts, Analysis, Execution, ExecutionCoverage, RuledOut};
 use crate::automaton::StateId;
@@ -28,18 +29,6 @@ use crate::cfa::{Cfa, EdgeId, EdgeKind, NodeId};
 use crate::cfront::ir::{Program, VarId};
 use crate::product::{solve_dag, stack_after, step, takeable_edges, ProductNode, StackId, Stacks, Step as AutStep};
 use crate::symex::{self, Approx, CutReason, ExploreConfig, Explorer, Guide, PathEnd, Pulled, Step, Succ};
-
-/// How executions are generated.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub enum Generate {
-    /// Depth-first over the program in CFA postorder (the paper's baseline).
-    Blind,
-    /// Like blind, postorder ties broken by the Reach score of the automaton state (the paper's heuristic).
-    Guided,
-    /// Executions that cover something new, until none is left (the reference's fixpoint generator).
-    #[default]
-    Targeted,
-}
 
 /// Options of the search.
 #[derive(Clone, Debug)]
@@ -150,55 +139,6 @@ impl SearchProgress {
     }
 }
 
-/// What stopped a search before it ended by itself.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum StoppedBy {
-    /// The time limit.
-    TimeLimit,
-    /// The memory limit.
-    MemoryLimit,
-    /// A signal (SIGINT, SIGTERM) set the stop flag.
-    Signal,
-    /// `--max-executions`.
-    MaxExecutions,
-    /// The SAT solver gave up on a query.
-    Solver,
-}
-
-impl StoppedBy {
-    /// The name in reports (`time_limit`, `memory_limit`, `signal`, `max_executions`, `solver`).
-    pub fn name(self) -> &'static str {
-        match self {
-            StoppedBy::TimeLimit => "time_limit",
-            StoppedBy::MemoryLimit => "memory_limit",
-            StoppedBy::Signal => "signal",
-            StoppedBy::MaxExecutions => "max_executions",
-            StoppedBy::Solver => "solver",
-        }
-    }
-
-    /// A phrase for text reports (`the time limit`, ...).
-    pub fn describe(self) -> &'static str {
-        match self {
-            StoppedBy::TimeLimit => "the time limit",
-            StoppedBy::MemoryLimit => "the memory limit",
-            StoppedBy::Signal => "a signal",
-            StoppedBy::MaxExecutions => "the limit on executions (--max-executions)",
-            StoppedBy::Solver => "the SAT solver giving up",
-        }
-    }
-
-    fn of(reason: symex::StopReason) -> Option<StoppedBy> {
-        match reason {
-            symex::StopReason::Time => Some(StoppedBy::TimeLimit),
-            symex::StopReason::Memory => Some(StoppedBy::MemoryLimit),
-            symex::StopReason::Interrupted => Some(StoppedBy::Signal),
-            symex::StopReason::SolverUnknown => Some(StoppedBy::Solver),
-            symex::StopReason::Requested => None,
-        }
-    }
-}
-
 /// What the search found and why it ended.
 #[derive(Clone, Debug, Default)]
 pub struct SearchOutcome {
@@ -206,18 +146,9 @@ pub struct SearchOutcome {
     pub executions: Vec<FoundExecution>,
     /// Executions that violate the property (at most one unless `continue_after_bug`).
     pub bugs: Vec<FoundBug>,
-    /// The search ran out of candidates by itself: nothing was cut and no limit was hit.
-    pub complete: bool,
-    /// A limit (time, interrupt, number of executions) stopped the search.
-    pub limited: bool,
-    /// The search was stopped before it ended: a signal, the time or memory limit, or the solver
-    /// giving up.
-    pub interrupted: bool,
-    /// What stopped the search, if a limit or a signal did.
-    pub stopped_by: Option<StoppedBy>,
-    /// Why the search is not complete (cut paths, approximations, rejected executions, a limit);
-    /// `None` exactly when `complete`.
-    pub incomplete_because: Option<InexactReason>,
+    /// How the search ended: whether it is complete, what stopped it and why it is not exact are
+    /// decided from these facts (`SearchEnd`, `InexactReason::first`).
+    pub end: SearchEnd,
     /// Executor statistics.
     pub stats: Option<symex::Stats>,
     /// Lines the proof pass showed not coverable (ascending), with the variables it abstracted
@@ -652,44 +583,27 @@ fn search_beside(
     out.times.search = t_search.elapsed().as_secs_f64() - proof_seconds;
     out.tally = std::mem::take(&mut explorer.guide_mut().tally);
     let all_covered = config.generate == Generate::Targeted && explorer.guide().n_open() == 0;
-    out.limited = limited || summary.stop.is_some();
-    out.interrupted = summary.stop.is_some();
-    out.stopped_by = match summary.stop {
-        Some(reason) => StoppedBy::of(reason),
-        None if limited => Some(StoppedBy::MaxExecutions),
-        None => None,
-    };
     let unaccepted = summary.approx.without(config.assume);
     out.assumed = summary.approx.without(unaccepted);
-    if summary.lossy_cuts() > 0 {
-        out.incomplete_because = Some(InexactReason::Cut {
-            count: summary.lossy_cuts(),
-            first: summary.first_other_cut.clone(),
-            line: first_cut_line,
-        });
-    } else if !unaccepted.is_empty() {
-        out.incomplete_because = Some(InexactReason::Approximated(unaccepted));
-    } else if let Some(r) = rejected {
-        out.incomplete_because = Some(InexactReason::Rejected(r));
-    } else if config.generate != Generate::Targeted && out.stats.is_some_and(|s| s.cache.hits > 0) {
-        // A path pruned as covered has the futures of an explored state, but not its prefix: the
-        // lines its executions would cover are not all known. Only the targeted search keeps the
-        // prefix's uncovered lines in its tags.
-        out.incomplete_because = Some(InexactReason::PrunedAsCovered(out.stats.map_or(0, |s| s.cache.hits)));
-    }
     let bug_stop = !out.bugs.is_empty() && !config.continue_after_bug;
-    out.complete = all_covered || (summary.exhausted && !out.limited && !bug_stop && out.incomplete_because.is_none());
-    if out.complete {
-        out.incomplete_because = None;
-    } else if let Some(stop) = summary.stop {
-        out.incomplete_because = Some(InexactReason::Stopped(stop));
-    } else if limited {
-        out.incomplete_because = Some(InexactReason::MaxExecutions(limit));
-    } else if bug_stop {
-        out.incomplete_because = Some(InexactReason::StoppedAtBug);
-    } else if out.incomplete_because.is_none() {
-        out.incomplete_because = Some(InexactReason::EndedEarly);
-    }
+    // A path pruned as covered has the futures of an explored state, but not its prefix: the
+    // lines its executions would cover are not all known. Only the targeted search keeps the
+    // prefix's uncovered lines in its tags.
+    let pruned = match config.generate {
+        Generate::Targeted => 0,
+        _ => out.stats.map_or(0, |s| s.cache.hits),
+    };
+    out.end = SearchEnd {
+        all_decided: all_covered,
+        exhausted: summary.exhausted,
+        stop: summary.stop,
+        max_executions: limited.then_some(limit),
+        stopped_at_bug: bug_stop,
+        cuts: (summary.lossy_cuts(), summary.first_other_cut.clone(), first_cut_line),
+        unaccepted,
+        rejected,
+        pruned,
+    };
     out.property = if !out.bugs.is_empty() {
         if out.bug_in_region {
             PropertyStatus::FoundInRegion

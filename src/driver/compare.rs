@@ -8,13 +8,14 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 
-use super::coverage::{measure, CoverageConfig, Share, FOUND_FOR};
+use super::coverage::{measure, CoverageConfig, Share};
 use super::output::{self, Dest, Staged};
 use super::{load_automaton, load_program};
 use crate::base::Diagnostic;
 use crate::cfa;
+use crate::coverage::assemble;
 use crate::coverage::exchange::Exchange;
-use crate::coverage::result::{CoverageResult, LineStatus, Times};
+use crate::coverage::result::{CoverageResult, Origin, Times};
 use crate::coverage::{Analysis, Execution};
 use crate::report::{self, Compared, LineSet};
 
@@ -210,7 +211,7 @@ fn share_executions(
             for (a, other) in snapshot.iter().enumerate().filter(|(a, _)| *a != b) {
                 for (k, (rec, path)) in other.executions.iter().zip(&paths[a]).enumerate() {
                     // Executions `a` was given by the exchange are shared by the one that found them.
-                    if !rec.terminating || rec.origin.starts_with(FOUND_FOR) {
+                    if !rec.terminating || matches!(rec.origin, Origin::FoundFor(_)) {
                         continue;
                     }
                     let exec = Execution { origin: String::new(), edges: path.clone(), terminating: true };
@@ -227,35 +228,21 @@ fn share_executions(
     for (b, gained) in gains.into_iter().enumerate() {
         for (a, k, lines) in gained {
             let from = results[a].instance.clone();
-            let mut rec = results[a].executions[k].clone();
+            let rec = results[a].executions[k].clone();
             let r = &mut results[b];
-            rec.id = r.executions.len() + 1;
-            rec.origin = format!("{FOUND_FOR}{from}");
-            for &l in &lines {
-                if r.line_status.get(&l) == Some(&LineStatus::NotCoverable) {
-                    r.exact = false;
-                    diags.push(Diagnostic::new(
-                        crate::base::Severity::Warning,
-                        &r.automaton,
-                        0,
-                        0,
-                        format!(
-                            "line {l} was proven not coverable under {}, yet an execution found for {from} covers \
-                             it there: please report this",
-                            r.instance
-                        ),
-                    ));
-                }
-                if !matches!(r.line_status.get(&l), Some(LineStatus::Covered(_)) | None) {
-                    r.line_status.insert(l, LineStatus::Covered(rec.id));
-                }
+            for l in assemble::gain_execution(r, rec, &from, lines) {
+                diags.push(Diagnostic::new(
+                    crate::base::Severity::Warning,
+                    &r.automaton,
+                    0,
+                    0,
+                    format!(
+                        "line {l} was proven not coverable under {}, yet an execution found for {from} covers it \
+                         there: please report this",
+                        r.instance
+                    ),
+                ));
             }
-            let mut under: Vec<u32> = r.under_lines.iter().copied().chain(lines.iter().copied()).collect();
-            under.sort_unstable();
-            under.dedup();
-            r.under_lines = under;
-            rec.lines = lines;
-            r.executions.push(rec);
         }
     }
 }
@@ -360,9 +347,9 @@ mod tests {
         let then = &results[1];
         assert!(!then.under_lines.is_empty(), "the then-explored configuration gained lines");
         assert!(then.under_lines.iter().all(|l| then.over_lines.contains(l)), "only lines of its own region");
-        assert!(then.executions.iter().all(|e| e.origin.starts_with("found for ")));
+        assert!(then.executions.iter().all(|e| matches!(e.origin, Origin::FoundFor(_))));
         for l in &then.under_lines {
-            assert!(matches!(then.line_status[l], LineStatus::Covered(_)), "line {l}");
+            assert!(matches!(then.line_status[l], crate::coverage::result::LineStatus::Covered(_)), "line {l}");
         }
         // The else branch (lines 13-15) lies outside its region: never gained.
         assert!(!then.under_lines.contains(&13));

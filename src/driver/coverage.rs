@@ -15,17 +15,15 @@ use crate::base::{Diagnostic, Severity};
 use crate::cfa::{self, Cfa, EdgeId, LineRule};
 use crate::cfront::ir::Program;
 use crate::cfront::types::DataModel;
+use crate::coverage::assemble::{self, Assembly};
 use crate::coverage::exchange::Participant;
-use crate::coverage::result::{self, Confirmation, InexactReason, PropertyStatus, SearchState, TimelinePoint};
-use crate::coverage::result::{
-    BranchInfo, CoverageResult, ExecutionRecord, FunctionInfo, InputValue, LineStatus, Times, EXTERN_WRITES_ABSTRACTED,
-};
+use crate::coverage::result::{self, Confirmation, CoverageResult, ExecutionRecord, ExecutionSource, Times};
 use crate::coverage::search::{self, FoundBug, Generate, SearchConfig, SearchOutcome};
-use crate::coverage::{follow_counterexample, undecided, Analysis, Execution, RuledOut};
+use crate::coverage::{follow_counterexample, Analysis};
 use crate::evidence::replay::TestVerdict;
 use crate::evidence::{testcomp, Architecture};
 use crate::report::{self, LineSet};
-use crate::symex::{self, Budget, ExploreConfig, InputKind, Property};
+use crate::symex::{self, Budget, ExploreConfig, Property};
 use crate::witness::{self, WitnessInfo};
 
 /// How the coverage report goes to standard output.
@@ -256,14 +254,7 @@ fn result_options(config: &CoverageConfig) -> Vec<String> {
     }
     match &config.executions_from {
         Some(dir) => push(&["--executions-from", &dir.display().to_string()]),
-        None => push(&[
-            "--generate",
-            match config.generate {
-                Generate::Blind => "blind",
-                Generate::Guided => "guided",
-                Generate::Targeted => "targeted",
-            },
-        ]),
+        None => push(&["--generate", config.generate.name()]),
     }
     let assumed = config.assume.assumption_names();
     if !assumed.is_empty() {
@@ -344,9 +335,6 @@ pub(crate) struct Measured {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// The origin of an execution another configuration of `vcov compare` found, before its name.
-pub(crate) const FOUND_FOR: &str = "found for ";
-
 /// A search's part in `vcov compare`'s exchange of executions: its end of the exchange and the
 /// configurations' names.
 pub(crate) struct Share<'a> {
@@ -383,282 +371,94 @@ pub(crate) fn measure(
     warn_unmatched(&mut diags, config, &matching);
     super::watchdog::enter(super::watchdog::Phase::Searching);
 
-    let mut executions = Vec::new();
-    // Executions the replay harness could not reproduce (indices into `executions`).
-    let mut unreproducible: Vec<usize> = Vec::new();
-    let mut paths: Vec<Vec<EdgeId>> = Vec::new();
-    // The covered edges of each execution.
-    let mut exec_edges: Vec<Vec<EdgeId>> = Vec::new();
     let mut search_outcome: Option<SearchOutcome> = None;
     let mut signal = None;
     let mut search_end = 0.0;
-    if let Some(dir) = &config.executions_from {
-        let limit = config.max_executions.unwrap_or(usize::MAX);
-        for (i, file) in counterexample_files(dir)?.into_iter().take(limit).enumerate() {
-            let (cex, d) = load_automaton(&file)?;
-            diags.extend(d);
-            let (path, _) = follow_counterexample(&cex, cfa, names.clone(), config.texts)
-                .with_context(|| format!("{}: the execution does not fit the program", file.display()))?;
-            let main_exit = cfa.func(cfa.main).expect("main").exit;
-            let terminating = path.last().is_some_and(|&e| cfa.edge(e).dst == main_exit);
-            let exec = Execution { origin: file_name(&file), edges: path.clone(), terminating };
-            let cov = analysis.measure(&exec);
-            exec_edges.push(cov.edges);
-            executions.push(ExecutionRecord {
-                id: i + 1,
-                origin: exec.origin,
-                lines: cov.lines,
-                terminating,
-                violates_property: false,
-                inputs: Vec::new(),
-                memory: Vec::new(),
-            });
-            paths.push(path);
+    let (mut claimed, unreproducible) = match &config.executions_from {
+        Some(dir) => {
+            let limit = config.max_executions.unwrap_or(usize::MAX);
+            let mut claimed = Vec::new();
+            for (i, file) in counterexample_files(dir)?.into_iter().take(limit).enumerate() {
+                let (cex, d) = load_automaton(&file)?;
+                diags.extend(d);
+                let (path, _) = follow_counterexample(&cex, cfa, names.clone(), config.texts)
+                    .with_context(|| format!("{}: the execution does not fit the program", file.display()))?;
+                claimed.push(assemble::execution_of_file(&analysis, i + 1, file_name(&file), path));
+            }
+            (claimed, 0)
         }
-    } else {
-        let (names, participant) = match share {
-            Some(Share { names, participant }) => (names, Some(participant)),
-            None => (&[][..], None),
-        };
-        let (outcome, sig, end) = generate(config, prog, &analysis, start, participant)?;
-        signal = sig;
-        search_end = end;
-        for (i, found) in outcome.executions.iter().enumerate() {
-            exec_edges.push(found.coverage.edges.clone());
-            executions.push(ExecutionRecord {
-                id: i + 1,
-                origin: match found.found_for {
-                    Some(other) => format!("{FOUND_FOR}{}", names[other]),
-                    None => "generated".into(),
-                },
-                lines: found.coverage.lines.clone(),
-                terminating: true,
-                violates_property: false,
-                inputs: found.inputs.iter().map(|v| input_value(prog, v)).collect(),
-                memory: found.memory.clone().unwrap_or_else(|| {
-                    unreproducible.push(i);
-                    Vec::new()
-                }),
-            });
-            paths.push(found.edges.clone());
+        None => {
+            let (names, participant) = match share {
+                Some(Share { names, participant }) => (names, Some(participant)),
+                None => (&[][..], None),
+            };
+            let (outcome, sig, end) = generate(config, prog, &analysis, start, participant)?;
+            signal = sig;
+            search_end = end;
+            let found = assemble::executions_of_search(prog, &outcome, names);
+            search_outcome = Some(outcome);
+            found
         }
-        search_outcome = Some(outcome);
-    }
-    // An execution the replay harness cannot reproduce is not claimed (see `memory_facts`).
-    let n_unreproducible = unreproducible.len();
-    if n_unreproducible > 0 {
-        let keep: Vec<bool> = (0..executions.len()).map(|i| !unreproducible.contains(&i)).collect();
-        retain_executions(&mut executions, &mut paths, &mut exec_edges, &keep);
-    }
+    };
     let t_confirm_start = Instant::now();
     let confirmation = match config.confirm {
-        true if !executions.is_empty() => {
-            let verdicts = confirm_with_gcc(config, &executions, config.time_limit.map(|l| start + l))?;
+        true if !claimed.is_empty() => {
+            let records: Vec<ExecutionRecord> = claimed.iter().map(|c| c.record.clone()).collect();
+            let verdicts = confirm_with_gcc(config, &records, config.time_limit.map(|l| start + l))?;
             let keep: Vec<bool> = verdicts.iter().map(|v| v.as_ref().is_some_and(TestVerdict::confirmed)).collect();
             let pending = verdicts.iter().filter(|v| v.is_none()).count();
             let n = keep.len();
-            retain_executions(&mut executions, &mut paths, &mut exec_edges, &keep);
-            Confirmation::Gcc { confirmed: executions.len(), rejected: n - executions.len() - pending, pending }
+            assemble::retain(&mut claimed, &keep);
+            Confirmation::Gcc { confirmed: claimed.len(), rejected: n - claimed.len() - pending, pending }
         }
         true => Confirmation::Gcc { confirmed: 0, rejected: 0, pending: 0 },
         false => Confirmation::Interpreter { rejected: search_outcome.as_ref().map_or(0, |o| o.not_replayed) },
     };
     let t_confirm = t_confirm_start.elapsed().as_secs_f64();
-    let (rejected, pending) = match confirmation {
-        Confirmation::Gcc { rejected, pending, .. } => (rejected, pending),
-        Confirmation::Interpreter { .. } => (0, 0),
-    };
-    let mut under: Vec<u32> = executions.iter().flat_map(|e| e.lines.iter().copied()).collect();
-    under.sort_unstable();
-    under.dedup();
-    let mut under_edges: Vec<EdgeId> = exec_edges.concat();
-    under_edges.sort_unstable();
-    under_edges.dedup();
-
-    // Functions defined in headers have no lines in the user's file.
-    let mut functions: Vec<FunctionInfo> = cfa
-        .funcs
-        .iter()
-        .filter_map(|f| {
-            let func = prog.func(f.func);
-            let (first_line, last_line) = prog.file.user_lines(func.span)?;
-            Some(FunctionInfo { name: func.name.clone(), first_line, last_line })
-        })
-        .collect();
-    functions.sort_by_key(|f| (f.first_line, f.name.clone()));
-    let branches = branch_info(cfa, &analysis.reach.over_edges, &under_edges);
-
-    let lines_to_cover = analysis.lines_to_cover();
-    let over = analysis.reach.over_lines.clone();
-    let (mut exact, interrupted, mut search_state) = match &search_outcome {
-        Some(o) => (o.complete, o.interrupted, search_state_of(o)),
-        None => (false, false, SearchState::NotSearched),
-    };
-    let mut inexact_reason = match &search_outcome {
-        Some(o) => o.incomplete_because.clone(),
-        None => Some(InexactReason::FromFiles),
-    };
-    if n_unreproducible > 0 {
-        exact = false;
-        if search_state == SearchState::Complete {
-            search_state = SearchState::Incomplete;
-        }
-        inexact_reason.get_or_insert(InexactReason::Unreproducible(n_unreproducible));
-    }
-    if rejected > 0 {
-        // Lines only the rejected executions covered were never searched for again: undecided.
-        exact = false;
-        if search_state == SearchState::Complete {
-            search_state = SearchState::Incomplete;
-        }
-        inexact_reason.get_or_insert(InexactReason::RejectedByGcc(rejected));
-    }
-    if pending > 0 {
-        // Executions the time limit left unconfirmed are not claimed: their lines are undecided.
-        exact = false;
-        if search_state == SearchState::Complete {
-            search_state = SearchState::Incomplete;
-        }
-        inexact_reason.get_or_insert(InexactReason::ConfirmationPending(pending));
-    }
-    let proven = search_outcome.as_ref().map(|o| o.proven.as_slice()).unwrap_or_default();
-    // Lines no terminating execution reaches need no search: decided also for executions from files.
-    let (no_exit, ruled_out, frontier) = match &search_outcome {
-        Some(o) => (o.no_exit.clone(), o.ruled_out.clone(), o.frontier.clone()),
+    // Without a search, the lines no terminating execution reaches are still decided.
+    let unsearched = match &search_outcome {
+        Some(_) => None,
         None => {
             let past_deadline = || config.time_limit.is_some_and(|l| start.elapsed() >= l);
-            (
-                analysis.lines_without_exit(),
-                analysis.lines_ruled_out(prog, &past_deadline),
-                analysis.lines_into_unexplored().to_vec(),
-            )
+            Some((analysis.lines_without_exit(), analysis.lines_ruled_out(prog, &past_deadline)))
         }
     };
-    let no_exit = no_exit.as_slice();
-    let infeasible = &ruled_out.all;
-    let mut decided: Vec<u32> = proven.iter().chain(no_exit).chain(infeasible).chain(&frontier).copied().collect();
-    decided.sort_unstable();
-    decided.dedup();
-    let line_status = result::line_status(&lines_to_cover, &over, &under, &decided, &executions, search_state);
-    let bug = search_outcome.as_ref().and_then(|o| o.bugs.first().cloned());
-    let undecided = search_outcome.as_ref().and_then(|o| undecided_lines(&analysis, prog, o, &line_status));
-
-    let result = CoverageResult {
+    let times = if config.reproducible {
+        Times::default()
+    } else {
+        let searched = search_outcome.as_ref().map(|o| o.times).unwrap_or_default();
+        Times {
+            compose: t_compose,
+            values: searched.values,
+            search: searched.search,
+            proof: searched.proof,
+            confirm: t_confirm,
+            total: start.elapsed().as_secs_f64(),
+            search_end,
+            cpu: cpu_seconds(),
+            ..read
+        }
+    };
+    let assembly = Assembly {
         program: config.program.clone(),
         automaton: config.automaton.clone(),
         data_model: config.data_model.name(),
-        line_rule: match config.line_rule {
-            LineRule::Spanned => "spanned",
-            LineRule::FirstLine => "first-line",
+        line_rule: config.line_rule,
+        source: match config.executions_from {
+            Some(_) => ExecutionSource::Files,
+            None => ExecutionSource::Search(config.generate),
         },
-        lines_to_cover,
-        over_lines: over,
-        under_lines: under,
-        executions,
-        matching,
-        functions,
-        branches,
-        bug_found: bug.is_some(),
-        property: match &search_outcome {
-            Some(o) => o.property.clone(),
-            None => PropertyStatus::NotDecided(InexactReason::FromFiles),
-        },
-        exact,
-        interrupted,
-        stopped_by: search_outcome.as_ref().and_then(|o| o.stopped_by),
+        search: search_outcome.as_ref(),
+        unsearched,
+        executions: claimed,
+        unreproducible,
         confirmation,
-        refusals: search_outcome
-            .as_ref()
-            .map(|o| {
-                let mut v: Vec<(usize, String)> = o.refusals.iter().map(|(r, &n)| (n, r.to_string())).collect();
-                v.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
-                v
-            })
-            .unwrap_or_default(),
-        inexact_reason,
-        abstracted: search_outcome
-            .as_ref()
-            .map(|o| o.abstracted.iter().map(|&v| prog.var(v).name.clone()).collect())
-            .unwrap_or_default(),
-        abstracted_extern_writes: search_outcome.as_ref().is_some_and(|o| o.proof_extern_writes),
-        proven_by_abstraction: proven.len(),
-        without_exit: line_status
-            .iter()
-            .filter(|(l, st)| **st == LineStatus::NotCoverable && no_exit.binary_search(l).is_ok())
-            .count(),
-        assumed: search_outcome
-            .as_ref()
-            .map(|o| o.assumed.union(if proven.is_empty() { symex::Approx::NONE } else { o.proof_assumed }))
-            .unwrap_or_default()
-            .assumptions(),
-        infeasible: line_status
-            .iter()
-            .filter(|(l, st)| {
-                **st == LineStatus::NotCoverable
-                    && no_exit.binary_search(l).is_err()
-                    && frontier.binary_search(l).is_err()
-                    && infeasible.binary_search(l).is_ok()
-            })
-            .count(),
-        past_undefined_call: line_status
-            .iter()
-            .filter(|(l, st)| {
-                **st == LineStatus::NotCoverable
-                    && no_exit.binary_search(l).is_err()
-                    && frontier.binary_search(l).is_err()
-                    && ruled_out.by_undefined_call.binary_search(l).is_ok()
-            })
-            .count(),
-        into_unexplored: line_status
-            .iter()
-            .filter(|(l, st)| {
-                **st == LineStatus::NotCoverable
-                    && no_exit.binary_search(l).is_err()
-                    && frontier.binary_search(l).is_ok()
-            })
-            .count(),
-        not_coverable_by: not_coverable_by(&line_status, search_outcome.as_ref(), no_exit, &ruled_out, &frontier),
-        undefined_paths: search_outcome.as_ref().map_or(0, |o| o.undefined_paths),
-        undefined: search_outcome.as_ref().map(|o| o.undefined.clone()).unwrap_or_default(),
-        assumed_violations: search_outcome
-            .as_ref()
-            .map_or((0, None), |o| (o.assumed_violations, o.assumed_violation.clone())),
-        timeline: search_outcome
-            .as_ref()
-            .map(|o| {
-                o.timeline
-                    .iter()
-                    .map(|p| TimelinePoint { seconds: if config.reproducible { 0.0 } else { p.seconds }, ..*p })
-                    .collect()
-            })
-            .unwrap_or_default(),
-        line_status,
-        undecided,
-        generate: match (&config.executions_from, config.generate) {
-            (Some(_), _) => "files",
-            (None, Generate::Blind) => "blind",
-            (None, Generate::Guided) => "guided",
-            (None, Generate::Targeted) => "targeted",
-        },
         instance: config.instance.clone().unwrap_or_else(|| default_instance(&config.program)),
-        times: if config.reproducible {
-            Times::default()
-        } else {
-            let searched = search_outcome.as_ref().map(|o| o.times).unwrap_or_default();
-            Times {
-                compose: t_compose,
-                values: searched.values,
-                search: searched.search,
-                proof: searched.proof,
-                confirm: t_confirm,
-                total: start.elapsed().as_secs_f64(),
-                search_end,
-                cpu: cpu_seconds(),
-                ..read
-            }
-        },
-        provenance: Default::default(),
+        times,
+        reproducible: config.reproducible,
     };
+    let (result, paths) = assemble::assemble(&analysis, prog, assembly);
+    let bug = search_outcome.as_ref().and_then(|o| o.bugs.first().cloned());
     let stats = match (&search_outcome, config.stats) {
         (Some(o), true) => o.stats.as_ref().map(|s| {
             let t = &result.times;
@@ -671,27 +471,6 @@ pub(crate) fn measure(
         _ => None,
     };
     Ok(Measured { result, paths, bug, signal, stats, diagnostics: diags })
-}
-
-/// Replays `executions` compiled by gcc (`vcov replay` on a suite in a temporary directory); one
-/// verdict per execution, in order.
-/// Keeps the executions (with their paths and covered edges) `keep` says, numbered again from 1: the
-/// ids stay dense (`covered_by`, the tests and the automata of the evidence follow them).
-fn retain_executions(
-    executions: &mut Vec<ExecutionRecord>,
-    paths: &mut Vec<Vec<EdgeId>>,
-    exec_edges: &mut Vec<Vec<EdgeId>>,
-    keep: &[bool],
-) {
-    let mut k = keep.iter();
-    executions.retain(|_| *k.next().expect("one flag per execution"));
-    let mut k = keep.iter();
-    paths.retain(|_| *k.next().expect("one flag per execution"));
-    let mut k = keep.iter();
-    exec_edges.retain(|_| *k.next().expect("one flag per execution"));
-    for (i, e) in executions.iter_mut().enumerate() {
-        e.id = i + 1;
-    }
 }
 
 /// Replays `executions` compiled by gcc; one verdict per execution, in order, `None` for those the
@@ -856,140 +635,6 @@ fn generate(
 /// The share of `--timelimit` the search gets with `--confirm`.
 pub const CONFIRM_SEARCH_SHARE: f64 = 2.0 / 3.0;
 
-/// How `o` ended, for the status of the lines it did not cover.
-fn search_state_of(o: &SearchOutcome) -> SearchState {
-    if o.complete {
-        SearchState::Complete
-    } else if o.limited {
-        SearchState::Limited
-    } else {
-        SearchState::Incomplete
-    }
-}
-
-/// The argument for lines with no path on to the end of `main` (`Analysis::lines_without_exit`): the
-/// CFA's graph alone, no assumption.
-pub const NO_EXIT_ARGUMENT: &str = "no path to the end of main";
-
-/// The argument for lines the value analysis of the product rules out (`Analysis::lines_ruled_out`):
-/// no assumption either (it over-approximates what functions without body return and write).
-pub const VALUE_ARGUMENT: &str = "value analysis of automaton x CFA";
-
-/// The argument for lines the value analysis rules out only with the calls that are undefined
-/// behaviour (`CallSite::incompatible_argument`): no execution goes on past such a call.
-pub const UNDEFINED_CALL_ARGUMENT: &str =
-    "value analysis of automaton x CFA, past a call through a pointer of an incompatible function type (undefined behaviour)";
-
-/// The lines `line_status` leaves undecided, sorted by what the search saw (`coverage::undecided`).
-fn undecided_lines(
-    analysis: &Analysis,
-    prog: &Program,
-    outcome: &SearchOutcome,
-    line_status: &BTreeMap<u32, LineStatus>,
-) -> Option<result::UndecidedLines> {
-    let open: Vec<u32> = line_status
-        .iter()
-        .filter(|(_, s)| matches!(s, LineStatus::OverOnly | LineStatus::Unknown))
-        .map(|(&l, _)| l)
-        .collect();
-    if open.is_empty() || outcome.tally.is_empty() {
-        return None;
-    }
-    let u = undecided::explain(analysis, &outcome.tally, &open);
-    let cfa = analysis.cfa;
-    let blocked = u
-        .blocked
-        .into_iter()
-        .map(|b| {
-            let e = cfa.edge(b.edge);
-            result::BlockedAt {
-                line: e.lines.map_or(0, |(l, _)| l),
-                function: prog.func(cfa.node(e.src).func).name.clone(),
-                edge: e.text.to_string(),
-                state: analysis.aut.state(b.state).name.clone(),
-                obstacle: b.obstacle,
-                tried: b.tried,
-                cut: b.cut,
-                lines: b.lines,
-            }
-        })
-        .collect();
-    Some(result::UndecidedLines { reached: u.reached, blocked, elsewhere: u.elsewhere })
-}
-
-/// The argument for lines only edges into `__FALSE` count for (`Analysis::lines_into_unexplored`):
-/// the definition of the under-approximation alone.
-pub const FRONTIER_ARGUMENT: &str = "only on edges into the unexplored region";
-
-/// The argument of every line proven not coverable: no path to the end of `main`, only edges into
-/// the unexplored region, the value analysis of the product, the proof pass's abstraction, or the
-/// exhaustive search; each followed by the accepted assumptions it relies on.
-fn not_coverable_by(
-    status: &BTreeMap<u32, LineStatus>,
-    outcome: Option<&SearchOutcome>,
-    no_exit: &[u32],
-    ruled_out: &RuledOut,
-    frontier: &[u32],
-) -> BTreeMap<u32, String> {
-    let not_coverable = status.iter().filter(|(_, s)| **s == LineStatus::NotCoverable).map(|(&l, _)| l);
-    let static_argument = |l: u32| {
-        if no_exit.binary_search(&l).is_ok() {
-            Some(NO_EXIT_ARGUMENT)
-        } else if frontier.binary_search(&l).is_ok() {
-            Some(FRONTIER_ARGUMENT)
-        } else if ruled_out.by_undefined_call.binary_search(&l).is_ok() {
-            Some(UNDEFINED_CALL_ARGUMENT)
-        } else if ruled_out.all.binary_search(&l).is_ok() {
-            Some(VALUE_ARGUMENT)
-        } else {
-            None
-        }
-    };
-    let Some(o) = outcome else {
-        return not_coverable.filter_map(|l| Some((l, static_argument(l)?.to_string()))).collect();
-    };
-    let argued = |what: &str, assumed: symex::Approx| {
-        let names = assumed.assumption_names();
-        if names.is_empty() {
-            what.to_string()
-        } else {
-            format!("{what}, assuming {}", names.join(", "))
-        }
-    };
-    let abstraction = match (o.proof_extern_writes, o.abstracted.is_empty()) {
-        (false, _) => "counter abstraction".to_string(),
-        (true, true) => format!("search with {EXTERN_WRITES_ABSTRACTED} abstracted away"),
-        (true, false) => format!("counter abstraction, with {EXTERN_WRITES_ABSTRACTED} abstracted away"),
-    };
-    let proof = argued(&abstraction, o.proof_assumed);
-    let search = argued("exhaustive search", o.assumed);
-    not_coverable
-        .map(|l| {
-            let by = if let Some(argument) = static_argument(l) {
-                argument.to_string()
-            } else if o.proven.binary_search(&l).is_ok() {
-                proof.clone()
-            } else {
-                search.clone()
-            };
-            (l, by)
-        })
-        .collect()
-}
-
-/// An executor input as the report shows it.
-pub(super) fn input_value(prog: &Program, v: &symex::InputValue) -> InputValue {
-    let function = match &v.kind {
-        InputKind::Call { func: Some(f), .. } => prog.func(*f).name.clone(),
-        InputKind::Call { func: None, .. } => "<call through a pointer>".into(),
-        InputKind::Uninit { .. } => crate::evidence::testcomp::UNINITIALIZED.into(),
-    };
-    let c_type = v.ty.map(|t| prog.types.display(t)).unwrap_or_else(|| "unsigned char".into());
-    let signed = v.ty.and_then(|t| prog.types.as_int(t)).is_some_and(|it| it.signed);
-    let value = if signed { v.signed() } else { v.value as i128 };
-    InputValue { function, c_type, value }
-}
-
 fn warn_unmatched(diags: &mut Vec<Diagnostic>, config: &CoverageConfig, matching: &crate::product::MatchStats) {
     let list = |items: &[(String, u32)]| {
         let shown: Vec<String> = items.iter().take(10).map(|(s, l)| format!("{s} (line {l})")).collect();
@@ -1024,20 +669,6 @@ fn warn_unmatched(diags: &mut Vec<Diagnostic>, config: &CoverageConfig, matching
     }
 }
 
-/// Which arms of each branching point the over-approximation and the covering executions take.
-fn branch_info(cfa: &Cfa, over: &[EdgeId], under: &[EdgeId]) -> Vec<BranchInfo> {
-    let mut res: Vec<_> = cfa
-        .branches()
-        .into_iter()
-        .map(|arms| BranchInfo {
-            line: cfa.edge(arms[0]).lines.map_or(0, |l| l.0),
-            arms: arms.iter().map(|e| (over.binary_search(e).is_ok(), under.binary_search(e).is_ok())).collect(),
-        })
-        .collect();
-    res.sort_by_key(|b| b.line);
-    res
-}
-
 /// Stages the Test-Comp tests, counterexample automata and claims of the executions, and the witness
 /// of a bug.
 fn stage_evidence(
@@ -1057,19 +688,7 @@ fn stage_evidence(
         meta.creation_time = creation_time(config);
         // A bug met on the way is a test too: the violating execution, after the terminating ones.
         let mut tests = result.executions.clone();
-        // (Unless the replay harness cannot rebuild the memory it read: then only the witness.)
-        if let Some(FoundBug { edges, inputs, memory: Some(memory), .. }) = bug {
-            // Every line of its path up to the violation: the run executes them all.
-            tests.push(ExecutionRecord {
-                id: tests.len() + 1,
-                origin: "bug".into(),
-                lines: cfa.lines_of_edges(edges, config.line_rule),
-                terminating: false,
-                violates_property: true,
-                inputs: inputs.iter().map(|v| input_value(prog, v)).collect(),
-                memory: memory.clone(),
-            });
-        }
+        tests.extend(bug.and_then(|b| assemble::bug_test(prog, b, tests.len(), config.line_rule, cfa)));
         let error_label = config.property.labels_violate();
         stage_test_suite(staged, dir, &meta, &tests, error_label)?;
         for (exec, path) in result.executions.iter().zip(paths) {
@@ -1208,58 +827,4 @@ fn counterexample_files(dir: &Path) -> Result<Vec<PathBuf>> {
     };
     files.sort_by(|a, b| number(a).cmp(&number(b)).then(a.cmp(b)));
     Ok(files)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::cfront::ir::VarId;
-
-    #[test]
-    fn every_not_coverable_line_names_its_argument_and_assumptions() {
-        let status: BTreeMap<u32, LineStatus> = [
-            (1, LineStatus::Covered(1)),
-            (2, LineStatus::NotCoverable),
-            (3, LineStatus::NotCoverable),
-            (4, LineStatus::Unknown),
-            (5, LineStatus::NotCoverable),
-        ]
-        .into_iter()
-        .collect();
-        let outcome = SearchOutcome {
-            proven: vec![3],
-            no_exit: vec![5],
-            assumed: symex::Approx::LAZY_MEMORY,
-            proof_assumed: symex::Approx::NONE,
-            ..SearchOutcome::default()
-        };
-        let by = not_coverable_by(&status, Some(&outcome), &[5], &RuledOut::default(), &[]);
-        assert_eq!(by.len(), 3);
-        assert_eq!(by[&2], "exhaustive search, assuming fresh-pointers");
-        assert_eq!(by[&3], "counter abstraction");
-        assert_eq!(by[&5], NO_EXIT_ARGUMENT);
-        // A proof that took what functions without body write as arbitrary says so.
-        let outcome = SearchOutcome { proof_extern_writes: true, ..outcome };
-        let by = not_coverable_by(&status, Some(&outcome), &[5], &RuledOut::default(), &[]);
-        assert_eq!(by[&3], "search with what functions without body write abstracted away");
-        let outcome = SearchOutcome { abstracted: vec![VarId(0)], ..outcome };
-        let by = not_coverable_by(&status, Some(&outcome), &[5], &RuledOut::default(), &[]);
-        assert_eq!(by[&3], "counter abstraction, with what functions without body write abstracted away");
-        // Without a search only the lines without a way out are not coverable.
-        let unsearched: BTreeMap<u32, LineStatus> =
-            [(1, LineStatus::OverOnly), (5, LineStatus::NotCoverable)].into_iter().collect();
-        let by = not_coverable_by(&unsearched, None, &[5], &RuledOut::default(), &[]);
-        assert_eq!(by.into_iter().collect::<Vec<_>>(), [(5, NO_EXIT_ARGUMENT.to_string())]);
-        // Lines only edges into `__FALSE` count for, and those the values rule out, name their
-        // argument with or without a search; a line without a way out keeps that one.
-        let ruled_out = RuledOut { all: vec![2], by_undefined_call: Vec::new() };
-        let by = not_coverable_by(&status, None, &[5], &ruled_out, &[3, 5]);
-        assert_eq!(by[&2], VALUE_ARGUMENT);
-        assert_eq!(by[&3], FRONTIER_ARGUMENT);
-        assert_eq!(by[&5], NO_EXIT_ARGUMENT);
-        // Lines ruled out only past an undefined call say so.
-        let ruled_out = RuledOut { all: vec![2], by_undefined_call: vec![2] };
-        let by = not_coverable_by(&status, Some(&outcome), &[5], &ruled_out, &[]);
-        assert_eq!(by[&2], UNDEFINED_CALL_ARGUMENT);
-    }
 }

@@ -80,7 +80,7 @@ fn status_text(c: &SearchProgress, over: usize, elapsed: Duration) -> String {
 }
 
 fn ended(outcome: &SearchOutcome) -> String {
-    match outcome.stopped_by {
+    match outcome.end.stopped_by() {
         Some(by) => format!("stopped by {}", by.describe()),
         None => "ended".to_string(),
     }

@@ -284,7 +284,7 @@ pub fn confirm_violation(
             .iter()
             .filter(|v| matches!(v.kind, InputKind::Call { func: Some(_), .. }))
             .map(|v| {
-                let shown = super::coverage::input_value(prog, v);
+                let shown = crate::coverage::assemble::input_value(prog, v);
                 TestInput { variable: Some(shown.function), c_type: Some(shown.c_type), value: shown.value }
             })
             .collect(),

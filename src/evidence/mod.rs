@@ -14,6 +14,7 @@
 
 pub mod cexaut;
 pub mod claims;
+pub mod copy;
 pub mod harness;
 pub mod replay;
 pub mod testcomp;

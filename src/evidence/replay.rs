@@ -24,8 +24,8 @@ pub enum RunEnd {
     Exit(i32),
     /// The program called `abort`.
     Abort,
-    /// The program called this violation function (`reach_error`, `__assert_fail`, ...).
-    Violation(String),
+    /// The program violated the property.
+    Violation(Violated),
     /// `__VERIFIER_assume` was called with a false condition.
     AssumeFailed,
     /// The program called a function the harness cannot provide (one only inline assembly calls).
@@ -38,16 +38,35 @@ pub enum RunEnd {
     Unknown(Option<i32>),
 }
 
+/// How a run violated the property.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Violated {
+    /// It called this violation function (`reach_error`, `__assert_fail`, ...).
+    Call(String),
+    /// It reached the label of this name (`--spec errorlabel`).
+    Label(String),
+}
+
+impl std::fmt::Display for Violated {
+    /// The violation as the status file names it: the function, or `label NAME`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Violated::Call(name) => f.write_str(name),
+            Violated::Label(name) => write!(f, "label {name}"),
+        }
+    }
+}
+
 impl std::fmt::Display for RunEnd {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             RunEnd::Returned(c) => write!(f, "main returned {c}"),
             RunEnd::Exit(c) => write!(f, "the program called exit({c})"),
             RunEnd::Abort => write!(f, "the program called abort()"),
-            RunEnd::Violation(name) if name.starts_with("label ") => {
-                write!(f, "the program reached the {name} (property violation)")
+            RunEnd::Violation(Violated::Label(name)) => {
+                write!(f, "the program reached the label {name} (property violation)")
             }
-            RunEnd::Violation(name) => write!(f, "the program called {name}() (property violation)"),
+            RunEnd::Violation(Violated::Call(name)) => write!(f, "the program called {name}() (property violation)"),
             RunEnd::AssumeFailed => write!(f, "an assumption (__VERIFIER_assume) failed"),
             RunEnd::Unsupported(name) => {
                 write!(f, "the program called {name} from inline assembly, which the harness cannot run")
@@ -92,7 +111,10 @@ pub fn read_status(text: &str, exit_code: Option<i32>) -> RunStatus {
                     "return" => RunEnd::Returned(exit_code.unwrap_or(0)),
                     "exit" => RunEnd::Exit(arg.trim().parse().unwrap_or(0)),
                     "abort" => RunEnd::Abort,
-                    "violation" => RunEnd::Violation(arg.trim().to_string()),
+                    "violation" => RunEnd::Violation(match arg.trim().strip_prefix("label ") {
+                        Some(label) => Violated::Label(label.to_string()),
+                        None => Violated::Call(arg.trim().to_string()),
+                    }),
                     "assume" => RunEnd::AssumeFailed,
                     "unsupported" => RunEnd::Unsupported(arg.trim().to_string()),
                     _ => RunEnd::Unknown(exit_code),
@@ -118,7 +140,7 @@ pub fn read_status(text: &str, exit_code: Option<i32>) -> RunStatus {
 /// --confirm`): the run must end in a call of a violation function; otherwise the reason.
 pub fn violation_confirmed(status: &RunStatus) -> Result<String, String> {
     match &status.end {
-        Some(RunEnd::Violation(name)) => Ok(name.clone()),
+        Some(RunEnd::Violation(v)) => Ok(v.to_string()),
         Some(end) => Err(format!("{end}")),
         None => Err(RunEnd::Unknown(None).to_string()),
     }
@@ -346,7 +368,10 @@ mod tests {
     #[test]
     fn only_a_violation_confirms_a_counterexample() {
         let run = |end| RunStatus { end, ..Default::default() };
-        assert_eq!(violation_confirmed(&run(Some(RunEnd::Violation("reach_error".into())))), Ok("reach_error".into()));
+        assert_eq!(
+            violation_confirmed(&run(Some(RunEnd::Violation(Violated::Call("reach_error".into()))))),
+            Ok("reach_error".into())
+        );
         assert_eq!(violation_confirmed(&run(Some(RunEnd::Returned(0)))), Err("main returned 0".into()));
         assert_eq!(violation_confirmed(&run(None)), Err("the program ended without the harness noticing".into()));
     }
@@ -377,7 +402,7 @@ mod tests {
     fn status_file() {
         let s =
             read_status("end violation reach_error\nused 3\nskipped 1\nleft 2\nmismatch 2 f g\nexhausted h\n", Some(0));
-        assert_eq!(s.end, Some(RunEnd::Violation("reach_error".into())));
+        assert_eq!(s.end, Some(RunEnd::Violation(Violated::Call("reach_error".into()))));
         assert_eq!((s.used, s.skipped, s.left), (3, 1, 2));
         assert_eq!(s.mismatch, Some((2, "f".into(), "g".into())));
         assert_eq!(s.exhausted.as_deref(), Some("h"));
@@ -473,7 +498,8 @@ mod tests {
             &LineHints::default(),
         );
         assert_eq!(v.refutations, vec!["claimed to violate the property, but main returned 0".to_string()]);
-        let violation = RunStatus { end: Some(RunEnd::Violation("reach_error".into())), ..Default::default() };
+        let violation =
+            RunStatus { end: Some(RunEnd::Violation(Violated::Call("reach_error".into()))), ..Default::default() };
         let v = verdict(
             "t.xml",
             Some(&claim(&[], Some(false), Some(true))),

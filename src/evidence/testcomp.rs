@@ -111,8 +111,7 @@ pub fn is_testcomp_input(function: &str) -> bool {
     function.starts_with("__VERIFIER_nondet_")
 }
 
-/// The name vcov's reports give the bytes of uninitialized memory an execution read.
-pub const UNINITIALIZED: &str = "<uninitialized memory>";
+pub use crate::coverage::result::UNINITIALIZED;
 
 /// Every file of the suite for `executions`, as (file name, contents): `metadata.xml`, one
 /// `test{id}.xml` per execution (the answers of its `__VERIFIER_nondet_*` calls, in order), and the
@@ -132,7 +131,7 @@ pub fn test_suite_files(
         tests.push(claims::TestClaim {
             file,
             id: e.id,
-            origin: Some(e.origin.clone()),
+            origin: Some(e.origin.to_string()),
             lines: e.lines.clone(),
             terminating: Some(e.terminating),
             violates_property: Some(e.violates_property),

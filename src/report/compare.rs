@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use serde_json::{json, Value};
 
-use crate::coverage::result::{CoverageResult, LineStatus};
+use crate::coverage::result::{CoverageResult, LineStatus, Origin};
 
 /// Several coverage results of one program, compared.
 pub struct Compared<'a> {
@@ -128,7 +128,7 @@ pub fn compare_summary(c: &Compared) -> String {
             r.n_terminating(),
             if r.bug_found { "yes" } else { "-" },
             r.times.cpu,
-            if r.exact { "yes" } else { "no" }
+            if r.exact() { "yes" } else { "no" }
         );
     }
     for r in c.results {
@@ -137,7 +137,7 @@ pub fn compare_summary(c: &Compared) -> String {
             "  ",
             "      ",
         ));
-        if !r.exact {
+        if !r.exact() {
             let why = match (&r.inexact_reason, r.stopped_by) {
                 (Some(why), _) => why.to_string(),
                 (None, Some(by)) => format!("stopped by {} after {:.1} s", by.describe(), r.times.search_end),
@@ -155,14 +155,14 @@ pub fn compare_summary(c: &Compared) -> String {
         let _ = writeln!(out, "  covered only by {}: {} lines{}", r.instance, only.len(), list(only));
     }
     for r in c.results {
-        let shared: Vec<_> = r.executions.iter().filter(|e| e.origin.starts_with("found for ")).collect();
+        let shared: Vec<_> = r.executions.iter().filter(|e| matches!(e.origin, Origin::FoundFor(_))).collect();
         if shared.is_empty() {
             continue;
         }
         let own: std::collections::BTreeSet<u32> = r
             .executions
             .iter()
-            .filter(|e| !e.origin.starts_with("found for "))
+            .filter(|e| !matches!(e.origin, Origin::FoundFor(_)))
             .flat_map(|e| e.lines.iter().copied())
             .collect();
         let gained: std::collections::BTreeSet<u32> =

@@ -52,7 +52,7 @@ pub fn append_csv_row(existing: Option<&[u8]>, res: &CoverageResult) -> Result<V
         res.n_terminating().to_string(),
         if res.bug_found { "yes" } else { "no" }.to_string(),
         format!("{:.2}", res.times.cpu),
-        res.exact.to_string(),
+        res.exact().to_string(),
         res.interrupted.to_string(),
         res.stopped_by.map_or("", |s| s.name()).to_string(),
         res.property.name().to_string(),

@@ -34,7 +34,7 @@ struct Report<'a> {
     /// The accepted environment assumptions (`--assume`) the result relies on.
     assumptions: Vec<Assumption>,
     line_status: BTreeMap<u32, &'static str>,
-    not_coverable_by: &'a BTreeMap<u32, String>,
+    not_coverable_by: BTreeMap<u32, String>,
     undefined_behaviour: Undefined<'a>,
     /// Paths that violate the property only relative to the accepted assumptions.
     violations_under_assumptions: Undefined<'a>,
@@ -228,7 +228,7 @@ struct Unmatched {
 #[derive(Serialize)]
 struct Execution<'a> {
     id: usize,
-    origin: &'a str,
+    origin: String,
     lines: &'a [u32],
     terminating: bool,
     violates_property: bool,
@@ -281,7 +281,7 @@ pub fn coverage_json(res: &CoverageResult) -> String {
             },
             detail: res.property.to_string(),
         },
-        exact: res.exact,
+        exact: res.exact(),
         inexact_reason: res.inexact_reason.as_ref().map(|r| r.to_string()),
         abstraction: (res.proven_by_abstraction > 0).then(|| Abstraction {
             variables: &res.abstracted,
@@ -306,9 +306,9 @@ pub fn coverage_json(res: &CoverageResult) -> String {
                 refusals: res.refusals.iter().map(|(count, why)| RefusalJson { count: *count, why }).collect(),
             },
         },
-        generate: res.generate,
+        generate: res.generate.name(),
         assumptions: res.assumed.iter().map(|&(name, statement)| Assumption { name, statement }).collect(),
-        not_coverable_by: &res.not_coverable_by,
+        not_coverable_by: res.not_coverable_by.iter().map(|(&l, by)| (l, by.to_string())).collect(),
         undefined_behaviour: Undefined {
             paths: res.undefined_paths,
             places: {
@@ -387,7 +387,7 @@ pub fn coverage_json(res: &CoverageResult) -> String {
             .iter()
             .map(|e| Execution {
                 id: e.id,
-                origin: &e.origin,
+                origin: e.origin.to_string(),
                 lines: &e.lines,
                 terminating: e.terminating,
                 violates_property: e.violates_property,

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use crate::coverage::result::{CoverageResult, LineStatus};
+use crate::coverage::result::{CoverageResult, ExecutionSource, LineStatus, NotCoverableBy};
 
 /// Columns a line of the text summaries takes at most (a word longer than that aside): notes wrap,
 /// their continuation lines indented.
@@ -39,47 +39,48 @@ pub fn coverage_summary(res: &CoverageResult) -> String {
         res.times.cpu
     );
     let mut notes = vec![format!("decided: {}", decided(res))];
-    if res.exact && res.assumed.is_empty() {
+    if res.exact() && res.assumed.is_empty() {
         notes.push("exact: every other line is proven not coverable".to_string());
-    } else if res.exact {
+    } else if res.exact() {
         notes.push(format!(
             "exact assuming {}: every other line is proven not coverable",
             res.assumed.iter().map(|a| a.0).collect::<Vec<_>>().join(", ")
         ));
     }
     if let Some(by) = res.stopped_by {
-        let what = if res.exact {
+        let what = if res.exact() {
             "every line was decided, the property was not"
         } else {
             "lines not reached are not decided"
         };
         notes.push(format!("stopped by {} after {:.1} s: {what}", by.describe(), res.times.search_end));
-    } else if let (Some(why), "blind" | "guided" | "targeted") = (&res.inexact_reason, res.generate) {
+    } else if let (Some(why), ExecutionSource::Search(_)) = (&res.inexact_reason, res.generate) {
         notes.push(format!("not exact: {why}"));
     }
     if let Some(what) = res.abstraction() {
         notes.push(format!("{} line(s) proven not coverable with {what} abstracted away", res.proven_by_abstraction));
     }
-    if res.infeasible > 0 {
-        let past = match res.past_undefined_call {
+    let infeasible = res.n_not_coverable_by(NotCoverableBy::by_values);
+    if infeasible > 0 {
+        let past = match res.n_not_coverable_by(|b| *b == NotCoverableBy::PastUndefinedCall) {
             0 => String::new(),
             n => format!(
                 " ({n} of them lie past a call through a pointer of an incompatible function type, which is undefined behaviour)"
             ),
         };
         notes.push(format!(
-            "{} line(s) not coverable: the values of the program's variables rule out every way there inside the explored region{past}",
-            res.infeasible
+            "{infeasible} line(s) not coverable: the values of the program's variables rule out every way there inside the explored region{past}",
         ));
     }
-    if res.into_unexplored > 0 {
+    let into_unexplored = res.n_not_coverable_by(|b| *b == NotCoverableBy::Frontier);
+    if into_unexplored > 0 {
         notes.push(format!(
-            "{} line(s) not coverable: only edges into the unexplored region count for them, and an execution's lines end before such an edge",
-            res.into_unexplored
+            "{into_unexplored} line(s) not coverable: only edges into the unexplored region count for them, and an execution's lines end before such an edge",
         ));
     }
-    if res.without_exit > 0 {
-        notes.push(format!("{} line(s) not coverable: no path leads from them to the end of main", res.without_exit));
+    let without_exit = res.n_not_coverable_by(|b| *b == NotCoverableBy::NoExit);
+    if without_exit > 0 {
+        notes.push(format!("{without_exit} line(s) not coverable: no path leads from them to the end of main"));
     }
     match res.confirmation {
         crate::coverage::result::Confirmation::Gcc { confirmed, rejected, pending: 0 } => {

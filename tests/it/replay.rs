@@ -115,7 +115,7 @@ fn suite_written_by_vcov_is_confirmed() {
         assert!(!cov.lines.is_empty());
         executions.push(ExecutionRecord {
             id,
-            origin: format!("Counterexample.{id}.spc"),
+            origin: vcov::coverage::result::Origin::File(format!("Counterexample.{id}.spc")),
             lines: cov.lines,
             terminating: true,
             violates_property: false,
@@ -342,7 +342,7 @@ fn replay_confirms_vcovs_claim_for_a_hoisted_condition() {
         |function: &str, c_type: &str, value| InputValue { function: function.into(), c_type: c_type.into(), value };
     let exec = ExecutionRecord {
         id: 2,
-        origin: "walk".into(),
+        origin: vcov::coverage::result::Origin::File("walk".into()),
         lines: cov.lines.clone(),
         terminating: true,
         violates_property: false,
