@@ -84,15 +84,19 @@ pub enum ProofKind {
     KInduction,
 }
 
-/// A proven invariant: at a loop head, a C expression over the program's variables.
+/// A proven invariant: at a loop head, a C expression over the program's variables that holds
+/// whenever the loop head is reached (in every context its function is called in).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Invariant {
     /// The CFA node of the loop head.
     pub node: crate::cfa::NodeId,
     /// The function the loop head is in.
     pub func: crate::cfront::ir::FuncId,
-    /// The expression, in C.
+    /// The expression, in C: free of side effects and of undefined behaviour, and equivalent to the
+    /// proven template on the variables' values in their declared types.
     pub expr: String,
+    /// The variables it reads.
+    pub vars: Vec<crate::cfront::ir::VarId>,
 }
 
 /// Counters of a run.
@@ -269,7 +273,7 @@ impl<'t, 'a> Engine<'t, 'a> {
             let bad = self.aig.or(st.err, st.ub);
             let bad = step.enc.lit(&self.aig, &mut step.solver, bad);
             if !self.solve(&mut step.solver, &[bad])? {
-                let invariants = invariants.iter().map(|c| self.describe(c)).collect();
+                let invariants = self.describe_all(&invariants);
                 return Ok(KindResult::Proof(Proof { by: ProofKind::KInduction, k, invariants }));
             }
             step.solver.add_clause(&[!bad]);
@@ -528,22 +532,114 @@ impl<'t, 'a> Engine<'t, 'a> {
         res
     }
 
-    /// The invariant `c` as a C expression.
-    fn describe(&self, c: &Candidate) -> Invariant {
-        let node = self.ts.nodes[self.ts.cuts[c.cut as usize] as usize];
-        let name = |i: usize| self.prog.var(self.ts.vars[i].var).name.clone();
-        let expr = match c.kind {
-            Template::NonNeg(a) => format!("0 <= {}", name(a)),
-            Template::Parity(a, odd) => format!("{} % 2 == {}", name(a), odd as u8),
-            Template::AtMost(a, c) => format!("{} <= {c}", name(a)),
-            Template::AtLeast(a, c) => format!("{c} <= {}", name(a)),
-            Template::Eq(a, b) => format!("{} == {}", name(a), name(b)),
-            Template::Le(a, b, _) => format!("{} <= {}", name(a), name(b)),
-            Template::Lt(a, b, _) => format!("{} < {}", name(a), name(b)),
-            Template::Sum(a, b, s) => format!("{} + {} == {}", name(a), name(b), name(s)),
-        };
-        Invariant { node: node.cfa, func: self.ts.ctxs[node.ctx as usize].func, expr }
+    /// The proven invariants `proven` as C expressions at CFA loop heads, in proof order: those that
+    /// have a C form and hold at every cut point of their loop head (one per context its function is
+    /// inlined in); an invariant of one context alone is not one of the loop in the C program.
+    fn describe_all(&self, proven: &[Candidate]) -> Vec<Invariant> {
+        use std::collections::{BTreeMap, BTreeSet};
+        let mut n_cuts: BTreeMap<crate::cfa::NodeId, usize> = BTreeMap::new();
+        for &v in &self.ts.cuts[1..] {
+            *n_cuts.entry(self.ts.nodes[v as usize].cfa).or_default() += 1;
+        }
+        let described: Vec<(u32, Invariant)> =
+            proven.iter().filter_map(|c| self.describe(c).map(|inv| (c.cut, inv))).collect();
+        let mut cuts_of: BTreeMap<(crate::cfa::NodeId, &str), BTreeSet<u32>> = BTreeMap::new();
+        for (cut, inv) in &described {
+            cuts_of.entry((inv.node, inv.expr.as_str())).or_default().insert(*cut);
+        }
+        let mut seen = BTreeSet::new();
+        let mut res = Vec::new();
+        for (_, inv) in &described {
+            let key = (inv.node, inv.expr.as_str());
+            if cuts_of[&key].len() == n_cuts[&inv.node] && seen.insert(key) {
+                res.push(inv.clone());
+            }
+        }
+        res
     }
+
+    /// The invariant `c` as a C expression (`Invariant::expr`), or `None` when its variables are of a
+    /// width C has no standard integer type for.
+    fn describe(&self, c: &Candidate) -> Option<Invariant> {
+        let node = self.ts.nodes[self.ts.cuts[c.cut as usize] as usize];
+        let var = |i: usize| &self.ts.vars[i];
+        let name = |i: usize| self.prog.var(var(i).var).name.clone();
+        // The unsigned type of a variable's width, for comparing bits or adding modulo the width.
+        let unsigned = |i: usize| c_int_type(var(i).repr.bits, false);
+        let (expr, vars) = match c.kind {
+            Template::NonNeg(a) => (format!("0 <= {}", name(a)), vec![a]),
+            Template::Parity(a, true) => (format!("{} % 2 != 0", name(a)), vec![a]),
+            Template::Parity(a, false) => (format!("{} % 2 == 0", name(a)), vec![a]),
+            Template::AtMost(a, k) => {
+                (format!("{} <= {}", name(a), c_literal(k, var(a).repr.bits, var(a).repr.signed)?), vec![a])
+            }
+            Template::AtLeast(a, k) => {
+                (format!("{} <= {}", c_literal(k, var(a).repr.bits, var(a).repr.signed)?, name(a)), vec![a])
+            }
+            Template::Eq(a, b) if var(a).repr.signed == var(b).repr.signed => {
+                c_int_type(var(a).repr.bits, false)?;
+                (format!("{} == {}", name(a), name(b)), vec![a, b])
+            }
+            Template::Eq(a, b) => {
+                let u = unsigned(a)?;
+                (format!("({u}){} == ({u}){}", name(a), name(b)), vec![a, b])
+            }
+            Template::Le(a, b, _) => {
+                c_int_type(var(a).repr.bits, false)?;
+                (format!("{} <= {}", name(a), name(b)), vec![a, b])
+            }
+            Template::Lt(a, b, _) => {
+                c_int_type(var(a).repr.bits, false)?;
+                (format!("{} < {}", name(a), name(b)), vec![a, b])
+            }
+            Template::Sum(a, b, s) => {
+                let u = unsigned(s)?;
+                // Unsigned arithmetic of at least `int`'s width is modular in C already; otherwise
+                // the sum is taken in the unsigned type (no overflow) and cut to the width.
+                let modular = [a, b, s].iter().all(|&i| !var(i).repr.signed && var(i).repr.bits >= 32);
+                let expr = if modular {
+                    format!("{} + {} == {}", name(a), name(b), name(s))
+                } else {
+                    format!("({u})(({u}){} + ({u}){}) == ({u}){}", name(a), name(b), name(s))
+                };
+                (expr, vec![a, b, s])
+            }
+        };
+        let vars = vars.into_iter().map(|i| var(i).var).collect();
+        Some(Invariant { node: node.cfa, func: self.ts.ctxs[node.ctx as usize].func, expr, vars })
+    }
+}
+
+/// The C type of `bits`-bit integers of the given signedness (`int` is 32 bits and `long long` 64
+/// in both data models), or `None` for other widths.
+fn c_int_type(bits: u32, signed: bool) -> Option<&'static str> {
+    Some(match (bits, signed) {
+        (8, true) => "signed char",
+        (8, false) => "unsigned char",
+        (16, true) => "short",
+        (16, false) => "unsigned short",
+        (32, true) => "int",
+        (32, false) => "unsigned int",
+        (64, true) => "long long",
+        (64, false) => "unsigned long long",
+        _ => return None,
+    })
+}
+
+/// `k` as a C constant whose type holds it and compares with a `bits`-bit variable without changing
+/// the comparison (`U`, `LL`, `ULL` suffixes; the most negative value as a difference).
+fn c_literal(k: i128, bits: u32, signed: bool) -> Option<String> {
+    c_int_type(bits, signed)?;
+    let suffix = match (bits, signed) {
+        (64, true) => "LL",
+        (64, false) => "ULL",
+        (32, false) => "U",
+        _ => "",
+    };
+    if signed && k == -(1i128 << (bits - 1)) {
+        return Some(format!("(-{}{suffix} - 1)", (1i128 << (bits - 1)) - 1));
+    }
+    Some(format!("{k}{suffix}"))
 }
 
 /// A candidate invariant: a template instance at a cut point.

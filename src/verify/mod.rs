@@ -48,8 +48,11 @@ pub struct VerifyReport {
     pub verdict: Verdict,
     /// Exploration counters.
     pub stats: Stats,
-    /// The GraphML violation witness, when the verdict is FALSE.
+    /// The GraphML witness: a violation witness when the verdict is FALSE, a correctness witness
+    /// (with the invariants of the proof, if any) when it is TRUE.
     pub witness: Option<String>,
+    /// The YAML correctness witness (format 2.0) when the verdict is TRUE.
+    pub witness_yaml: Option<String>,
     /// Diagnostics of the front end and the CFA builder.
     pub diagnostics: Vec<Diagnostic>,
     /// The expected verdict of the task, if it gives one.
