@@ -62,6 +62,9 @@ pub struct VerifyArgs {
     /// Print exploration statistics.
     #[arg(long)]
     stats: bool,
+    /// No progress line on standard error (there is none when it is not a terminal).
+    #[arg(long)]
+    no_progress: bool,
     /// Turn state caching at loop heads off.
     #[arg(long)]
     no_state_caching: bool,
@@ -104,6 +107,7 @@ pub fn run(args: VerifyArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
         memory_limit_mb: args.memory_limit,
         preprocess: super::preprocess(args.preprocess.clone()),
         stop: None,
+        progress: !args.no_progress,
         // An option of the explicit search forces it alone.
         engines: if args.kinduction {
             crate::verify::Engines::KInduction

@@ -45,6 +45,8 @@ pub struct VerifyConfig {
     /// The engines: the portfolio, the explicit-path search alone (in the order `strategy` says),
     /// or BMC and k-induction alone. [default: the portfolio]
     pub engines: verify::Engines,
+    /// Draw a progress line on standard error when it is a terminal. [default: false]
+    pub progress: bool,
 }
 
 /// Runs `vcov verify` with `config`: reads the task, the property file and the program, builds the
@@ -104,7 +106,9 @@ pub fn verify(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
         ..ExploreConfig::default()
     };
     super::watchdog::enter(super::watchdog::Phase::Searching);
-    let decision = verify::decide(&prog, &cfa, explore_config, config.engines);
+    let progress = super::progress::VerifyProgressLine::start(config.progress, config.engines);
+    let decision = verify::decide(&prog, &cfa, explore_config, config.engines, progress.counters());
+    progress.finish();
     super::watchdog::enter(super::watchdog::Phase::Reporting);
     let info = WitnessInfo {
         producer: format!("vcov {}", env!("CARGO_PKG_VERSION")),

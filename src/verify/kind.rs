@@ -44,6 +44,8 @@ pub struct KindConfig {
     pub invariants: bool,
     /// The most invariant candidates. [default: 3,000]
     pub max_candidates: usize,
+    /// Where the engine says what it is doing (`Progress::kind_phase`, `Progress::k`). [default: none]
+    pub progress: Option<std::sync::Arc<super::Progress>>,
 }
 
 /// What the engine established.
@@ -114,7 +116,7 @@ pub struct KindStats {
 
 impl Default for KindConfig {
     fn default() -> KindConfig {
-        KindConfig { budget: Budget::default(), max_k: 10_000, invariants: true, max_candidates: 3_000 }
+        KindConfig { budget: Budget::default(), max_k: 10_000, invariants: true, max_candidates: 3_000, progress: None }
     }
 }
 
@@ -151,6 +153,7 @@ pub fn run(prog: &Program, cfa: &Cfa, property: Property, config: &KindConfig) -
     let res = match Engine::new(prog, cfa, property, config) {
         Ok(mut engine) => {
             let res = engine.run(&mut stats);
+            engine.phase(3);
             stats.solver_calls = engine.solver_calls;
             res
         }
@@ -185,6 +188,13 @@ impl<'t, 'a> Engine<'t, 'a> {
         Ok(Engine { prog, cfa, property, ts, aig, config, solver_calls: 0 })
     }
 
+    /// Tells the progress line what the engine is at (`Progress::kind_phase`).
+    fn phase(&self, phase: u8) {
+        if let Some(p) = &self.config.progress {
+            p.kind_phase.store(phase, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
     fn solver(&self) -> CadicalBackend {
         let mut s = CadicalBackend::default();
         s.set_interrupt(self.config.budget.interrupt());
@@ -216,6 +226,7 @@ impl<'t, 'a> Engine<'t, 'a> {
 
     fn run(&mut self, stats: &mut KindStats) -> H<KindResult> {
         let mut invariants = Vec::new();
+        self.phase(1);
         if self.config.invariants {
             // Cheap templates first, then sums relative to what the first phase proved; a phase
             // that does not reach its fixpoint within its share of the time proves nothing.
@@ -239,8 +250,12 @@ impl<'t, 'a> Engine<'t, 'a> {
         let mut step = Unroll { solver: self.solver(), enc: Encoder::default(), pc, vars, steps: Vec::new() };
         let valid = self.ts.pc_valid(&mut self.aig, &step.pc);
         step.enc.assert(&self.aig, &mut step.solver, valid);
+        self.phase(2);
         for k in 0..=self.config.max_k {
             stats.k = k;
+            if let Some(p) = &self.config.progress {
+                p.k.store(k, std::sync::atomic::Ordering::Relaxed);
+            }
             self.check()?;
             // Base case: the states at depth k are good, or a counterexample.
             let st = self.encode(&base.pc.clone(), &base.vars.clone())?;
@@ -543,14 +558,17 @@ impl<'t, 'a> Engine<'t, 'a> {
         }
         let described: Vec<(u32, Invariant)> =
             proven.iter().filter_map(|c| self.describe(c).map(|inv| (c.cut, inv))).collect();
-        let mut cuts_of: BTreeMap<(crate::cfa::NodeId, &str), BTreeSet<u32>> = BTreeMap::new();
+        // Keyed by the variables too: one name may stand for a global in one context and for a
+        // caller's local in another.
+        type Key<'i> = (crate::cfa::NodeId, &'i str, &'i [crate::cfront::ir::VarId]);
+        let mut cuts_of: BTreeMap<Key, BTreeSet<u32>> = BTreeMap::new();
         for (cut, inv) in &described {
-            cuts_of.entry((inv.node, inv.expr.as_str())).or_default().insert(*cut);
+            cuts_of.entry((inv.node, inv.expr.as_str(), inv.vars.as_slice())).or_default().insert(*cut);
         }
         let mut seen = BTreeSet::new();
         let mut res = Vec::new();
         for (_, inv) in &described {
-            let key = (inv.node, inv.expr.as_str());
+            let key = (inv.node, inv.expr.as_str(), inv.vars.as_slice());
             if cuts_of[&key].len() == n_cuts[&inv.node] && seen.insert(key) {
                 res.push(inv.clone());
             }
@@ -793,6 +811,17 @@ mod tests {
     fn a_sum_invariant_proves_count_up_down() {
         let src = format!("{HEAD}int main(void) {{\n  unsigned int n = __VERIFIER_nondet_uint();\n  unsigned int x = n, y = 0;\n  while (x > 0) {{\n    x--;\n    y++;\n  }}\n  if (y != n) reach_error();\n  return 0;\n}}\n");
         check(&src, "true by k-induction at 0 with [x <= n, x + y == n]");
+    }
+
+    #[test]
+    fn invariants_over_signed_variables_are_exact_in_c() {
+        // `x` odd and negative: `x % 2 == 1` would be false in C; a sum of signed variables is
+        // written in unsigned arithmetic of their width (a signed overflow would be undefined).
+        let src = format!("{HEAD}int main(void) {{\n  signed char n = __VERIFIER_nondet_int();\n  int x = -1;\n  signed char a = n, b = 0;\n  while (__VERIFIER_nondet_int()) {{\n    x = x - 2;\n    if (x < -100) x = -1;\n    a = a - 1;\n    b = b + 1;\n  }}\n  if (x % 2 == 0 || (signed char)(a + b) != n) reach_error();\n  return 0;\n}}\n");
+        check(
+            &src,
+            "true by k-induction at 0 with [x % 2 != 0, (unsigned char)((unsigned char)a + (unsigned char)b) == (unsigned char)n]",
+        );
     }
 
     #[test]
