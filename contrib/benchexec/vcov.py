@@ -6,7 +6,8 @@
 """BenchExec tool-info module for vcov (https://github.com/ — see README.md, "Running vcov under BenchExec").
 
 Two kinds of runs, chosen in the benchmark definition:
-- verify (the default): `vcov verify PROGRAM --prop PROPERTY [--32|--64] --witness witness.graphml`,
+- verify (the default): `vcov verify PROGRAM --prop PROPERTY [--32|--64] --witness witness.graphml
+  --witness witness.yml` (the YAML witness, format 2.0, for a TRUE),
   the data model from the task definition's `options.data_model`;
 - coverage: `<option name="coverage"/>` in the definition; the task's input file is the program of a
   CPAchecker output folder (or its AssumptionAutomaton.txt) and the automaton is the folder's
@@ -72,7 +73,7 @@ class Tool(BaseTool2):
             cmd.append("--64")
         elif data_model == "ILP32":
             cmd.append("--32")
-        return cmd + ["--witness", "witness.graphml"] + limits + options
+        return cmd + ["--witness", "witness.graphml", "--witness", "witness.yml"] + limits + options
 
     @staticmethod
     def _coverage_inputs(task):

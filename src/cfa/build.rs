@@ -157,6 +157,7 @@ impl<'a> FnBuilder<'a> {
             StmtKind::While { cond, body } => {
                 let prev = self.cur;
                 let (head, first, post) = self.create_loop(cond, s.span);
+                self.g.nodes[head.idx()].loop_stmt = Some(s.span);
                 self.g.blank(prev, head, BlankKind::LoopEntry, self.first_line(s.span));
                 self.cur = first;
                 self.stmt(body);
@@ -360,6 +361,7 @@ impl<'a> FnBuilder<'a> {
             _ => loop_init,
         };
         self.g.nodes[head.idx()].loop_head = true;
+        self.g.nodes[head.idx()].loop_stmt = Some(span);
         let loop_end = if step.is_some() { self.new_node() } else { head };
         self.loop_start.push(loop_end);
         let first = self.new_node();

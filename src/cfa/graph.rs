@@ -17,7 +17,7 @@ impl Graph {
     }
 
     pub fn new_node(&mut self, func: FuncId, kind: NodeKind) -> NodeId {
-        self.nodes.push(Node { func, kind, loop_head: false, label: None, postorder: 0 });
+        self.nodes.push(Node { func, kind, loop_head: false, loop_stmt: None, label: None, postorder: 0 });
         self.out.push(Vec::new());
         self.inc.push(Vec::new());
         NodeId::from_idx(self.nodes.len() - 1)

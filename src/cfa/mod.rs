@@ -65,6 +65,9 @@ pub struct Node {
     pub kind: NodeKind,
     /// The head of a loop (while/do/for condition, or a backward goto target).
     pub loop_head: bool,
+    /// For the head of a `while` or `for` loop: the loop statement's span (its first byte is the
+    /// keyword), where correctness witnesses place the loop's invariants.
+    pub loop_stmt: Option<crate::base::Span>,
     /// The label of a label node.
     pub label: Option<Box<str>>,
     /// Position in the postorder of its function (the exit has the lowest numbers).

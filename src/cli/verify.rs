@@ -53,12 +53,18 @@ pub struct VerifyArgs {
     /// Time limit in seconds [default: no limit].
     #[arg(long, value_name = "S")]
     timelimit: Option<f64>,
-    /// Write a GraphML violation witness here when the result is FALSE.
+    /// Write the witness of a TRUE or FALSE result here: GraphML (format 1.0; a violation or a
+    /// correctness witness), or for a name ending in .yml or .yaml the YAML correctness witness
+    /// (format 2.0) of a TRUE result. May be given twice, e.g. `--witness witness.graphml --witness
+    /// witness.yml`.
     #[arg(long, value_name = "FILE")]
-    witness: Option<PathBuf>,
+    witness: Vec<PathBuf>,
     /// Print exploration statistics.
     #[arg(long)]
     stats: bool,
+    /// No progress line on standard error (there is none when it is not a terminal).
+    #[arg(long)]
+    no_progress: bool,
     /// Turn state caching at loop heads off.
     #[arg(long)]
     no_state_caching: bool,
@@ -101,6 +107,7 @@ pub fn run(args: VerifyArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
         memory_limit_mb: args.memory_limit,
         preprocess: super::preprocess(args.preprocess.clone()),
         stop: None,
+        progress: !args.no_progress,
         // An option of the explicit search forces it alone.
         engines: if args.kinduction {
             crate::verify::Engines::KInduction
@@ -167,10 +174,21 @@ pub fn run(args: VerifyArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
     if let Some(by) = confirmed_by {
         writeln!(out, "Counterexample confirmed by: {by}")?;
     }
-    if let (Some(path), Some(text)) = (&args.witness, &report.witness) {
-        crate::driver::write_atomically(path, text.as_bytes())
-            .with_context(|| format!("{}: cannot write the witness", path.display()))?;
-        writeln!(out, "Witness written to {}", path.display())?;
+    for path in &args.witness {
+        let yaml = path.extension().is_some_and(|e| e == "yml" || e == "yaml");
+        let text = if yaml { &report.witness_yaml } else { &report.witness };
+        match text {
+            Some(text) => {
+                crate::driver::write_atomically(path, text.as_bytes())
+                    .with_context(|| format!("{}: cannot write the witness", path.display()))?;
+                writeln!(out, "Witness written to {}", path.display())?;
+            }
+            // vcov writes no YAML violation witnesses (format 2.0 `violation_sequence`).
+            None if yaml && report.verdict == Verdict::False => {
+                writeln!(err, "note: {}: no YAML violation witness (the GraphML one is written)", path.display())?
+            }
+            None => {}
+        }
     }
     if args.stats {
         write!(out, "{}", report.stats)?;

@@ -1,4 +1,5 @@
-//! The progress line of a search, drawn on standard error when it is a terminal.
+//! The progress lines of a coverage search and of `vcov verify`, drawn on standard error when it is a
+//! terminal.
 //!
 //! The search only stores counters (`SearchProgress`, relaxed atomics); indicatif's own tick thread
 //! reads them and draws the line ten times a second. Nothing the search does waits for the terminal,
@@ -14,6 +15,7 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use crate::coverage::search::{SearchOutcome, SearchProgress};
+use crate::verify::{Engines, Progress};
 
 /// How often the line is redrawn.
 const TICK: Duration = Duration::from_millis(100);
@@ -64,6 +66,66 @@ impl ProgressLine {
     }
 }
 
+/// The progress line of `vcov verify`: the engines' counters (`verify::Progress`), cleared when the
+/// verdict is printed.
+pub(crate) struct VerifyProgressLine {
+    bar: Option<ProgressBar>,
+    counters: Arc<Progress>,
+}
+
+impl VerifyProgressLine {
+    /// Starts drawing (when `enabled` and standard error is a terminal) the progress of `engines`.
+    pub(crate) fn start(enabled: bool, engines: Engines) -> VerifyProgressLine {
+        let counters = Arc::new(Progress::default());
+        let bar = (enabled && std::io::stderr().is_terminal()).then(|| {
+            let c = Arc::clone(&counters);
+            let style = ProgressStyle::with_template("{spinner} {elapsed_precise} {verify}")
+                .expect("valid progress template")
+                .with_key("verify", move |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = w.write_str(&verify_status_text(&c, engines, state.elapsed()));
+                });
+            let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()).with_style(style);
+            bar.enable_steady_tick(TICK);
+            bar
+        });
+        VerifyProgressLine { bar, counters }
+    }
+
+    /// The counters the engines update.
+    pub(crate) fn counters(&self) -> &Arc<Progress> {
+        &self.counters
+    }
+
+    /// Removes the line (the verdict follows on standard output).
+    pub(crate) fn finish(self) {
+        if let Some(bar) = self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// `explicit search: 20411 paths (1700/s) | k-induction: k = 12`: what each engine of `engines` is
+/// at.
+fn verify_status_text(c: &Progress, engines: Engines, elapsed: Duration) -> String {
+    let secs = elapsed.as_secs_f64();
+    let rate = |n: u64| if secs > 0.0 { n as f64 / secs } else { 0.0 };
+    let paths = c.paths.load(Ordering::Relaxed);
+    let explicit = format!("explicit search: {paths} paths ({:.0}/s)", rate(paths));
+    let bfs = c.bfs_paths.load(Ordering::Relaxed);
+    let kind = match c.kind_phase.load(Ordering::Relaxed) {
+        0 => "k-induction: starting".to_string(),
+        1 => "k-induction: proving invariants".to_string(),
+        2 => format!("k-induction: k = {}", c.k.load(Ordering::Relaxed)),
+        _ if bfs > 0 => format!("breadth-first: {bfs} paths"),
+        _ => "k-induction: done".to_string(),
+    };
+    match engines {
+        Engines::Explicit => explicit,
+        Engines::KInduction => kind,
+        Engines::Portfolio => format!("{explicit} | {kind}"),
+    }
+}
+
 /// `812/1024 lines decided (79.3%), 14 executions, 20411 paths (1700/s)`: short enough for an
 /// 80-column terminal.
 fn status_text(c: &SearchProgress, over: usize, elapsed: Duration) -> String {
@@ -101,5 +163,20 @@ mod tests {
             "3/4 lines decided (75.0%), 1 execution, 20 paths (10/s)"
         );
         assert!(status_text(&c, 0, Duration::ZERO).contains("(100.0%)"));
+    }
+
+    #[test]
+    fn verify_status_line() {
+        let c = Progress::default();
+        c.paths.store(30, Ordering::Relaxed);
+        let at = |e| verify_status_text(&c, e, Duration::from_secs(3));
+        assert_eq!(at(Engines::Explicit), "explicit search: 30 paths (10/s)");
+        assert_eq!(at(Engines::KInduction), "k-induction: starting");
+        c.kind_phase.store(2, Ordering::Relaxed);
+        c.k.store(7, Ordering::Relaxed);
+        assert_eq!(at(Engines::Portfolio), "explicit search: 30 paths (10/s) | k-induction: k = 7");
+        c.kind_phase.store(3, Ordering::Relaxed);
+        c.bfs_paths.store(4, Ordering::Relaxed);
+        assert_eq!(at(Engines::Portfolio), "explicit search: 30 paths (10/s) | breadth-first: 4 paths");
     }
 }

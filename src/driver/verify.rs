@@ -10,6 +10,7 @@ use crate::cfa::{self, CfaConfig};
 use crate::cfront::{self, types::DataModel};
 use crate::symex::{Budget, ExploreConfig, Mode, Property, Strategy};
 use crate::verify::{self, task, VerifyReport, ERROR_LABEL_SPEC, UNREACH_CALL_SPEC};
+use crate::witness::correctness::{self, LoopInvariant};
 use crate::witness::{self, WitnessInfo};
 
 /// Options of `vcov verify`.
@@ -44,6 +45,8 @@ pub struct VerifyConfig {
     /// The engines: the portfolio, the explicit-path search alone (in the order `strategy` says),
     /// or BMC and k-induction alone. [default: the portfolio]
     pub engines: verify::Engines,
+    /// Draw a progress line on standard error when it is a terminal. [default: false]
+    pub progress: bool,
 }
 
 /// Runs `vcov verify` with `config`: reads the task, the property file and the program, builds the
@@ -103,26 +106,47 @@ pub fn verify(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
         ..ExploreConfig::default()
     };
     super::watchdog::enter(super::watchdog::Phase::Searching);
-    let decision = verify::decide(&prog, &cfa, explore_config, config.engines);
+    let progress = super::progress::VerifyProgressLine::start(config.progress, config.engines);
+    let decision = verify::decide(&prog, &cfa, explore_config, config.engines, progress.counters());
+    progress.finish();
     super::watchdog::enter(super::watchdog::Phase::Reporting);
-    let witness = decision.counterexample.as_ref().map(|(edges, inputs)| {
-        let info = WitnessInfo {
-            producer: format!("vcov {}", env!("CARGO_PKG_VERSION")),
-            specification: spec_text,
-            program_file: program.display().to_string(),
-            program_hash: witness::sha256_hex(&bytes),
-            architecture: match dm {
-                DataModel::Ilp32 => "32bit".into(),
-                DataModel::Lp64 => "64bit".into(),
-            },
-            creation_time: witness::utc_timestamp(SystemTime::now()),
+    let info = WitnessInfo {
+        producer: format!("vcov {}", env!("CARGO_PKG_VERSION")),
+        specification: spec_text,
+        program_file: program.display().to_string(),
+        program_hash: witness::sha256_hex(&bytes),
+        architecture: match dm {
+            DataModel::Ilp32 => "32bit".into(),
+            DataModel::Lp64 => "64bit".into(),
+        },
+        creation_time: witness::utc_timestamp(SystemTime::now()),
+    };
+    let mut witness = decision
+        .counterexample
+        .as_ref()
+        .map(|(edges, inputs)| witness::violation_graphml(&info, &prog, &cfa, edges, inputs));
+    let mut witness_yaml = None;
+    if decision.verdict == verify::Verdict::True {
+        // The invariants of a k-induction proof; a TRUE of another engine has none to give.
+        let invariants: Vec<LoopInvariant> = decision
+            .proof
+            .iter()
+            .flat_map(|p| &p.invariants)
+            .map(|i| LoopInvariant { node: i.node, expr: i.expr.clone(), vars: i.vars.clone() })
+            .collect();
+        let loops = correctness::place(&prog, &cfa, &invariants);
+        let data_model = match dm {
+            DataModel::Ilp32 => "ILP32",
+            DataModel::Lp64 => "LP64",
         };
-        witness::violation_graphml(&info, &prog, &cfa, edges, inputs)
-    });
+        witness = Some(correctness::correctness_graphml(&info, &cfa, &loops));
+        witness_yaml = Some(correctness::correctness_yaml(&info, &prog, &cfa, data_model, &loops));
+    }
     Ok(VerifyReport {
         verdict: decision.verdict,
         stats: decision.stats,
         witness,
+        witness_yaml,
         diagnostics,
         expected: task.and_then(|t| t.expected_verdict),
         program,

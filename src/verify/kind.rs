@@ -44,6 +44,8 @@ pub struct KindConfig {
     pub invariants: bool,
     /// The most invariant candidates. [default: 3,000]
     pub max_candidates: usize,
+    /// Where the engine says what it is doing (`Progress::kind_phase`, `Progress::k`). [default: none]
+    pub progress: Option<std::sync::Arc<super::Progress>>,
 }
 
 /// What the engine established.
@@ -84,15 +86,19 @@ pub enum ProofKind {
     KInduction,
 }
 
-/// A proven invariant: at a loop head, a C expression over the program's variables.
+/// A proven invariant: at a loop head, a C expression over the program's variables that holds
+/// whenever the loop head is reached (in every context its function is called in).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Invariant {
     /// The CFA node of the loop head.
     pub node: crate::cfa::NodeId,
     /// The function the loop head is in.
     pub func: crate::cfront::ir::FuncId,
-    /// The expression, in C.
+    /// The expression, in C: free of side effects and of undefined behaviour, and equivalent to the
+    /// proven template on the variables' values in their declared types.
     pub expr: String,
+    /// The variables it reads.
+    pub vars: Vec<crate::cfront::ir::VarId>,
 }
 
 /// Counters of a run.
@@ -110,7 +116,7 @@ pub struct KindStats {
 
 impl Default for KindConfig {
     fn default() -> KindConfig {
-        KindConfig { budget: Budget::default(), max_k: 10_000, invariants: true, max_candidates: 3_000 }
+        KindConfig { budget: Budget::default(), max_k: 10_000, invariants: true, max_candidates: 3_000, progress: None }
     }
 }
 
@@ -147,6 +153,7 @@ pub fn run(prog: &Program, cfa: &Cfa, property: Property, config: &KindConfig) -
     let res = match Engine::new(prog, cfa, property, config) {
         Ok(mut engine) => {
             let res = engine.run(&mut stats);
+            engine.phase(3);
             stats.solver_calls = engine.solver_calls;
             res
         }
@@ -181,6 +188,13 @@ impl<'t, 'a> Engine<'t, 'a> {
         Ok(Engine { prog, cfa, property, ts, aig, config, solver_calls: 0 })
     }
 
+    /// Tells the progress line what the engine is at (`Progress::kind_phase`).
+    fn phase(&self, phase: u8) {
+        if let Some(p) = &self.config.progress {
+            p.kind_phase.store(phase, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
     fn solver(&self) -> CadicalBackend {
         let mut s = CadicalBackend::default();
         s.set_interrupt(self.config.budget.interrupt());
@@ -212,6 +226,7 @@ impl<'t, 'a> Engine<'t, 'a> {
 
     fn run(&mut self, stats: &mut KindStats) -> H<KindResult> {
         let mut invariants = Vec::new();
+        self.phase(1);
         if self.config.invariants {
             // Cheap templates first, then sums relative to what the first phase proved; a phase
             // that does not reach its fixpoint within its share of the time proves nothing.
@@ -235,8 +250,12 @@ impl<'t, 'a> Engine<'t, 'a> {
         let mut step = Unroll { solver: self.solver(), enc: Encoder::default(), pc, vars, steps: Vec::new() };
         let valid = self.ts.pc_valid(&mut self.aig, &step.pc);
         step.enc.assert(&self.aig, &mut step.solver, valid);
+        self.phase(2);
         for k in 0..=self.config.max_k {
             stats.k = k;
+            if let Some(p) = &self.config.progress {
+                p.k.store(k, std::sync::atomic::Ordering::Relaxed);
+            }
             self.check()?;
             // Base case: the states at depth k are good, or a counterexample.
             let st = self.encode(&base.pc.clone(), &base.vars.clone())?;
@@ -269,7 +288,7 @@ impl<'t, 'a> Engine<'t, 'a> {
             let bad = self.aig.or(st.err, st.ub);
             let bad = step.enc.lit(&self.aig, &mut step.solver, bad);
             if !self.solve(&mut step.solver, &[bad])? {
-                let invariants = invariants.iter().map(|c| self.describe(c)).collect();
+                let invariants = self.describe_all(&invariants);
                 return Ok(KindResult::Proof(Proof { by: ProofKind::KInduction, k, invariants }));
             }
             step.solver.add_clause(&[!bad]);
@@ -528,22 +547,117 @@ impl<'t, 'a> Engine<'t, 'a> {
         res
     }
 
-    /// The invariant `c` as a C expression.
-    fn describe(&self, c: &Candidate) -> Invariant {
-        let node = self.ts.nodes[self.ts.cuts[c.cut as usize] as usize];
-        let name = |i: usize| self.prog.var(self.ts.vars[i].var).name.clone();
-        let expr = match c.kind {
-            Template::NonNeg(a) => format!("0 <= {}", name(a)),
-            Template::Parity(a, odd) => format!("{} % 2 == {}", name(a), odd as u8),
-            Template::AtMost(a, c) => format!("{} <= {c}", name(a)),
-            Template::AtLeast(a, c) => format!("{c} <= {}", name(a)),
-            Template::Eq(a, b) => format!("{} == {}", name(a), name(b)),
-            Template::Le(a, b, _) => format!("{} <= {}", name(a), name(b)),
-            Template::Lt(a, b, _) => format!("{} < {}", name(a), name(b)),
-            Template::Sum(a, b, s) => format!("{} + {} == {}", name(a), name(b), name(s)),
-        };
-        Invariant { node: node.cfa, func: self.ts.ctxs[node.ctx as usize].func, expr }
+    /// The proven invariants `proven` as C expressions at CFA loop heads, in proof order: those that
+    /// have a C form and hold at every cut point of their loop head (one per context its function is
+    /// inlined in); an invariant of one context alone is not one of the loop in the C program.
+    fn describe_all(&self, proven: &[Candidate]) -> Vec<Invariant> {
+        use std::collections::{BTreeMap, BTreeSet};
+        let mut n_cuts: BTreeMap<crate::cfa::NodeId, usize> = BTreeMap::new();
+        for &v in &self.ts.cuts[1..] {
+            *n_cuts.entry(self.ts.nodes[v as usize].cfa).or_default() += 1;
+        }
+        let described: Vec<(u32, Invariant)> =
+            proven.iter().filter_map(|c| self.describe(c).map(|inv| (c.cut, inv))).collect();
+        // Keyed by the variables too: one name may stand for a global in one context and for a
+        // caller's local in another.
+        type Key<'i> = (crate::cfa::NodeId, &'i str, &'i [crate::cfront::ir::VarId]);
+        let mut cuts_of: BTreeMap<Key, BTreeSet<u32>> = BTreeMap::new();
+        for (cut, inv) in &described {
+            cuts_of.entry((inv.node, inv.expr.as_str(), inv.vars.as_slice())).or_default().insert(*cut);
+        }
+        let mut seen = BTreeSet::new();
+        let mut res = Vec::new();
+        for (_, inv) in &described {
+            let key = (inv.node, inv.expr.as_str(), inv.vars.as_slice());
+            if cuts_of[&key].len() == n_cuts[&inv.node] && seen.insert(key) {
+                res.push(inv.clone());
+            }
+        }
+        res
     }
+
+    /// The invariant `c` as a C expression (`Invariant::expr`), or `None` when its variables are of a
+    /// width C has no standard integer type for.
+    fn describe(&self, c: &Candidate) -> Option<Invariant> {
+        let node = self.ts.nodes[self.ts.cuts[c.cut as usize] as usize];
+        let var = |i: usize| &self.ts.vars[i];
+        let name = |i: usize| self.prog.var(var(i).var).name.clone();
+        // The unsigned type of a variable's width, for comparing bits or adding modulo the width.
+        let unsigned = |i: usize| c_int_type(var(i).repr.bits, false);
+        let (expr, vars) = match c.kind {
+            Template::NonNeg(a) => (format!("0 <= {}", name(a)), vec![a]),
+            Template::Parity(a, true) => (format!("{} % 2 != 0", name(a)), vec![a]),
+            Template::Parity(a, false) => (format!("{} % 2 == 0", name(a)), vec![a]),
+            Template::AtMost(a, k) => {
+                (format!("{} <= {}", name(a), c_literal(k, var(a).repr.bits, var(a).repr.signed)?), vec![a])
+            }
+            Template::AtLeast(a, k) => {
+                (format!("{} <= {}", c_literal(k, var(a).repr.bits, var(a).repr.signed)?, name(a)), vec![a])
+            }
+            Template::Eq(a, b) if var(a).repr.signed == var(b).repr.signed => {
+                c_int_type(var(a).repr.bits, false)?;
+                (format!("{} == {}", name(a), name(b)), vec![a, b])
+            }
+            Template::Eq(a, b) => {
+                let u = unsigned(a)?;
+                (format!("({u}){} == ({u}){}", name(a), name(b)), vec![a, b])
+            }
+            Template::Le(a, b, _) => {
+                c_int_type(var(a).repr.bits, false)?;
+                (format!("{} <= {}", name(a), name(b)), vec![a, b])
+            }
+            Template::Lt(a, b, _) => {
+                c_int_type(var(a).repr.bits, false)?;
+                (format!("{} < {}", name(a), name(b)), vec![a, b])
+            }
+            Template::Sum(a, b, s) => {
+                let u = unsigned(s)?;
+                // Unsigned arithmetic of at least `int`'s width is modular in C already; otherwise
+                // the sum is taken in the unsigned type (no overflow) and cut to the width.
+                let modular = [a, b, s].iter().all(|&i| !var(i).repr.signed && var(i).repr.bits >= 32);
+                let expr = if modular {
+                    format!("{} + {} == {}", name(a), name(b), name(s))
+                } else {
+                    format!("({u})(({u}){} + ({u}){}) == ({u}){}", name(a), name(b), name(s))
+                };
+                (expr, vec![a, b, s])
+            }
+        };
+        let vars = vars.into_iter().map(|i| var(i).var).collect();
+        Some(Invariant { node: node.cfa, func: self.ts.ctxs[node.ctx as usize].func, expr, vars })
+    }
+}
+
+/// The C type of `bits`-bit integers of the given signedness (`int` is 32 bits and `long long` 64
+/// in both data models), or `None` for other widths.
+fn c_int_type(bits: u32, signed: bool) -> Option<&'static str> {
+    Some(match (bits, signed) {
+        (8, true) => "signed char",
+        (8, false) => "unsigned char",
+        (16, true) => "short",
+        (16, false) => "unsigned short",
+        (32, true) => "int",
+        (32, false) => "unsigned int",
+        (64, true) => "long long",
+        (64, false) => "unsigned long long",
+        _ => return None,
+    })
+}
+
+/// `k` as a C constant whose type holds it and compares with a `bits`-bit variable without changing
+/// the comparison (`U`, `LL`, `ULL` suffixes; the most negative value as a difference).
+fn c_literal(k: i128, bits: u32, signed: bool) -> Option<String> {
+    c_int_type(bits, signed)?;
+    let suffix = match (bits, signed) {
+        (64, true) => "LL",
+        (64, false) => "ULL",
+        (32, false) => "U",
+        _ => "",
+    };
+    if signed && k == -(1i128 << (bits - 1)) {
+        return Some(format!("(-{}{suffix} - 1)", (1i128 << (bits - 1)) - 1));
+    }
+    Some(format!("{k}{suffix}"))
 }
 
 /// A candidate invariant: a template instance at a cut point.
@@ -697,6 +811,17 @@ mod tests {
     fn a_sum_invariant_proves_count_up_down() {
         let src = format!("{HEAD}int main(void) {{\n  unsigned int n = __VERIFIER_nondet_uint();\n  unsigned int x = n, y = 0;\n  while (x > 0) {{\n    x--;\n    y++;\n  }}\n  if (y != n) reach_error();\n  return 0;\n}}\n");
         check(&src, "true by k-induction at 0 with [x <= n, x + y == n]");
+    }
+
+    #[test]
+    fn invariants_over_signed_variables_are_exact_in_c() {
+        // `x` odd and negative: `x % 2 == 1` would be false in C; a sum of signed variables is
+        // written in unsigned arithmetic of their width (a signed overflow would be undefined).
+        let src = format!("{HEAD}int main(void) {{\n  signed char n = __VERIFIER_nondet_int();\n  int x = -1;\n  signed char a = n, b = 0;\n  while (__VERIFIER_nondet_int()) {{\n    x = x - 2;\n    if (x < -100) x = -1;\n    a = a - 1;\n    b = b + 1;\n  }}\n  if (x % 2 == 0 || (signed char)(a + b) != n) reach_error();\n  return 0;\n}}\n");
+        check(
+            &src,
+            "true by k-induction at 0 with [x % 2 != 0, (unsigned char)((unsigned char)a + (unsigned char)b) == (unsigned char)n]",
+        );
     }
 
     #[test]

@@ -21,7 +21,7 @@ pub mod ts;
 
 use std::fmt;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
 use std::sync::Arc;
 
 use crate::base::Diagnostic;
@@ -48,8 +48,11 @@ pub struct VerifyReport {
     pub verdict: Verdict,
     /// Exploration counters.
     pub stats: Stats,
-    /// The GraphML violation witness, when the verdict is FALSE.
+    /// The GraphML witness: a violation witness when the verdict is FALSE, a correctness witness
+    /// (with the invariants of the proof, if any) when it is TRUE.
     pub witness: Option<String>,
+    /// The YAML correctness witness (format 2.0) when the verdict is TRUE.
+    pub witness_yaml: Option<String>,
     /// Diagnostics of the front end and the CFA builder.
     pub diagnostics: Vec<Diagnostic>,
     /// The expected verdict of the task, if it gives one.
@@ -122,6 +125,21 @@ pub fn check_property(text: &str) -> Result<String, PropertyError> {
     Ok(text.trim().to_string())
 }
 
+/// What the engines are doing, for a progress line: counters the engines store with relaxed
+/// atomics and a display thread reads (nothing waits for it).
+#[derive(Debug, Default)]
+pub struct Progress {
+    /// Paths the explicit search has finished (depth-first, or alone).
+    pub paths: AtomicU64,
+    /// Paths the breadth-first search of the portfolio's second thread has finished.
+    pub bfs_paths: AtomicU64,
+    /// What BMC and k-induction are at: 0 not started, 1 proving invariants, 2 unrolling (then `k`
+    /// is the current bound), 3 done.
+    pub kind_phase: AtomicU8,
+    /// The bound BMC and k-induction are at.
+    pub k: AtomicU32,
+}
+
 /// Which engines `decide` runs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Engines {
@@ -179,14 +197,22 @@ pub struct Decision {
 /// Decides with `engines`: the explicit-path search (`explicit`), BMC and k-induction
 /// (`kind::run`), or both side by side, the first answer winning. Two answers that disagree (a
 /// vcov bug) give UNKNOWN rather than either.
-pub fn decide(prog: &Program, cfa: &Cfa, explore: ExploreConfig, engines: Engines) -> Decision {
+/// The engines count what they do in `progress`.
+pub fn decide(
+    prog: &Program,
+    cfa: &Cfa,
+    explore: ExploreConfig,
+    engines: Engines,
+    progress: &Arc<Progress>,
+) -> Decision {
     let property = explore.property;
     let kind_config = |cancel: Option<Arc<AtomicBool>>| KindConfig {
         budget: symex::Budget { cancel, ..explore.budget.clone() },
+        progress: Some(progress.clone()),
         ..KindConfig::default()
     };
     match engines {
-        Engines::Explicit => explicit(prog, cfa, explore),
+        Engines::Explicit => explicit(prog, cfa, explore, &progress.paths),
         Engines::KInduction => {
             let (res, stats) = kind::run(prog, cfa, property, &kind_config(None));
             combine(None, res, stats)
@@ -202,9 +228,10 @@ pub fn decide(prog: &Program, cfa: &Cfa, explore: ExploreConfig, engines: Engine
             // waited for once the first engine decided: it stops at its next check of `cancel`.
             let (prog2, cfa2) = (prog.clone(), cfa.clone());
             let cancel2 = cancel.clone();
+            let progress2 = progress.clone();
             let (send, recv) = std::sync::mpsc::channel();
             let spawned = std::thread::Builder::new().name("vcov-kinduction".into()).spawn(move || {
-                let res = second_engine(&prog2, &cfa2, property, &config, mode, budget);
+                let res = second_engine(&prog2, &cfa2, property, &config, mode, budget, &progress2.bfs_paths);
                 if res.1.as_ref().is_some_and(|d| !matches!(d.verdict, Verdict::Unknown(_)))
                     || !matches!(res.0 .0, KindResult::Unknown(_))
                 {
@@ -213,7 +240,7 @@ pub fn decide(prog: &Program, cfa: &Cfa, explore: ExploreConfig, engines: Engine
                 // The receiver is gone when the first engine decided first.
                 let _ = send.send(res);
             });
-            let first = explicit(prog, cfa, explore);
+            let first = explicit(prog, cfa, explore, &progress.paths);
             let decided = !matches!(first.verdict, Verdict::Unknown(_));
             if decided {
                 cancel.store(true, Ordering::Relaxed);
@@ -257,13 +284,14 @@ fn second_engine(
     config: &KindConfig,
     mode: symex::Mode,
     budget: symex::Budget,
+    paths: &AtomicU64,
 ) -> ((KindResult, KindStats), Option<Decision>) {
     let (res, stats) = kind::run(prog, cfa, property, config);
     if !matches!(res, KindResult::Unknown(_)) || config.budget.exhausted().is_some() {
         return ((res, stats), None);
     }
     let bfs = ExploreConfig { strategy: Strategy::Bfs, mode, property, budget, ..ExploreConfig::default() };
-    ((res, stats), Some(explicit(prog, cfa, bfs)))
+    ((res, stats), Some(explicit(prog, cfa, bfs, paths)))
 }
 
 /// The answer of the explicit-path search (if it ran) and of BMC/k-induction together.
@@ -319,14 +347,16 @@ fn combine(explicit: Option<Decision>, res: KindResult, kind_stats: KindStats) -
 
 /// Explores `prog` exhaustively under `explore` and decides: FALSE with the first counterexample the
 /// path acceptance rule (`symex::confirm`) accepts; otherwise UNKNOWN if a counterexample was refused
-/// or the exploration is inconclusive (`Summary::inconclusive`); otherwise TRUE.
-pub fn explicit(prog: &Program, cfa: &Cfa, explore: ExploreConfig) -> Decision {
+/// or the exploration is inconclusive (`Summary::inconclusive`); otherwise TRUE. Counts the paths
+/// it finishes in `paths`.
+pub fn explicit(prog: &Program, cfa: &Cfa, explore: ExploreConfig, paths: &AtomicU64) -> Decision {
     let property = explore.property;
     let engine = if explore.strategy == Strategy::Bfs { Engine::ExplicitBfs } else { Engine::ExplicitDfs };
     let mut explorer = symex::explore(prog, cfa, explore, Exhaustive);
     let mut rejected: Option<symex::Rejected> = None;
     let mut found = None;
     while let Some(outcome) = explorer.next() {
+        paths.fetch_add(1, Ordering::Relaxed);
         if outcome.end != PathEnd::Violation {
             continue;
         }

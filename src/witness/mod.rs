@@ -17,6 +17,8 @@
 //! Invariant: the output is a function of its inputs (no clock read here; the caller passes the
 //! creation time).
 
+pub mod correctness;
+
 use std::fmt::Write;
 use std::time::SystemTime;
 

@@ -195,3 +195,17 @@ fn r28_8_a_batch_shows_an_eta_only_once_a_task_finished() {
     assert_eq!(code, 0, "{screen}");
     assert!(screen.contains("2 tasks: 2 done"), "{screen}");
 }
+
+#[test]
+fn vcov_verify_draws_its_progress_line_and_ends_on_a_terminal() {
+    // The explicit search alone never ends on this program: the time limit stops it.
+    let run = TermRun::start(&["verify", "fixtures/c/verify/endless_counter.c", "--dfs", "--timelimit", "3"]);
+    run.wait_for("explicit search: ", Duration::from_secs(60));
+    let (code, screen) = run.finish(Duration::from_secs(60));
+    assert_eq!(code, 0, "{screen}");
+    assert!(screen.contains(" paths ("), "{screen}");
+    // The line is cleared before the verdict, which starts a line of its own.
+    let verdict = screen.find("Verification result: UNKNOWN").expect("the verdict");
+    assert!(screen[..verdict].ends_with("\r\u{1b}[2K"), "{screen:?}");
+    assert!(!screen[verdict..].contains("explicit search"), "no progress after the verdict: {screen:?}");
+}

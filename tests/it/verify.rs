@@ -178,13 +178,108 @@ fn task_format_1_0_is_ilp32() {
     assert_eq!(verdict(&[path(&p), "--32"]), ("Verification result: FALSE(unreach-call)".into(), 0));
 }
 
+/// Runs witnesslint (sv-witnesses' linter) on `witness` for `program` and asserts that it passes
+/// without warnings; skipped loudly when the linter is not there (`VCOV_WITNESSLINT`: the path of
+/// `witnesslinter.py`, `VCOV_WITNESSLINT_PYTHON`: a Python with lxml; by default those of
+/// /work/tools).
+fn witnesslint(witness: &Path, program: &Path) {
+    let lint = std::env::var("VCOV_WITNESSLINT").unwrap_or_else(|_| "/work/tools/lint/witnesslinter.py".into());
+    let python = std::env::var("VCOV_WITNESSLINT_PYTHON").unwrap_or_else(|_| "/work/tools/wl-venv/bin/python".into());
+    if !Path::new(&lint).exists() || !Path::new(&python).exists() {
+        eprintln!("SKIPPED: witnesslint of {} ({lint} or {python} missing)", witness.display());
+        return;
+    }
+    let out =
+        Command::new(&python).arg(&lint).arg("--witness").arg(witness).arg(program).output().expect("python runs");
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "witnesslint rejects {}:\n{text}", witness.display());
+    assert!(!text.contains("WARNING") && !text.contains("ERROR"), "witnesslint warns:\n{text}");
+}
+
+/// The loop invariants of a YAML correctness witness: (line, column, function, value).
+fn yaml_invariants(text: &str) -> Vec<(u32, u32, String, String)> {
+    let field = |l: &str, key: &str| l.trim().strip_prefix(key).map(|v| v.trim().trim_matches('"').to_string());
+    let mut res = Vec::new();
+    let (mut line, mut column, mut function) = (0, 0, String::new());
+    for l in text.lines() {
+        if let Some(v) = field(l, "line:") {
+            line = v.parse().expect("a line number");
+        } else if let Some(v) = field(l, "column:") {
+            column = v.parse().expect("a column");
+        } else if let Some(v) = field(l, "function:") {
+            function = v;
+        } else if let Some(v) = field(l, "value:") {
+            res.push((line, column, function.clone(), v));
+        }
+    }
+    res
+}
+
 #[test]
-fn no_witness_for_true() {
+fn correctness_witnesses_hold_the_visible_invariants_of_the_proof() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let witness = dir.path().join("w.graphml");
+    let (graphml, yml) = (dir.path().join("w.graphml"), dir.path().join("w.yml"));
+    let p = fixture("invariant_scopes.c");
+    let out = vcov(&[path(&p), "--kinduction", "--witness", path(&graphml), "--witness", path(&yml)]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.starts_with("Verification result: TRUE\n"), "{stdout}");
+    let source = std::fs::read_to_string(&p).unwrap();
+    let yaml = std::fs::read_to_string(&yml).expect("YAML witness written");
+    assert!(yaml.starts_with("- entry_type: invariant_set\n  metadata:\n    format_version: \"2.0\"\n"), "{yaml}");
+    assert!(yaml.contains("data_model: ILP32") && yaml.contains("language: C"), "{yaml}");
+    let invariants = yaml_invariants(&yaml);
+    // Every location is the first character of a loop's keyword.
+    for (line, column, _, value) in &invariants {
+        let text = &source.lines().nth(*line as usize - 1).unwrap()[*column as usize - 1..];
+        assert!(text.starts_with("while"), "{value} at {line}:{column}: {text}");
+    }
+    let at = |f: &str, v: &str| invariants.iter().any(|(_, _, func, value)| func == f && value == v);
+    assert!(at("main", "x == y"), "{invariants:?}");
+    assert!(at("add_twice", "i <= n") && at("add_twice", "s % 2 == 0"), "{invariants:?}");
+    // `total` at the helper's loop is the global (0, then 6): main's local `total` (always 0) is no
+    // variable there, and the variable declared in main's loop is in no invariant.
+    assert!(!at("add_twice", "total <= 0U"), "{invariants:?}");
+    assert!(at("add_twice", "total % 2 == 0"), "{invariants:?}");
+    assert!(invariants.iter().all(|(_, _, _, v)| !v.contains("step")), "{invariants:?}");
+    assert!(invariants.iter().all(|(_, _, f, v)| f != "add_twice" || !(v.contains('x') || v.contains('y'))));
+    let text = std::fs::read_to_string(&graphml).expect("GraphML witness written");
+    assert!(text.contains("<data key=\"witness-type\">correctness_witness</data>"), "{text}");
+    assert!(text.contains("<data key=\"invariant.scope\">main</data>"), "{text}");
+    assert!(text.contains("(x == y) &amp;&amp; "), "{text}");
+    assert!(!text.contains("violation"), "{text}");
+    witnesslint(&graphml, &p);
+}
+
+#[test]
+fn a_true_of_the_explicit_search_has_a_trivial_correctness_witness() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (graphml, yml) = (dir.path().join("w.graphml"), dir.path().join("w.yaml"));
     let p = fixture("safe_loop.c");
-    assert_eq!(verdict(&[path(&p), "--witness", path(&witness)]).0, "Verification result: TRUE");
-    assert!(!witness.exists());
+    let out = vcov(&[path(&p), "--dfs", "--witness", path(&graphml), "--witness", path(&yml)]);
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("Verification result: TRUE\n"));
+    let yaml = std::fs::read_to_string(&yml).expect("YAML witness written");
+    // The invariant `1` at the loop (`while (i < n)` on line 11).
+    assert_eq!(yaml_invariants(&yaml), vec![(11, 3, "main".to_string(), "1".to_string())], "{yaml}");
+    let text = std::fs::read_to_string(&graphml).expect("GraphML witness written");
+    assert!(text.contains("correctness_witness") && !text.contains("<data key=\"invariant\">"), "{text}");
+    assert!(!text.contains("<edge"), "the entry node alone: {text}");
+    witnesslint(&graphml, &p);
+    // A FALSE answer has no YAML witness (only the GraphML one).
+    let (graphml, yml) = (dir.path().join("f.graphml"), dir.path().join("f.yml"));
+    let p = fixture("bug_call.c");
+    let out = vcov(&[path(&p), "--witness", path(&graphml), "--witness", path(&yml)]);
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("Verification result: FALSE"));
+    assert!(graphml.exists() && !yml.exists());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no YAML violation witness"));
+    witnesslint(&graphml, &p);
+}
+
+#[test]
+fn no_progress_line_when_standard_error_is_no_terminal() {
+    let p = fixture("safe_loop.c");
+    let out = vcov(&[path(&p)]);
+    assert!(out.status.success());
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
 #[test]
