@@ -79,9 +79,10 @@ pub struct VerifyArgs {
     /// limit or a signal stops the run); with --snapshot-every, a folder of automata.
     #[arg(long, value_name = "FILE")]
     aa_out: Option<PathBuf>,
-    /// The CPAchecker texts of --aa-out: 1 (1.x, the default) or 2 (2.3 and later).
-    #[arg(long, value_name = "N", value_parser = ["1", "2"], default_value = "1", requires = "aa_out")]
-    aa_dialect: String,
+    /// The CPAchecker texts of --aa-out: 1 (1.x) or 2 (2.3 and later) [default: the condition's,
+    /// or 1].
+    #[arg(long, value_name = "N", value_parser = ["1", "2"], requires = "aa_out")]
+    aa_dialect: Option<String>,
     /// Write an automaton of the explored region into the folder --aa-out every S seconds (and
     /// aa-final.txt at the end).
     #[arg(long, value_name = "S", requires = "aa_out")]
@@ -105,7 +106,7 @@ pub fn run(args: VerifyArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
     }
     let aa_out = args.aa_out.clone().map(|path| driver::region::AaOut {
         path,
-        dialect: if args.aa_dialect == "2" { Dialect::V2 } else { Dialect::V1 },
+        dialect: args.aa_dialect.as_deref().map(|d| if d == "2" { Dialect::V2 } else { Dialect::V1 }),
         snapshot_every: args.snapshot_every.map(Duration::from_secs_f64),
     });
     if let Some(out) = &aa_out {

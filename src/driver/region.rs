@@ -19,8 +19,8 @@ use crate::verify::region::{self, Dialect, Region};
 pub struct AaOut {
     /// A file, or with `snapshot_every` a folder.
     pub path: PathBuf,
-    /// The texts of the automaton. [default: 1.x]
-    pub dialect: Dialect,
+    /// The texts of the automaton. [default: the condition's, or 1.x without one]
+    pub dialect: Option<Dialect>,
     /// Write a snapshot this often (into the folder `path`). [default: only at the end]
     pub snapshot_every: Option<Duration>,
 }
@@ -82,6 +82,14 @@ pub fn load_condition(path: &Path, prog: &Program, cfa: &Cfa) -> Result<LoadedCo
 }
 
 impl LoadedCondition {
+    /// The dialect of the condition's texts.
+    pub fn dialect(&self) -> Dialect {
+        match self.product.generation {
+            crate::cfa::Generation::V1 => Dialect::V1,
+            _ => Dialect::V2,
+        }
+    }
+
     /// The matcher of the product's generation.
     pub fn matcher<'a>(&'a self, prog: &Program, cfa: &'a Cfa) -> Matcher<'a> {
         let names: Vec<String> = prog.funcs.iter().map(|f| f.name.clone()).collect();
@@ -90,7 +98,13 @@ impl LoadedCondition {
 }
 
 /// The text `--aa-out` writes for `region`, with a header saying what it is.
-pub fn region_text(region: &Region, cfa: &Cfa, dialect: Dialect, what: &str) -> region::AutomatonText {
+pub fn region_text(
+    region: &Region,
+    cfa: &Cfa,
+    dialect: Dialect,
+    what: &str,
+    condition: Option<&Automaton>,
+) -> region::AutomatonText {
     let visited = region.visited_lines(cfa);
     let comment = format!(
         "Written by vcov {} verify: the region its explicit-path search explored, in CPAchecker {} texts.\n\
@@ -100,12 +114,19 @@ pub fn region_text(region: &Region, cfa: &Cfa, dialect: Dialect, what: &str) -> 
         dialect.label(),
         region::line_ranges(&visited)
     );
-    region::automaton(region, cfa, dialect, &comment)
+    region::automaton(region, cfa, dialect, &comment, condition)
 }
 
 /// Writes `region` as an automaton to `path` (atomically).
-pub fn write_region(path: &Path, region: &Region, cfa: &Cfa, dialect: Dialect, what: &str) -> Result<usize> {
-    let res = region_text(region, cfa, dialect, what);
+pub fn write_region(
+    path: &Path,
+    region: &Region,
+    cfa: &Cfa,
+    dialect: Dialect,
+    what: &str,
+    condition: Option<&Automaton>,
+) -> Result<usize> {
+    let res = region_text(region, cfa, dialect, what, condition);
     super::write_atomically(path, res.text.as_bytes())
         .with_context(|| format!("{}: cannot write the assumption automaton", path.display()))?;
     Ok(res.states)

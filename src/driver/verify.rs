@@ -107,6 +107,10 @@ pub fn verify(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
         _ => None,
     };
     let region = config.aa_out.as_ref().map(|_| Rc::new(RefCell::new(Region::default())));
+    // The automaton goes on in the condition's own states only when it is written in its texts.
+    let dialect =
+        config.aa_out.as_ref().and_then(|o| o.dialect).or(loaded.as_ref().map(|l| l.dialect())).unwrap_or_default();
+    let embed = loaded.as_ref().filter(|l| l.dialect() == dialect).map(|l| &l.aut);
 
     let budget = Budget {
         deadline: config.time_limit.map(|l| start + l),
@@ -133,7 +137,7 @@ pub fn verify(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
             std::fs::create_dir_all(&out.path)
                 .with_context(|| format!("{}: cannot create the snapshot folder", out.path.display()))?;
             let mut index = 0;
-            let (cfa, dialect, err) = (&cfa, out.dialect, &mut snapshot_error);
+            let (cfa, err) = (&cfa, &mut snapshot_error);
             Some(Snapshots {
                 every: *every,
                 start,
@@ -141,7 +145,7 @@ pub fn verify(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
                     index += 1;
                     let what = format!("snapshot {index} at {:.1} s", at.as_secs_f64());
                     let path = out.snapshot_file(index, at);
-                    if let Err(e) = super::region::write_region(&path, region, cfa, dialect, &what) {
+                    if let Err(e) = super::region::write_region(&path, region, cfa, dialect, &what, embed) {
                         err.get_or_insert(e);
                     }
                 }),
@@ -177,7 +181,7 @@ pub fn verify(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
                 decision.verdict,
                 config.condition.as_ref().map(|c| format!("\ncondition: {}", c.display())).unwrap_or_default()
             );
-            let states = super::region::write_region(&path, &region.borrow(), &cfa, out.dialect, &what)?;
+            let states = super::region::write_region(&path, &region.borrow(), &cfa, dialect, &what, embed)?;
             Some((path, states))
         }
         _ => None,

@@ -155,6 +155,11 @@ impl<'a> Condition<'a> {
         self.index.get(&node).is_none_or(|&i| self.open.contains(i as usize))
     }
 
+    /// The automaton.
+    pub fn automaton(&self) -> &'a Automaton {
+        self.aut
+    }
+
     /// The initial state.
     pub fn initial(&self) -> StateId {
         self.aut.initial
@@ -313,6 +318,9 @@ impl Guide for RegionGuide<'_, '_> {
             }
         };
         tag.pos = Pos::At(next);
+        if let Some(r) = &self.region {
+            r.borrow_mut().set_condition_state(tag.node, next);
+        }
         if cond.open(ProductNode { aut: next, cfa: cfa.edge(edge).dst, stack: tag.stack }) {
             Step::Continue
         } else {

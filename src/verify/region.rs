@@ -9,12 +9,16 @@
 //! - an edge no path tried, or one whose path was still waiting, was dropped, or violated the
 //!   property (the search stops at a violation), leads to `__FALSE`: the search did not explore
 //!   what lies behind it;
-//! - an edge that was infeasible, or on which a path was cut (unwinding bound, unsupported
-//!   construct, possible undefined behaviour), is `ASSUME {false} GOTO __FALSE`: the region excludes
-//!   it (so a later `vcov verify --condition` verifies it again, and `vcov coverage` counts none of
-//!   its lines);
-//! - an edge into a state the state cache found covered by an explored one (its futures were or are
-//!   being explored from there), or one the condition's claim pruned, leads to `__TRUE`.
+//! - an edge on which a path was cut (unwinding bound, unsupported construct, possible undefined
+//!   behaviour) is `ASSUME {false} GOTO __FALSE`: the region excludes it (so a later `vcov verify
+//!   --condition` verifies it again, and `vcov coverage` counts none of its lines);
+//! - an edge that was infeasible after the prefix, or into a state the state cache found covered by
+//!   an explored one (its futures were or are being explored from there), or one the condition's
+//!   claim pruned into `__TRUE`, leads to `__TRUE` (as CPAchecker's automata send the edges its
+//!   analysis ruled out there);
+//! - with a condition, a path pruned on its claim, or still waiting inside its explored region, goes
+//!   on in a copy of the condition's state there (`C` + its name), so a chain keeps what the first
+//!   verifier claimed.
 //!
 //! Every state ends with `TRUE -> GOTO __FALSE`, so that an edge the automaton does not expect leaves
 //! the region rather than entering `__TRUE`. Equal subtrees give equal states (the tree is folded
@@ -32,8 +36,9 @@ use std::fmt::Write;
 
 use rustc_hash::FxHashMap;
 
+use crate::automaton::{Automaton, MatchMode, StateId, Target as AutTarget};
 use crate::cfa::{Cfa, EdgeId, EdgeKind, Generation, LineRule, NodeId};
-use crate::symex::PathEnd;
+use crate::symex::{CutReason, PathEnd};
 
 /// Which CPAchecker's texts the automaton is written in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -79,6 +84,8 @@ const COVERED: u16 = 16;
 const VIOLATION: u16 = 32;
 /// The path was dropped (a completion of its subtree was found elsewhere).
 const DROPPED: u16 = 64;
+/// A path was cut on the edge where undefined behaviour can happen (the rest may go on).
+const CUT_UB: u16 = 128;
 
 #[derive(Clone, Copy, Debug)]
 struct Node {
@@ -94,11 +101,19 @@ struct Node {
 #[derive(Clone, Debug)]
 pub struct Region {
     nodes: Vec<Node>,
+    /// For every node, the condition's automaton state after its edge while the path is inside the
+    /// condition's explored region (`NONE` otherwise, and without a condition): where the written
+    /// automaton goes on in the condition's own states, for a path pruned on the condition's claim
+    /// or one still waiting when the search stopped.
+    cond: Vec<u32>,
 }
 
 impl Default for Region {
     fn default() -> Self {
-        Region { nodes: vec![Node { edge: EdgeId::from_idx(NONE as usize), first: NONE, next: NONE, flags: PASSED }] }
+        Region {
+            nodes: vec![Node { edge: EdgeId::from_idx(NONE as usize), first: NONE, next: NONE, flags: PASSED }],
+            cond: vec![NONE],
+        }
     }
 }
 
@@ -128,6 +143,7 @@ impl Region {
         let id = self.nodes.len() as u32;
         let next = self.nodes[parent as usize].first;
         self.nodes.push(Node { edge, first: NONE, next, flags: 0 });
+        self.cond.push(NONE);
         self.nodes[parent as usize].first = id;
         id
     }
@@ -146,9 +162,15 @@ impl Region {
             PathEnd::Pruned => PRUNED,
             PathEnd::Covered => COVERED,
             PathEnd::Dropped => DROPPED,
+            PathEnd::Cut(CutReason::Undefined(_)) => CUT_UB,
             PathEnd::Cut(_) => CUT,
         };
         self.nodes[node as usize].flags |= flag;
+    }
+
+    /// After the edge into `node`, the condition's automaton is in its explored state `q`.
+    pub fn set_condition_state(&mut self, node: u32, q: StateId) {
+        self.cond[node as usize] = q.0;
     }
 
     /// The lines of the edges some path got past, under the default line rule, sorted.
@@ -192,10 +214,12 @@ enum Target {
     True,
     /// `__FALSE`: not explored.
     False,
-    /// `ASSUME {false} GOTO __FALSE`: infeasible.
+    /// `GOTO __TRUE`: infeasible after the prefix (no path takes it).
     Infeasible,
     /// `ASSUME {false} GOTO __FALSE`: a path was cut here.
     Cut,
+    /// A state of the condition's automaton (pruned on its claim there).
+    Condition(StateId),
 }
 
 /// The target of the transition on one child's edge.
@@ -203,6 +227,9 @@ fn target_of(flags: u16, state: Option<u32>) -> Target {
     if flags & (VIOLATION | DROPPED) != 0 {
         Target::False
     } else if flags & CUT != 0 {
+        // Cut at an unwinding bound or an unsupported construct: the path went no further.
+        Target::Cut
+    } else if flags & CUT_UB != 0 {
         // Where a path got past the edge and another was cut on it (undefined behaviour split off),
         // the edge must be taken again by a later search, which then meets the cut again.
         if flags & PASSED != 0 {
@@ -256,8 +283,18 @@ pub struct AutomatonText {
 }
 
 /// The assumption automaton of `region` (explored on `cfa`) in `dialect`'s edge texts, with
-/// `comment` (lines without `//`) at its top.
-pub fn automaton(region: &Region, cfa: &Cfa, dialect: Dialect, comment: &str) -> AutomatonText {
+/// `comment` (lines without `//`) at its top. With `condition` (the automaton of the run's
+/// condition, whose texts must be `dialect`'s), a path pruned on its claim goes on in a copy of its
+/// states (named `C` + the state's name); without it, or when the condition has `LOCAL` variables,
+/// it goes to `__TRUE`.
+pub fn automaton(
+    region: &Region,
+    cfa: &Cfa,
+    dialect: Dialect,
+    comment: &str,
+    condition: Option<&Automaton>,
+) -> AutomatonText {
+    let condition = condition.filter(|c| c.locals.is_empty());
     let generation = dialect.generation();
     // Interned edge texts.
     let mut text_ids: HashMap<&str, u32> = HashMap::new();
@@ -321,7 +358,20 @@ pub fn automaton(region: &Region, cfa: &Cfa, dialect: Dialect, comment: &str) ->
             let target = match child(e) {
                 Some(c) => {
                     let st = state_of[c as usize];
-                    target_of(region.nodes[c as usize].flags, (st != NONE).then_some(st))
+                    let flags = region.nodes[c as usize].flags;
+                    let q = region.cond[c as usize];
+                    match target_of(flags, (st != NONE).then_some(st)) {
+                        // Pruned on the claim, or still waiting inside the condition's region: the
+                        // condition's state says what is claimed from there.
+                        Target::True | Target::False
+                            if condition.is_some()
+                                && q != NONE
+                                && flags & (VIOLATION | DROPPED | CUT | CUT_UB | COVERED) == 0 =>
+                        {
+                            Target::Condition(StateId(q))
+                        }
+                        t => t,
+                    }
                 }
                 None => Target::False,
             };
@@ -379,6 +429,32 @@ pub fn automaton(region: &Region, cfa: &Cfa, dialect: Dialect, comment: &str) ->
     text.push_str("OBSERVER AUTOMATON AssumptionAutomaton\n\nINITIAL STATE ARG0;\n\n");
     text.push_str("STATE __TRUE :\n    TRUE -> GOTO __TRUE;\n\n");
     text.push_str("STATE __FALSE :\n    TRUE -> GOTO __FALSE;\n\n");
+    // The condition's states the region leads to, and those they lead to.
+    let mut copied: Vec<StateId> = Vec::new();
+    if let Some(c) = condition {
+        let mut seen = vec![false; c.states.len()];
+        for sig in &sigs {
+            for &(_, t) in sig.iter() {
+                if let Target::Condition(q) = t {
+                    if !std::mem::replace(&mut seen[q.idx()], true) {
+                        copied.push(q);
+                    }
+                }
+            }
+        }
+        let mut i = 0;
+        while i < copied.len() {
+            for tr in &c.state(copied[i]).transitions {
+                if let AutTarget::Goto(q) = tr.target {
+                    if !is_special(c, q) && !std::mem::replace(&mut seen[q.idx()], true) {
+                        copied.push(q);
+                    }
+                }
+            }
+            i += 1;
+        }
+        copied.sort();
+    }
     for (k, &s) in order.iter().enumerate() {
         let _ = writeln!(text, "STATE USEFIRST ARG{k} :");
         for &(t, target) in &sigs[s as usize] {
@@ -389,16 +465,91 @@ pub fn automaton(region: &Region, cfa: &Cfa, dialect: Dialect, comment: &str) ->
                 Target::State(q) => {
                     let _ = write!(text, "GOTO ARG{}", name[q as usize]);
                 }
-                Target::True => text.push_str("GOTO __TRUE"),
+                // An infeasible edge goes where CPAchecker's automata send the edges their analysis
+                // ruled out: no path takes it, so nothing behind it is left to verify.
+                Target::True | Target::Infeasible => text.push_str("GOTO __TRUE"),
                 Target::False => text.push_str("GOTO __FALSE"),
-                Target::Infeasible | Target::Cut => text.push_str("ASSUME {false} GOTO __FALSE"),
+                Target::Cut => text.push_str("ASSUME {false} GOTO __FALSE"),
+                Target::Condition(q) => {
+                    let c = condition.expect("a condition's state only with the condition");
+                    text.push_str("GOTO ");
+                    text.push_str(&copied_name(c, q));
+                }
             }
             text.push_str(";\n");
         }
         text.push_str("    TRUE -> GOTO __FALSE;\n\n");
     }
+    if let Some(c) = condition {
+        for &q in &copied {
+            write_copied_state(&mut text, c, q);
+        }
+    }
     text.push_str("END AUTOMATON\n");
-    AutomatonText { text, states: order.len() }
+    AutomatonText { text, states: order.len() + copied.len() }
+}
+
+fn is_special(c: &Automaton, q: StateId) -> bool {
+    Some(q) == c.true_state() || Some(q) == c.false_state()
+}
+
+/// The name of the copy of the condition's state `q` (`__TRUE` and `__FALSE` are the automaton's
+/// own).
+fn copied_name(c: &Automaton, q: StateId) -> String {
+    if is_special(c, q) {
+        c.state(q).name.clone()
+    } else {
+        format!("C{}", c.state(q).name)
+    }
+}
+
+/// The copy of the condition's state `q`, its transitions as they are (the automaton printer's
+/// triggers and actions), targets renamed.
+fn write_copied_state(text: &mut String, c: &Automaton, q: StateId) {
+    let st = c.state(q);
+    let mode = match st.mode {
+        MatchMode::UseFirst => "USEFIRST",
+        MatchMode::UseAll => "USEALL",
+    };
+    let target = if st.is_target { "TARGET " } else { "" };
+    let _ = writeln!(text, "{target}STATE {mode} {} :", copied_name(c, q));
+    for tr in &st.transitions {
+        let _ = write!(text, "    {} ->", tr.trigger);
+        for a in &tr.assertions {
+            let _ = write!(text, " ASSERT {a}");
+        }
+        if !tr.assumptions.is_empty() {
+            text.push_str(" ASSUME {");
+            for ch in tr.assumptions.join("; ").chars() {
+                match ch {
+                    '\\' => text.push_str("\\\\"),
+                    '}' => text.push_str("\\}"),
+                    '\n' => text.push_str("\\n"),
+                    '\r' => text.push_str("\\r"),
+                    _ => text.push(ch),
+                }
+            }
+            text.push('}');
+        }
+        for a in &tr.actions {
+            let _ = write!(text, " {a}");
+        }
+        match &tr.target {
+            AutTarget::Goto(t) => {
+                let _ = write!(text, " GOTO {};", copied_name(c, *t));
+            }
+            AutTarget::Error(None) => text.push_str(" ERROR;"),
+            AutTarget::Error(Some(msg)) => {
+                text.push_str(" ERROR(\"");
+                escape_into(text, msg);
+                text.push_str("\");");
+            }
+            AutTarget::Stop => text.push_str(" STOP;"),
+            AutTarget::Break => text.push_str(" BREAK;"),
+        }
+        text.push('\n');
+    }
+    text.push('\n');
 }
 
 /// `s` as the body of an automaton string literal: CPAchecker's scanner undoes `\\`, `\"`, `\n`,
@@ -471,7 +622,7 @@ mod tests {
         let guide = RegionGuide::new(None, Some(region.clone()), None::<Snapshots>, Rc::new(Cell::default()));
         let config = ExploreConfig { property: Property::ErrorLabel, ..config };
         let decision = explicit_guided(&prog, &cfa, config, guide);
-        let text = automaton(&region.borrow(), &cfa, dialect, "test").text;
+        let text = automaton(&region.borrow(), &cfa, dialect, "test", None).text;
         (decision.verdict, text)
     }
 
@@ -535,12 +686,9 @@ int main(void) {
         check_grammar(&text);
         check_parses(&text);
         let s = states(&text);
-        // The infeasible `[y == 3]` is excluded on both branches, and the two branches share their
-        // states after the join (folded).
-        assert!(
-            s.contains(r#"MATCH "[y == 3]" -> ASSUME {false} GOTO __FALSE | MATCH "[!(y == 3)]" -> GOTO ARG"#),
-            "{s}"
-        );
+        // The infeasible `[y == 3]` leads to `__TRUE` on both branches (no path takes it), and the
+        // two branches share their states after the join (folded).
+        assert!(s.contains(r#"MATCH "[y == 3]" -> GOTO __TRUE | MATCH "[!(y == 3)]" -> GOTO ARG"#), "{s}");
         assert_eq!(s.matches("[y == 3]").count(), 1, "{s}");
         assert!(s.contains(r#"MATCH "[x > 0]" -> GOTO ARG"#), "{s}");
         // Nothing was left unexplored.

@@ -68,9 +68,16 @@ fn the_region_of_a_finished_run_is_measured_exactly_and_claims_the_whole_program
     assert!(exact, "{text}");
     assert_eq!(decided, over.len(), "{text}");
     // Verifying again with the region as the condition: nothing is left open.
-    let again = vcov(["verify", &program, "--condition", &s(&aa)]);
+    let chained = dir.path().join("chained.txt");
+    let again = vcov(["verify", &program, "--condition", &s(&aa), "--aa-out", &s(&chained)]);
     assert_eq!(verdict(&again), "Verification result: TRUE", "{}{}", again.stdout, again.stderr);
     assert!(basis(&again).starts_with("Basis: TRUE assuming the first verifier's claim"), "{}", again.stdout);
+    // The second region goes on in copies of the first one's states where it pruned on the claim,
+    // and measures the same.
+    let text = std::fs::read_to_string(&chained).unwrap();
+    assert!(text.contains("STATE USEFIRST CARG"), "{text}");
+    let (over2, decided2, exact2, _) = coverage(&program, &chained, &[], dir.path());
+    assert_eq!((over2, decided2, exact2), (over, decided, exact));
 }
 
 #[test]
@@ -205,4 +212,43 @@ fn recording_the_region_does_not_change_the_search() {
     assert_eq!(verdict(&recorded), "Verification result: TRUE", "{}", recorded.stdout);
     assert_eq!(paths(&plain), paths(&recorded));
     assert!(!paths(&plain).is_empty());
+}
+
+/// Issue #31's chain on a shared CPAchecker run: CPAchecker's automaton, `vcov coverage`, `vcov
+/// verify --condition` stopped by its time limit, its `--aa-out`, `vcov coverage` again, and once
+/// more: the decided lines only grow.
+#[test]
+fn a_chain_from_a_cpachecker_run_only_decides_more() {
+    let corpus = super::util::root().join("../shared/corpus/cpachecker/kbtab-value-10s");
+    if !corpus.is_dir() {
+        eprintln!("SKIPPED: ../shared/corpus not found");
+        return;
+    }
+    let dir = tmp();
+    let program = s(&corpus.join("program.c"));
+    let spec = ["--spec", "errorlabel", "--timelimit", "60"];
+    let mut aa = corpus.join("AssumptionAutomaton.txt");
+    let (_, mut decided, _, out) = coverage(&program, &aa, &spec, dir.path());
+    for step in 1..=2 {
+        let next = dir.path().join(format!("step{step}.txt"));
+        let run = vcov([
+            "verify",
+            &program,
+            "--spec",
+            "errorlabel",
+            "--condition",
+            &s(&aa),
+            "--timelimit",
+            "3",
+            "--aa-out",
+            &s(&next),
+        ]);
+        // kbtab satisfies the ErrorLabel property.
+        let v = verdict(&run);
+        assert!(v == "Verification result: TRUE" || v.starts_with("Verification result: UNKNOWN"), "{}", run.stdout);
+        let (_, now, _, next_out) = coverage(&program, &next, &spec, dir.path());
+        assert!(now >= decided, "step {step}: {decided} then {now} decided lines:\n{out}\n{next_out}");
+        decided = now;
+        aa = next;
+    }
 }
