@@ -9,6 +9,7 @@ pub mod evidence;
 pub mod output;
 mod preprocess;
 mod progress;
+pub mod region;
 pub mod replay;
 pub mod signals;
 mod verify;

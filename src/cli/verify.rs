@@ -11,6 +11,7 @@ use crate::driver;
 use crate::driver::VerifyConfig;
 use crate::evidence::Architecture;
 use crate::symex::{Mode, Strategy};
+use crate::verify::region::Dialect;
 use crate::verify::Verdict;
 use clap::Args;
 
@@ -75,6 +76,23 @@ pub struct VerifyArgs {
     /// the harness of `vcov replay`); a counterexample gcc does not confirm gives UNKNOWN.
     #[arg(long)]
     confirm: bool,
+    /// Verify only what this assumption automaton (a first verifier's, e.g. CPAchecker's
+    /// AssumptionAutomaton.txt, or a CPAchecker output folder) leaves open; a TRUE then rests on the
+    /// first verifier's claim on the region it explored (for the property it checked).
+    #[arg(long, value_name = "AA")]
+    condition: Option<PathBuf>,
+    /// Write the region the explicit-path search explored as an assumption automaton (also when a
+    /// limit or a signal stops the run); with --snapshot-every, a folder of automata.
+    #[arg(long, value_name = "FILE")]
+    aa_out: Option<PathBuf>,
+    /// The CPAchecker texts of --aa-out: 1 (1.x) or 2 (2.3 and later) [default: the condition's,
+    /// or 1].
+    #[arg(long, value_name = "N", value_parser = ["1", "2"], requires = "aa_out")]
+    aa_dialect: Option<String>,
+    /// Write an automaton of the explored region into the folder --aa-out every S seconds (and
+    /// aa-final.txt at the end).
+    #[arg(long, value_name = "S", requires = "aa_out")]
+    snapshot_every: Option<f64>,
     /// Preprocessor options.
     #[command(flatten)]
     preprocess: super::args::PreprocessArgs,
@@ -87,7 +105,22 @@ pub fn run(args: VerifyArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
             anyhow::bail!("--timelimit must be a positive number of seconds");
         }
     }
+    if let Some(t) = args.snapshot_every {
+        if !(t.is_finite() && t > 0.0) {
+            anyhow::bail!("--snapshot-every must be a positive number of seconds");
+        }
+    }
+    let aa_out = args.aa_out.clone().map(|path| driver::region::AaOut {
+        path,
+        dialect: args.aa_dialect.as_deref().map(|d| if d == "2" { Dialect::V2 } else { Dialect::V1 }),
+        snapshot_every: args.snapshot_every.map(Duration::from_secs_f64),
+    });
+    if let Some(out) = &aa_out {
+        out.check()?;
+    }
     let config = VerifyConfig {
+        condition: args.condition.clone(),
+        aa_out,
         program: args.program,
         task: args.task,
         prop: args.prop,
@@ -171,6 +204,12 @@ pub fn run(args: VerifyArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
     }
     driver::watchdog::finish();
     writeln!(out, "Verification result: {}", report.verdict)?;
+    if let Some(basis) = &report.basis {
+        writeln!(out, "Basis: {basis}")?;
+    }
+    if let Some((path, states)) = &report.aa_written {
+        writeln!(out, "Explored region written to {} ({states} states)", path.display())?;
+    }
     if let Some(by) = confirmed_by {
         writeln!(out, "Counterexample confirmed by: {by}")?;
     }

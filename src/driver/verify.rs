@@ -1,7 +1,9 @@
 //! `vcov verify`'s file side: reads the task definition, the property file and the program, runs
 //! `verify::decide`, and builds the violation witness.
 
+use std::cell::{Cell, RefCell};
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::{bail, Context};
@@ -9,6 +11,8 @@ use anyhow::{bail, Context};
 use crate::cfa::{self, CfaConfig};
 use crate::cfront::{self, types::DataModel};
 use crate::symex::{Budget, ExploreConfig, Mode, Property, Strategy};
+use crate::verify::condition::{Basis, Condition, ConditionCounts, RegionGuide, Snapshots};
+use crate::verify::region::Region;
 use crate::verify::{self, task, VerifyReport, ERROR_LABEL_SPEC, UNREACH_CALL_SPEC};
 use crate::witness::correctness::{self, LoopInvariant};
 use crate::witness::{self, WitnessInfo};
@@ -47,6 +51,11 @@ pub struct VerifyConfig {
     pub engines: verify::Engines,
     /// Draw a progress line on standard error when it is a terminal. [default: false]
     pub progress: bool,
+    /// The assumption automaton of a first verifier: only what it leaves open is verified
+    /// (`verify::condition`). [default: none]
+    pub condition: Option<PathBuf>,
+    /// Where to write the explored region as an assumption automaton. [default: nowhere]
+    pub aa_out: Option<super::region::AaOut>,
 }
 
 /// Runs `vcov verify` with `config`: reads the task, the property file and the program, builds the
@@ -87,6 +96,24 @@ pub fn verify(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
     let (mut prog, mut diagnostics) = cfront::parse_program(file, dm)?;
     let (cfa, cfa_diags) = cfa::build(&mut prog, &CfaConfig::default())?;
     diagnostics.extend(cfa_diags);
+    super::watchdog::enter(super::watchdog::Phase::Composing);
+    let loaded = match &config.condition {
+        Some(path) => Some(super::region::load_condition(path, &prog, &cfa)?),
+        None => None,
+    };
+    if let Some(l) = &loaded {
+        diagnostics.extend(l.diagnostics.iter().cloned());
+    }
+    let matcher = loaded.as_ref().map(|l| l.matcher(&prog, &cfa));
+    let condition = match (&loaded, &matcher) {
+        (Some(l), Some(m)) => Some(Condition::new(&l.aut, &cfa, &l.product, m)),
+        _ => None,
+    };
+    let region = config.aa_out.as_ref().map(|_| Rc::new(RefCell::new(Region::default())));
+    // The automaton goes on in the condition's own states only when it is written in its texts.
+    let dialect =
+        config.aa_out.as_ref().and_then(|o| o.dialect).or(loaded.as_ref().map(|l| l.dialect())).unwrap_or_default();
+    let embed = loaded.as_ref().filter(|l| l.dialect() == dialect).map(|l| &l.aut);
 
     let budget = Budget {
         deadline: config.time_limit.map(|l| start + l),
@@ -106,10 +133,64 @@ pub fn verify(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
         ..ExploreConfig::default()
     };
     super::watchdog::enter(super::watchdog::Phase::Searching);
+    let counts = Rc::new(Cell::new(ConditionCounts::default()));
+    let mut snapshot_error: Option<anyhow::Error> = None;
+    let snapshots = match &config.aa_out {
+        Some(out @ super::region::AaOut { snapshot_every: Some(every), .. }) => {
+            std::fs::create_dir_all(&out.path)
+                .with_context(|| format!("{}: cannot create the snapshot folder", out.path.display()))?;
+            let mut index = 0;
+            let (cfa, err) = (&cfa, &mut snapshot_error);
+            Some(Snapshots {
+                every: *every,
+                start,
+                sink: Box::new(move |region: &Region, at: Duration| {
+                    index += 1;
+                    let what = format!("snapshot {index} at {:.1} s", at.as_secs_f64());
+                    let path = out.snapshot_file(index, at);
+                    if let Err(e) = super::region::write_region(&path, region, cfa, dialect, &what, embed) {
+                        err.get_or_insert(e);
+                    }
+                }),
+            })
+        }
+        _ => None,
+    };
+    let guide = RegionGuide::new(condition.as_ref(), region.clone(), snapshots, counts.clone());
     let progress = super::progress::VerifyProgressLine::start(config.progress, config.engines);
-    let decision = verify::decide(&prog, &cfa, explore_config, config.engines, progress.counters());
+    let decision = verify::decide_guided(&prog, &cfa, explore_config, config.engines, progress.counters(), guide);
     progress.finish();
+    if let Some(e) = snapshot_error {
+        return Err(e);
+    }
     super::watchdog::enter(super::watchdog::Phase::Reporting);
+    // A verdict of the guided search rests on the condition's claim where it pruned.
+    let guided = config.engines == verify::Engines::Explicit || decision.engine == Some(verify::Engine::ExplicitDfs);
+    let basis = condition.as_ref().map(|_| {
+        let c = counts.get();
+        let counted =
+            format!("{} paths pruned on the first verifier's claim, {} left the explored region", c.claimed, c.left);
+        match (&decision.verdict, decision.engine) {
+            (verify::Verdict::True, Some(engine)) => Basis::of(engine, guided, c).true_text(),
+            (verify::Verdict::False, _) => {
+                "FALSE with a counterexample vcov replayed (the condition was not needed)".into()
+            }
+            _ => format!("no verdict ({counted})"),
+        }
+    });
+    let aa_written = match (&config.aa_out, &region) {
+        (Some(out), Some(region)) => {
+            let path = out.final_file();
+            let what = format!(
+                "verdict: {}{}",
+                decision.verdict,
+                config.condition.as_ref().map(|c| format!("\ncondition: {}", c.display())).unwrap_or_default()
+            );
+            let states = super::region::write_region(&path, &region.borrow(), &cfa, dialect, &what, embed)?;
+            Some((path, states))
+        }
+        _ => None,
+    };
     let info = WitnessInfo {
         producer: format!("vcov {}", env!("CARGO_PKG_VERSION")),
         specification: spec_text,
@@ -154,6 +235,8 @@ pub fn verify(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
         counterexample: decision.counterexample.map(|(_, inputs)| (prog, inputs)),
         engine: decision.engine,
         kind: decision.kind,
+        basis,
+        aa_written,
     })
 }
 

@@ -15,7 +15,9 @@
 //!
 //! Invariant: `verify` does no file IO and uses no `anyhow`: `driver` does both.
 
+pub mod condition;
 pub mod kind;
+pub mod region;
 pub mod task;
 pub mod ts;
 
@@ -27,7 +29,7 @@ use std::sync::Arc;
 use crate::base::Diagnostic;
 use crate::cfa::{Cfa, EdgeId};
 use crate::cfront::{self, ir::Program, types::DataModel};
-use crate::symex::{self, Exhaustive, ExploreConfig, InputValue, PathEnd, Stats, Strategy};
+use crate::symex::{self, Exhaustive, ExploreConfig, Guide, InputValue, PathEnd, PathOutcome, Stats, Strategy};
 use kind::{KindConfig, KindResult, KindStats, ProofKind};
 
 /// The answer.
@@ -68,6 +70,10 @@ pub struct VerifyReport {
     pub engine: Option<Engine>,
     /// What BMC and k-induction did, when they ran.
     pub kind: Option<(KindStats, String)>,
+    /// With a condition (`--condition`): what the verdict rests on, in words.
+    pub basis: Option<String>,
+    /// With `--aa-out`: where the explored region was written, and its states.
+    pub aa_written: Option<(PathBuf, usize)>,
 }
 
 impl std::fmt::Display for Verdict {
@@ -194,16 +200,34 @@ pub struct Decision {
     pub proof: Option<kind::Proof>,
 }
 
+/// A guide of the explicit-path search that also hears how every path ended (`decide_guided`).
+pub trait Observer: Guide {
+    /// Called with every path the search yields, in order.
+    fn ended(&mut self, outcome: &PathOutcome<Self::Tag>);
+}
+
+impl Observer for Exhaustive {
+    fn ended(&mut self, _outcome: &PathOutcome<()>) {}
+}
+
 /// Decides with `engines`: the explicit-path search (`explicit`), BMC and k-induction
 /// (`kind::run`), or both side by side, the first answer winning. Two answers that disagree (a
 /// vcov bug) give UNKNOWN rather than either.
 /// The engines count what they do in `progress`.
-pub fn decide(
+pub fn decide(prog: &Program, cfa: &Cfa, explore: ExploreConfig, engines: Engines, progress: &Arc<Progress>) -> Decision {
+    decide_guided(prog, cfa, explore, engines, progress, Exhaustive)
+}
+
+/// `decide` with `guide` steering the explicit-path search of the calling thread (the one of
+/// `Engines::Explicit`, the depth-first one of the portfolio); the other engines run on the whole
+/// program as always.
+pub fn decide_guided<G: Observer>(
     prog: &Program,
     cfa: &Cfa,
     explore: ExploreConfig,
     engines: Engines,
     progress: &Arc<Progress>,
+    guide: G,
 ) -> Decision {
     let property = explore.property;
     let kind_config = |cancel: Option<Arc<AtomicBool>>| KindConfig {
@@ -212,7 +236,7 @@ pub fn decide(
         ..KindConfig::default()
     };
     match engines {
-        Engines::Explicit => explicit(prog, cfa, explore, &progress.paths),
+        Engines::Explicit => explicit_guided(prog, cfa, explore, &progress.paths, guide),
         Engines::KInduction => {
             let (res, stats) = kind::run(prog, cfa, property, &kind_config(None));
             combine(None, res, stats)
@@ -240,7 +264,7 @@ pub fn decide(
                 // The receiver is gone when the first engine decided first.
                 let _ = send.send(res);
             });
-            let first = explicit(prog, cfa, explore, &progress.paths);
+            let first = explicit_guided(prog, cfa, explore, &progress.paths, guide);
             let decided = !matches!(first.verdict, Verdict::Unknown(_));
             if decided {
                 cancel.store(true, Ordering::Relaxed);
@@ -350,13 +374,26 @@ fn combine(explicit: Option<Decision>, res: KindResult, kind_stats: KindStats) -
 /// or the exploration is inconclusive (`Summary::inconclusive`); otherwise TRUE. Counts the paths
 /// it finishes in `paths`.
 pub fn explicit(prog: &Program, cfa: &Cfa, explore: ExploreConfig, paths: &AtomicU64) -> Decision {
+    explicit_guided(prog, cfa, explore, paths, Exhaustive)
+}
+
+/// `explicit` under `guide`, which hears every path's end. A path the guide prunes is left out of
+/// the verdict: the caller answers for it (`condition`).
+pub fn explicit_guided<G: Observer>(
+    prog: &Program,
+    cfa: &Cfa,
+    explore: ExploreConfig,
+    paths: &AtomicU64,
+    guide: G,
+) -> Decision {
     let property = explore.property;
     let engine = if explore.strategy == Strategy::Bfs { Engine::ExplicitBfs } else { Engine::ExplicitDfs };
-    let mut explorer = symex::explore(prog, cfa, explore, Exhaustive);
+    let mut explorer = symex::explore(prog, cfa, explore, guide);
     let mut rejected: Option<symex::Rejected> = None;
     let mut found = None;
     while let Some(outcome) = explorer.next() {
         paths.fetch_add(1, Ordering::Relaxed);
+        explorer.guide_mut().ended(&outcome);
         if outcome.end != PathEnd::Violation {
             continue;
         }

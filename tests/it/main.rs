@@ -13,6 +13,7 @@ mod html;
 mod outputs;
 mod preprocess;
 mod readme;
+mod region;
 mod replay;
 mod reports;
 mod semantics;
