@@ -142,7 +142,80 @@ pub const BUILTINS: &[(&str, LibFn)] = &[
     ("constant_p", LibFn::Unsupported),
 ];
 
+/// How many arguments a call must pass for the model to apply. A call with another number (a
+/// declaration that does not fit the library's) is treated as a call of an unknown function
+/// (`LibFn::Unknown`) by the executor, the interpreter and the harness alike.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Arity {
+    /// Any number.
+    Any,
+    /// Exactly this many.
+    Exactly(usize),
+    /// At least this many.
+    AtLeast(usize),
+}
+
+impl Arity {
+    /// Whether a call with `n` arguments fits.
+    pub fn fits(self, n: usize) -> bool {
+        match self {
+            Arity::Any => true,
+            Arity::Exactly(k) => n == k,
+            Arity::AtLeast(k) => n >= k,
+        }
+    }
+}
+
 impl LibFn {
+    /// The arguments a call must pass for the model to apply.
+    pub fn arity(self) -> Arity {
+        match self {
+            LibFn::Assume | LibFn::Free | LibFn::Bswap => Arity::Exactly(1),
+            LibFn::Calloc | LibFn::ObjectSize => Arity::Exactly(2),
+            LibFn::Memset | LibFn::Memcpy => Arity::Exactly(3),
+            LibFn::Malloc | LibFn::Expect => Arity::AtLeast(1),
+            LibFn::Nondet
+            | LibFn::ReachError
+            | LibFn::AssertFail
+            | LibFn::Halt
+            | LibFn::Unsupported
+            | LibFn::Noop
+            | LibFn::Output
+            | LibFn::Unmodelled
+            | LibFn::Unknown => Arity::Any,
+        }
+    }
+
+    /// What vcov assumes the function does, in one sentence (the README's table is made from it).
+    pub fn meaning(self) -> &'static str {
+        match self {
+            LibFn::Nondet => "returns an input",
+            LibFn::ReachError => "a violation of `unreach-call` (when the property names it)",
+            LibFn::AssertFail => "a failed assertion: a violation",
+            LibFn::Halt => "ends the execution; it does not terminate normally",
+            LibFn::Assume => "the execution goes on only where the argument holds",
+            LibFn::Malloc => "fresh uninitialized memory of the argument's size",
+            LibFn::Calloc => "fresh zeroed memory of `n * size` bytes",
+            LibFn::Free => "frees a block (undefined behaviour for anything but the start of a live heap block)",
+            LibFn::Memset => "fills `n` bytes (exact for a concrete size), returns the pointer",
+            LibFn::Memcpy => "copies `n` bytes (exact for a concrete size), returns the destination",
+            LibFn::Expect => "returns its first argument",
+            LibFn::ObjectSize => {
+                "what gcc folds at `-O0`: the size left in an object or member written out with \
+                 constant indices, else `(size_t)-1` for kinds 0 and 1 and 0 for kinds 2 and 3"
+            }
+            LibFn::Unsupported => "not modelled: a path that calls it is cut as unsupported",
+            LibFn::Bswap => "the argument with its bytes in reverse order",
+            LibFn::Noop => "no effect",
+            LibFn::Output => "no effect on memory; a result is an input",
+            LibFn::Unmodelled => {
+                "a library function vcov does not model: the result is an input, marked approximated; \
+                 in the over-approximating proofs it may write through the pointers it receives"
+            }
+            LibFn::Unknown => "the result is an input; it may write through the pointers it receives",
+        }
+    }
+
     /// The model of function `name`.
     pub fn of(name: &str) -> LibFn {
         let base = name.strip_prefix("__builtin_").unwrap_or(name);
@@ -159,6 +232,27 @@ impl LibFn {
     }
 }
 
+/// The table of models as Markdown (the README's section on functions without body is this text;
+/// a test keeps the two equal): one row per model, with the names it applies to.
+pub fn markdown() -> String {
+    let mut rows: Vec<(LibFn, Vec<String>)> =
+        vec![(LibFn::Nondet, vec!["`__VERIFIER_nondet_*`".into(), "`nondet_*`".into()])];
+    let named = TABLE.iter().map(|&(n, m)| (format!("`{n}`"), m));
+    let builtins = BUILTINS.iter().map(|&(n, m)| (format!("`__builtin_{n}`"), m));
+    for (name, m) in named.chain(builtins) {
+        match rows.iter_mut().find(|(r, _)| *r == m) {
+            Some((_, names)) => names.push(name),
+            None => rows.push((m, vec![name])),
+        }
+    }
+    rows.push((LibFn::Unknown, vec!["any other function without body".into()]));
+    let mut out = String::from("| functions | model |\n|---|---|\n");
+    for (m, names) in rows {
+        out.push_str(&format!("| {} | {} |\n", names.join(", "), m.meaning()));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -172,5 +266,28 @@ mod tests {
         assert_eq!(LibFn::of("__builtin_expect"), LibFn::Expect);
         assert_eq!(LibFn::of("__VERIFIER_nondet_int"), LibFn::Nondet);
         assert_eq!(LibFn::of("usb_register_driver"), LibFn::Unknown);
+    }
+
+    #[test]
+    fn a_call_fits_a_model_by_its_number_of_arguments() {
+        assert!(LibFn::of("calloc").arity().fits(2));
+        assert!(!LibFn::of("calloc").arity().fits(1));
+        assert!(LibFn::of("malloc").arity().fits(1));
+        assert!(!LibFn::of("malloc").arity().fits(0));
+        assert!(!LibFn::of("memcpy").arity().fits(4));
+        assert!(LibFn::of("__builtin_expect").arity().fits(2));
+        assert!(LibFn::of("printf").arity().fits(0) && LibFn::of("printf").arity().fits(7));
+    }
+
+    #[test]
+    fn the_documentation_names_every_function_of_the_tables_once() {
+        let doc = markdown();
+        for (n, _) in TABLE {
+            assert_eq!(doc.matches(&format!("`{n}`")).count(), 1, "{n}");
+        }
+        for (n, _) in BUILTINS {
+            assert_eq!(doc.matches(&format!("`__builtin_{n}`")).count(), 1, "{n}");
+        }
+        assert!(doc.lines().skip(2).all(|l| !l.ends_with("|  |")), "every model has a meaning");
     }
 }

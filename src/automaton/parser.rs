@@ -27,9 +27,9 @@
 //!
 //! Invariant: the parser never panics and never recurses deeper than `MAX_NESTING` expression levels.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::path::PathBuf;
+
+use rustc_hash::FxHashMap;
 
 use crate::base::{Diagnostic, Severity, SourceFile};
 
@@ -131,7 +131,9 @@ struct PendingGoto {
 /// The states of the automaton being parsed.
 struct StateTable<'a> {
     states: Vec<State>,
-    index: HashMap<&'a str, StateId, BuildHasherDefault<NameHasher>>,
+    /// State names by their text: `FxHashMap`, since SipHash took a quarter of the parse time of
+    /// large automata (names come from one file the user chose, so hash flooding is no concern).
+    index: FxHashMap<&'a str, StateId>,
     pending: Vec<PendingGoto>,
 }
 
@@ -291,7 +293,7 @@ impl<'a> Parser<'a> {
         let initial_tok = self.expect(Tok::Ident, "the name of the initial state")?;
         self.expect(Tok::Semi, "`;` after the initial state")?;
 
-        let mut table = StateTable { states: Vec::new(), index: HashMap::default(), pending: Vec::new() };
+        let mut table = StateTable { states: Vec::new(), index: FxHashMap::default(), pending: Vec::new() };
         while self.at(Tok::State) || self.at(Tok::Target) {
             self.state(&mut table)?;
         }
@@ -943,31 +945,6 @@ impl<'a> Parser<'a> {
             return Ok(Trigger::Check { cpa: Some(cpa), query });
         }
         Err(self.unexpected("the name of a CPA, a string or `IS_TARGET_STATE` after `CHECK(`"))
-    }
-}
-
-/// A fast, non-cryptographic hasher for state names (the multiply-rotate scheme of rustc's FxHash).
-///
-/// State names come from one file the user chose to read, so hash flooding is no concern, and the
-/// default SipHash took a quarter of the parse time of large automata.
-#[derive(Default)]
-struct NameHasher(u64);
-
-impl Hasher for NameHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
-            let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-            self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(K);
-        }
-        for &b in chunks.remainder() {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
-        }
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
     }
 }
 

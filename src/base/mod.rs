@@ -1,9 +1,11 @@
-//! Shared vocabulary of every layer: source files and spans, diagnostics, dense ids, a C tokenizer.
+//! Shared vocabulary of every layer: source files and spans, diagnostics, dense ids, a C tokenizer,
+//! markup escaping.
 //!
 //! Invariant: this module depends on `std` only.
 
 mod ctokens;
 mod diag;
+pub mod markup;
 mod source;
 
 pub use ctokens::c_tokens;

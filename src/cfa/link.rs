@@ -13,6 +13,7 @@ use super::{
 use crate::base::{Diagnostic, Severity, Span};
 use crate::cfront::ir::{BinOp, CastOrigin, Expr, ExprKind, FuncId, GlobalDecl, Init, Program, Var, VarId, VarKind};
 use crate::cfront::types::{IntType, TypeKind};
+use crate::libmodels::LibFn;
 
 pub(super) fn build_program(prog: &mut Program, config: &CfaConfig) -> Result<(Cfa, Vec<Diagnostic>), CfaError> {
     let main = prog.func_by_name(&config.entry).filter(|&f| prog.func(f).body.is_some()).ok_or_else(|| {
@@ -690,7 +691,10 @@ fn second_pass(
             };
             let return_node = return_edge.map(|_| succ);
             sites.push(CallSite { caller, callee: f, lhs, args, call_edge, return_edge, return_node });
-        } else if prog.func(f).name == "__VERIFIER_assume" && args.len() == 1 && lhs.is_none() {
+        } else if LibFn::of(&prog.func(f).name) == LibFn::Assume
+            && LibFn::Assume.arity().fits(args.len())
+            && lhs.is_none()
+        {
             // An undefined `__VERIFIER_assume(c)` becomes two assume edges; the false one ends the path.
             g.remove_edge(e);
             let func = g.nodes[edge.src.idx()].func;

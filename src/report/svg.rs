@@ -8,6 +8,8 @@
 
 use std::fmt::Write;
 
+use crate::base::markup::{self, Apostrophe};
+
 /// One status of a line, as every page and chart shows it.
 pub struct StatusStyle {
     /// The JSON report's name (`line_status`), also the CSS class `st-NAME`.
@@ -370,18 +372,7 @@ fn shorten(s: &str, max: usize) -> String {
 
 /// Escapes text for SVG/HTML content and attributes.
 pub(super) fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
+    markup::escape(s, Apostrophe::Numeric)
 }
 
 #[cfg(test)]

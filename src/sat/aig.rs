@@ -6,10 +6,10 @@
 //! operands, and no two AND nodes have the same (ordered) operands.
 //! Invariant: nodes are only appended, so an `AigLit` stays valid as long as its `Aig`.
 
-use std::collections::HashMap;
 use std::fmt;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Not;
+
+use rustc_hash::FxHashMap;
 
 crate::id_type! {
     /// The index of an input of an `Aig`, in creation order (the first `new_input` is input 0).
@@ -110,15 +110,6 @@ struct Node {
 
 const INPUT_MARK: u32 = u32::MAX;
 const CONST_MARK: u32 = u32::MAX;
-
-/// The multiply-rotate hash of `rustc-hash` 2, written here to avoid a dependency: the strash keys
-/// are single `u64`s, for which it is fast and spreads well.
-#[derive(Default, Clone, Copy)]
-struct FxHasher {
-    hash: u64,
-}
-
-type FxBuildHasher = BuildHasherDefault<FxHasher>;
 
 impl AigLit {
     /// The constant false.
@@ -391,7 +382,7 @@ impl Aig {
     ///
     /// Visits only the cone of influence of `lits`, each node once.
     pub fn eval_many(&self, lits: &[AigLit], input_value: &dyn Fn(AigInput) -> bool) -> Vec<bool> {
-        let mut memo: HashMap<u32, bool, FxBuildHasher> = HashMap::default();
+        let mut memo: FxHashMap<u32, bool> = FxHashMap::default();
         let mut stack = Vec::new();
         lits.iter()
             .map(|&lit| self.eval_node(lit, input_value, &mut memo, &mut stack) ^ lit.is_complemented())
@@ -404,7 +395,7 @@ impl Aig {
         &self,
         lit: AigLit,
         input_value: &dyn Fn(AigInput) -> bool,
-        memo: &mut HashMap<u32, bool, FxBuildHasher>,
+        memo: &mut FxHashMap<u32, bool>,
         stack: &mut Vec<u32>,
     ) -> bool {
         let root = lit.node_idx() as u32;
@@ -513,32 +504,6 @@ impl Aig {
             }
         }
         None
-    }
-}
-
-impl Hasher for FxHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.write_u64(byte as u64);
-        }
-    }
-
-    #[inline]
-    fn write_u32(&mut self, i: u32) {
-        self.write_u64(i as u64);
-    }
-
-    #[inline]
-    fn write_u64(&mut self, i: u64) {
-        self.hash = self.hash.wrapping_add(i).wrapping_mul(0xf135_7aea_2e62_a9c5);
-    }
-
-    #[inline]
-    fn finish(&self) -> u64 {
-        // The product's high bits depend on every key bit; rotate them down to where the table
-        // takes its bucket index.
-        self.hash.rotate_left(26)
     }
 }
 

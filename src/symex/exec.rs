@@ -142,6 +142,11 @@ pub(crate) struct Exec<'w, 'a> {
     pub narrowed: Vec<(AigLit, &'static str)>,
     /// The condition under which the expression being evaluated is evaluated (short circuits).
     guard: AigLit,
+    /// While `per_pin` runs an access once per object it may reach: the fresh object of the unknown
+    /// pointer that access reads, once one pin made it. The pins are alternatives (a concrete run
+    /// takes one), so they share the one object and its allocation number, as the interpreter,
+    /// which makes the read once, numbers it.
+    pin_lazy: Option<Option<ObjId>>,
 }
 
 type R<T> = Result<T, Unsupported>;
@@ -428,7 +433,7 @@ fn alloc_var(w: &World, st: &mut SymState, v: VarId, fill: Byte) -> R<ObjId> {
 impl<'w, 'a> Exec<'w, 'a> {
     /// An executor for one step of `st`.
     pub fn new(w: &'w World<'a>, aig: &'w mut Aig, st: &'w mut SymState, oracle: &'w mut dyn Oracle) -> Self {
-        Exec { w, aig, st, oracle, ub: Vec::new(), narrowed: Vec::new(), guard: AigLit::TRUE }
+        Exec { w, aig, st, oracle, ub: Vec::new(), narrowed: Vec::new(), guard: AigLit::TRUE, pin_lazy: None }
     }
 
     fn types(&self) -> &'a Types {
@@ -614,16 +619,22 @@ impl<'w, 'a> Exec<'w, 'a> {
             return Err(Unsupported(reason));
         }
         let lib = self.w.lib(f);
+        if !lib.arity().fits(args.len()) {
+            // A declaration that does not fit the model: an unknown function.
+            return self.unknown_call(e, Some(f), lhs, args, LibFn::Unknown);
+        }
         match lib {
             LibFn::ReachError | LibFn::AssertFail if self.w.is_violation_call(f) => Ok(Effect::End(EndKind::Violation)),
+            // A violation function the property does not name: an unknown function.
+            LibFn::ReachError | LibFn::AssertFail => self.unknown_call(e, Some(f), lhs, args, LibFn::Unknown),
             LibFn::Halt => Ok(Effect::End(EndKind::Halt)),
-            LibFn::Assume if args.len() == 1 => {
+            LibFn::Assume => {
                 let lit = self.condition(&args[0])?;
                 Ok(Effect::Assume(lit))
             }
-            LibFn::Malloc | LibFn::Calloc if !args.is_empty() => {
+            LibFn::Malloc | LibFn::Calloc => {
                 let mut size = self.scalar(&args[0])?;
-                if lib == LibFn::Calloc && args.len() == 2 {
+                if lib == LibFn::Calloc {
                     let n = self.scalar(&args[1])?;
                     let (a, b) = (size.zext(128.min(MAX_WIDTH)), n.zext(128.min(MAX_WIDTH)));
                     size = a.mul(self.aig, &b);
@@ -644,12 +655,12 @@ impl<'w, 'a> Exec<'w, 'a> {
                 self.store_result(lhs, Value::Scalar(addr), None)?;
                 Ok(Effect::Moved)
             }
-            LibFn::Free if args.len() == 1 => {
+            LibFn::Free => {
                 let p = self.scalar(&args[0])?;
                 self.free(&p)?;
                 Ok(Effect::Moved)
             }
-            LibFn::Memset if args.len() == 3 => {
+            LibFn::Memset => {
                 let p = self.scalar(&args[0])?;
                 let c = self.scalar(&args[1])?;
                 let n = self.concrete_size(&args[2], "memset")?;
@@ -661,7 +672,7 @@ impl<'w, 'a> Exec<'w, 'a> {
                 self.store_result(lhs, Value::Scalar(p), None)?;
                 Ok(Effect::Moved)
             }
-            LibFn::Memcpy if args.len() == 3 => {
+            LibFn::Memcpy => {
                 let d = self.scalar(&args[0])?;
                 let s = self.scalar(&args[1])?;
                 let n = self.concrete_size(&args[2], "memcpy")?;
@@ -672,12 +683,12 @@ impl<'w, 'a> Exec<'w, 'a> {
                 self.store_result(lhs, Value::Scalar(d), None)?;
                 Ok(Effect::Moved)
             }
-            LibFn::Expect if !args.is_empty() => {
+            LibFn::Expect => {
                 let v = self.rvalue(&args[0])?;
                 self.store_result(lhs, v, Some(args[0].ty))?;
                 Ok(Effect::Moved)
             }
-            LibFn::ObjectSize if args.len() == 2 => {
+            LibFn::ObjectSize => {
                 let n = self.w.object_size(&args[0], &args[1])?;
                 self.store_result(lhs, Value::Scalar(Bv::constant(n, self.w.layout.ptr_bits)), None)?;
                 Ok(Effect::Moved)
@@ -685,7 +696,7 @@ impl<'w, 'a> Exec<'w, 'a> {
             LibFn::Unsupported => {
                 Err(Unsupported(format!("a call of '{}', which vcov does not model", self.w.prog.func(f).name)))
             }
-            LibFn::Bswap if args.len() == 1 => {
+            LibFn::Bswap => {
                 let v = self.scalar(&args[0])?;
                 let bits: Vec<_> = v.bits().chunks(8).rev().flatten().copied().collect();
                 self.store_result(lhs, Value::Scalar(Bv::from_bits(bits)), Some(args[0].ty))?;
@@ -703,9 +714,6 @@ impl<'w, 'a> Exec<'w, 'a> {
                 Ok(Effect::Moved)
             }
             LibFn::Nondet | LibFn::Unmodelled | LibFn::Unknown => self.unknown_call(e, Some(f), lhs, args, lib),
-            // Wrong arity for a model, or a violation function that the property ignores: treat as
-            // an unknown function.
-            _ => self.unknown_call(e, Some(f), lhs, args, LibFn::Unknown),
         }
     }
 
@@ -807,7 +815,13 @@ impl<'w, 'a> Exec<'w, 'a> {
     fn unknown_pointer(&mut self, kind: InputKind, ty: TypeId, container: Option<ObjId>) -> R<Bv> {
         let layout = self.w.layout;
         let choice = self.aig.new_input();
-        let id = self.new_object(layout.max_size(), ObjKind::Lazy, Byte::uninit())?;
+        let id = match self.pin_lazy {
+            Some(Some(id)) => id,
+            _ => self.new_object(layout.max_size(), ObjKind::Lazy, Byte::uninit())?,
+        };
+        if let Some(shared) = &mut self.pin_lazy {
+            *shared = Some(id);
+        }
         self.st.approx = self.st.approx.union(Approx::LAZY_MEMORY);
         let fresh = layout.address_bv(id, layout.lazy_offset());
         let null = Bv::zero(layout.ptr_bits);
@@ -1392,10 +1406,12 @@ impl<'w, 'a> Exec<'w, 'a> {
         let outer = self.guard;
         let mut res = None;
         let mut any = AigLit::FALSE;
+        let lazy = self.pin_lazy.replace(None);
         for (c, a) in pins.iter().rev() {
             self.guard = self.aig.and(outer, *c);
             let r = access(self, a);
             self.guard = outer;
+            let r = r.inspect_err(|_| self.pin_lazy = lazy);
             let r = r?;
             res = Some(match res {
                 None => r,
@@ -1403,6 +1419,7 @@ impl<'w, 'a> Exec<'w, 'a> {
             });
             any = self.aig.or(any, *c);
         }
+        self.pin_lazy = lazy;
         let res = res.unwrap_or(none);
         let nowhere = self.aig.and(outer, !any);
         if nowhere != AigLit::FALSE {

@@ -612,19 +612,23 @@ impl<'a> Interp<'a> {
             return unsupported(reason);
         }
         let lib = self.w.lib(f);
+        if !lib.arity().fits(args.len()) {
+            // A declaration that does not fit the model: an unknown function.
+            return self.unknown_call(Some(f), lhs, args);
+        }
         match lib {
             LibFn::ReachError | LibFn::AssertFail if self.w.is_violation_call(f) => Ok(Some(ReplayEnd::Violation)),
             LibFn::Halt => Ok(Some(ReplayEnd::Halt)),
-            LibFn::Assume if args.len() == 1 => {
+            LibFn::Assume => {
                 if self.truth(&args[0])? {
                     Ok(None)
                 } else {
                     Ok(Some(ReplayEnd::Blocked))
                 }
             }
-            LibFn::Malloc | LibFn::Calloc if !args.is_empty() => {
+            LibFn::Malloc | LibFn::Calloc => {
                 let mut size = self.int(&args[0])?;
-                if lib == LibFn::Calloc && args.len() == 2 {
+                if lib == LibFn::Calloc {
                     size = size.wrapping_mul(self.int(&args[1])?);
                 }
                 let fill = if lib == LibFn::Calloc { Some(0) } else { None };
@@ -636,7 +640,7 @@ impl<'a> Interp<'a> {
                 self.store_ptr(lhs, addr)?;
                 Ok(None)
             }
-            LibFn::Free if args.len() == 1 => {
+            LibFn::Free => {
                 let p = self.int(&args[0])?;
                 if p != 0 {
                     let (id, off) = self.layout.split_const(p);
@@ -650,7 +654,7 @@ impl<'a> Interp<'a> {
                 }
                 Ok(None)
             }
-            LibFn::Memset if args.len() == 3 => {
+            LibFn::Memset => {
                 let p = self.int(&args[0])?;
                 let c = self.int(&args[1])? as u8;
                 let n = self.int(&args[2])?;
@@ -661,7 +665,7 @@ impl<'a> Interp<'a> {
                 self.store_ptr(lhs, p)?;
                 Ok(None)
             }
-            LibFn::Memcpy if args.len() == 3 => {
+            LibFn::Memcpy => {
                 let d = self.int(&args[0])?;
                 let s = self.int(&args[1])?;
                 let n = self.int(&args[2])?;
@@ -673,7 +677,7 @@ impl<'a> Interp<'a> {
                 self.store_ptr(lhs, d)?;
                 Ok(None)
             }
-            LibFn::Expect if !args.is_empty() => {
+            LibFn::Expect => {
                 let v = self.rvalue(&args[0])?;
                 if let Some(l) = lhs {
                     let p = self.place(l)?;
@@ -682,7 +686,7 @@ impl<'a> Interp<'a> {
                 }
                 Ok(None)
             }
-            LibFn::ObjectSize if args.len() == 2 => {
+            LibFn::ObjectSize => {
                 let n = match self.w.object_size(&args[0], &args[1]) {
                     Ok(n) => n,
                     Err(u) => return unsupported(u.0),
@@ -699,7 +703,7 @@ impl<'a> Interp<'a> {
                 }
                 Ok(None)
             }
-            LibFn::Bswap if args.len() == 1 => {
+            LibFn::Bswap => {
                 let Val::Int(v, bits) = self.rvalue(&args[0])? else {
                     return unsupported("an aggregate given to bswap");
                 };
@@ -722,7 +726,10 @@ impl<'a> Interp<'a> {
                 self.unknown_result(Some(f), lhs)?;
                 Ok(None)
             }
-            _ => self.unknown_call(Some(f), lhs, args),
+            // A violation function the property does not name is an unknown function too.
+            LibFn::ReachError | LibFn::AssertFail | LibFn::Nondet | LibFn::Unmodelled | LibFn::Unknown => {
+                self.unknown_call(Some(f), lhs, args)
+            }
         }
     }
 

@@ -9,10 +9,10 @@
 //! interpreter (`replay`) creates them in the same order.
 
 use std::cell::{Cell, OnceCell};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use rustc_hash::FxBuildHasher;
+use rustc_hash::FxHashSet;
 
 use super::memory::{Memory, ObjId};
 use crate::cfa::{CallSiteId, EdgeId, NodeId};
@@ -593,7 +593,7 @@ impl Bits {
 /// The input indices `lit` depends on, ascending.
 pub fn support(aig: &Aig, lit: AigLit) -> Rc<[u32]> {
     let mut res = Vec::new();
-    let mut seen: HashSet<usize, FxBuildHasher> = HashSet::default();
+    let mut seen: FxHashSet<usize> = FxHashSet::default();
     let mut stack = vec![lit];
     while let Some(l) = stack.pop() {
         if l.is_const() || !seen.insert(l.node_idx()) {

@@ -818,19 +818,22 @@ impl Enc<'_, '_> {
                 if let Some(reason) = ts.world.undeclared_call(*f) {
                     return Err(Unsupported(reason));
                 }
-                match ts.world.lib(*f) {
+                let lib = ts.world.lib(*f);
+                // A declaration that does not fit the model is a function without body.
+                let lib = if lib.arity().fits(args.len()) { lib } else { LibFn::Unknown };
+                match lib {
                     LibFn::Halt => return Ok(Taken::End),
-                    LibFn::Assume if args.len() == 1 => {
+                    LibFn::Assume => {
                         let c = self.condition(&args[0], &env, ctx)?;
                         lit = self.aig.and(lit, c);
                     }
                     LibFn::Noop => {}
-                    LibFn::Expect if !args.is_empty() => {
+                    LibFn::Expect => {
                         let v = self.expr(&args[0], &env, ctx)?;
                         let from = self.repr(args[0].ty)?;
                         self.store(lhs.as_ref(), v, from, &mut env, ctx)?;
                     }
-                    LibFn::Bswap if args.len() == 1 => {
+                    LibFn::Bswap => {
                         let v = self.expr(&args[0], &env, ctx)?;
                         let from = self.repr(args[0].ty)?;
                         let bits: Vec<_> = v.bits().chunks(8).rev().flatten().copied().collect();
@@ -852,7 +855,19 @@ impl Enc<'_, '_> {
                         // Not a violation of this property: a function without body.
                         self.result(*f, lhs.as_ref(), &mut env, ctx)?
                     }
-                    _ => {
+                    LibFn::Output
+                    | LibFn::Nondet
+                    | LibFn::Unknown
+                    | LibFn::ReachError
+                    | LibFn::AssertFail
+                    | LibFn::Malloc
+                    | LibFn::Calloc
+                    | LibFn::Free
+                    | LibFn::Memset
+                    | LibFn::Memcpy
+                    | LibFn::ObjectSize
+                    | LibFn::Unsupported
+                    | LibFn::Unmodelled => {
                         return unsupported(format!(
                             "a call of '{}', which the transition system does not model",
                             ts.prog.func(*f).name

@@ -22,6 +22,7 @@ use std::time::SystemTime;
 
 use sha2::{Digest, Sha256};
 
+use crate::base::markup::{self, Apostrophe};
 use crate::cfa::{Cfa, EdgeId, EdgeKind};
 use crate::cfront::ir::{ExprKind, Program};
 use crate::cfront::types::TypeKind;
@@ -249,18 +250,7 @@ fn edge_data(prog: &Program, cfa: &Cfa, e: EdgeId, result: Option<&InputValue>) 
 
 /// XML text escaping (GraphML witnesses, Test-Comp files).
 pub fn xml_escape(s: &str) -> String {
-    let mut res = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => res.push_str("&amp;"),
-            '<' => res.push_str("&lt;"),
-            '>' => res.push_str("&gt;"),
-            '"' => res.push_str("&quot;"),
-            '\'' => res.push_str("&apos;"),
-            _ => res.push(c),
-        }
-    }
-    res
+    markup::escape(s, Apostrophe::Named)
 }
 
 /// SHA-256 of `bytes`, lowercase hex (`programhash` of witnesses and Test-Comp metadata).

@@ -1,18 +1,12 @@
 //! `vcov coverage`, `vcov scores` and `vcov cfa` on the fixtures: numbers, report files, errors.
 
-use crate::util::{fixture, json, nums, vcov};
+use crate::util::{fixture, json, nums, run_json, vcov};
 
 fn coverage_json(program: &str, aa: &str, extra: &[&str]) -> serde_json::Value {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("r.json");
-    let mut args = vec!["coverage".to_string(), fixture(program).display().to_string(), "--aa".into()];
-    args.push(fixture(aa).display().to_string());
-    args.push("--json".into());
-    args.push(out.display().to_string());
-    args.extend(extra.iter().map(|s| s.to_string()));
-    let run = vcov(&args);
-    assert_eq!(run.code, 0, "stderr: {}", run.stderr);
-    json(&out)
+    let (program, aa) = (fixture(program).display().to_string(), fixture(aa).display().to_string());
+    let mut args = vec!["coverage", &program, "--aa", &aa];
+    args.extend(extra);
+    run_json(&args)
 }
 
 #[test]

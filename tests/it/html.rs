@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::util::{json, vcov};
+use crate::util::{json, run_json_to, vcov};
 
 /// The DOM Chromium builds for `page`, or `None` (after saying so) when Chromium is missing.
 fn dom(page: &Path) -> Option<String> {
@@ -333,16 +333,6 @@ return {
 };
 "#;
 
-/// Runs `vcov ARGS` (which must succeed) and returns its JSON report, written to `json`.
-fn run_json(args: &[&str], json_path: &Path) -> serde_json::Value {
-    let mut all: Vec<&str> = args.to_vec();
-    let j = json_path.display().to_string();
-    all.extend(["--json", &j, "--no-progress"]);
-    let run = vcov(&all);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    json(json_path)
-}
-
 /// How many lines of `report` have each status.
 fn status_counts(report: &serde_json::Value) -> BTreeMap<String, usize> {
     let mut res = BTreeMap::new();
@@ -406,7 +396,7 @@ fn r28_2_the_summary_fits_a_1400_px_window_with_its_reasons_readable() {
     let dir = tempfile::tempdir().unwrap();
     let html = dir.path().join("report");
     let h = html.display().to_string();
-    let j = run_json(
+    let j = run_json_to(
         &[
             "coverage",
             "fixtures/c/coverage/endless.c",
@@ -463,7 +453,7 @@ fn r28_3_the_decided_share_heads_the_summary_and_the_bars_show_every_status() {
     let dir = tempfile::tempdir().unwrap();
     let html = dir.path().join("report");
     let h = html.display().to_string();
-    let j = run_json(
+    let j = run_json_to(
         &[
             "coverage",
             "fixtures/c/coverage/endless.c",
@@ -538,7 +528,7 @@ fn r28_4_lines_against_time_runs_until_the_search_ended() {
     let dir = tempfile::tempdir().unwrap();
     let html = dir.path().join("report");
     let h = html.display().to_string();
-    let j = run_json(
+    let j = run_json_to(
         &[
             "coverage",
             "fixtures/c/coverage/endless.c",
@@ -723,7 +713,7 @@ fn r28_5_a_16000_line_program_opens_fast_with_tables_to_sort_and_filter() {
     std::fs::write(&program, big_program(n)).unwrap();
     let html = dir.path().join("report");
     let (p, h) = (program.display().to_string(), html.display().to_string());
-    let j = run_json(
+    let j = run_json_to(
         &["coverage", &p, "--aa", "assumption-automata/true.spc", "--timelimit", "6", "--html", &h],
         &dir.path().join("r.json"),
     );
@@ -788,7 +778,7 @@ fn r28_a_driver_run_of_the_shared_corpus_reads_well() {
         run_dir.join("AssumptionAutomaton.txt").display().to_string(),
         html.display().to_string(),
     );
-    let j = run_json(&["coverage", &p, "--aa", &a, "--timelimit", "10", "--html", &h], &dir.path().join("r.json"));
+    let j = run_json_to(&["coverage", &p, "--aa", &a, "--timelimit", "10", "--html", &h], &dir.path().join("r.json"));
     assert_eq!(j["exact"], false);
     let (sizes, sources) = page_sizes(&html);
     for (page, bytes) in &sizes {

@@ -1,5 +1,6 @@
 //! The single integration-test binary: runs the built `vcov` on the project's fixtures.
 
+mod architecture;
 mod bad_input;
 mod batch;
 mod cli_coverage;
@@ -15,6 +16,7 @@ mod readme;
 mod replay;
 mod reports;
 mod semantics;
+mod snapshots;
 mod terminal;
 mod util;
 mod verify;

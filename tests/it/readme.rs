@@ -104,3 +104,24 @@ fn the_readme_installs_before_it_says_vcov() {
     let first_line = readme.lines().find(|l| l.starts_with("cargo ")).unwrap();
     assert!(first_line.starts_with("cargo run --release -- coverage "), "{first_line}");
 }
+
+/// The README's table of functions without body is `libmodels::markdown()`; `VCOV_UPDATE_DOCS=1`
+/// writes it anew.
+#[test]
+fn the_table_of_functions_without_body_is_the_one_the_code_applies() {
+    let path = root().join("README.md");
+    let readme = std::fs::read_to_string(&path).unwrap();
+    let (begin, end) = ("<!-- libmodels:begin -->\n", "<!-- libmodels:end -->");
+    let start = readme.find(begin).expect("README.md has the libmodels markers") + begin.len();
+    let stop = readme[start..].find(end).expect("README.md closes the libmodels markers") + start;
+    let table = vcov::libmodels::markdown();
+    if std::env::var_os("VCOV_UPDATE_DOCS").is_some() {
+        std::fs::write(&path, format!("{}{table}{}", &readme[..start], &readme[stop..])).unwrap();
+        return;
+    }
+    assert_eq!(
+        &readme[start..stop],
+        table,
+        "README.md's table of functions without body is out of date: run `VCOV_UPDATE_DOCS=1 cargo test --test it readme`"
+    );
+}

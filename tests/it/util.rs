@@ -45,6 +45,22 @@ pub fn json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).expect("report exists")).expect("valid JSON")
 }
 
+/// Runs `vcov ARGS --json PATH --no-progress`, which must succeed, and returns its JSON report.
+pub fn run_json_to<S: AsRef<str>>(args: &[S], path: &Path) -> serde_json::Value {
+    let mut all: Vec<&str> = args.iter().map(AsRef::as_ref).collect();
+    let p = path.display().to_string();
+    all.extend(["--json", &p, "--no-progress"]);
+    let run = vcov(&all);
+    assert_eq!(run.code, 0, "vcov {}: {}", all.join(" "), run.stderr);
+    json(path)
+}
+
+/// Runs `vcov ARGS`, which must succeed, and returns its JSON report (written to a temporary file).
+pub fn run_json<S: AsRef<str>>(args: &[S]) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    run_json_to(args, &dir.path().join("r.json"))
+}
+
 /// A JSON array of numbers as a vector.
 pub fn nums(v: &serde_json::Value) -> Vec<u64> {
     v.as_array().expect("array").iter().map(|x| x.as_u64().expect("number")).collect()
