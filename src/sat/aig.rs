@@ -39,8 +39,65 @@ pub enum AigNode {
 pub struct Aig {
     nodes: Vec<Node>,
     inputs: Vec<u32>,
-    strash: FxHashMap<u64, u32>,
+    strash: Strash,
     n_ands: usize,
+}
+
+/// The structural-hashing table: the indices of the AND nodes, by open addressing with linear
+/// probing, keyed by the operands the nodes hold. A slot is 4 bytes (a map from the operand pair
+/// would hold 16 per entry, the pair a second time); at most three quarters are taken. Node 0 is
+/// the constant, never an AND node, so 0 marks an empty slot.
+#[derive(Clone, Debug, Default)]
+struct Strash {
+    slots: Vec<u32>,
+    len: usize,
+}
+
+impl Strash {
+    /// The first slot to probe for the key `a, b` (Fibonacci hashing: the product's high bits).
+    #[inline]
+    fn home(&self, a: u32, b: u32) -> usize {
+        let key = (a as u64) << 32 | b as u64;
+        let bits = self.slots.len().trailing_zeros();
+        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - bits)) as usize
+    }
+
+    /// The AND node of `a, b` if there is one, else the empty slot where it would go.
+    fn find(&self, nodes: &[Node], a: u32, b: u32) -> Result<u32, usize> {
+        if self.slots.is_empty() {
+            return Err(usize::MAX);
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(a, b);
+        loop {
+            let n = self.slots[i];
+            if n == 0 {
+                return Err(i);
+            }
+            let node = nodes[n as usize];
+            if node.a == a && node.b == b {
+                return Ok(n);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Enters the AND node `node_idx` (held in `nodes`) at the empty slot `slot` that `find` gave.
+    fn insert(&mut self, nodes: &[Node], node_idx: u32, mut slot: usize) {
+        if (self.len + 1) * 4 > self.slots.len() * 3 {
+            let capacity = (self.slots.len() * 2).max(1024);
+            let old = std::mem::replace(&mut self.slots, vec![0; capacity]);
+            for n in old.into_iter().filter(|&n| n != 0) {
+                let node = nodes[n as usize];
+                let Err(i) = self.find(nodes, node.a, node.b) else { unreachable!("AND nodes are unique") };
+                self.slots[i] = n;
+            }
+            let node = nodes[node_idx as usize];
+            slot = self.find(nodes, node.a, node.b).expect_err("a new AND node");
+        }
+        self.slots[slot] = node_idx;
+        self.len += 1;
+    }
 }
 
 /// A node: an AND of the literals `a < b`, or an input (`a == INPUT_MARK`, `b` = input index), or the
@@ -138,7 +195,7 @@ impl Default for Aig {
         Aig {
             nodes: vec![Node { a: INPUT_MARK, b: CONST_MARK }],
             inputs: Vec::new(),
-            strash: FxHashMap::default(),
+            strash: Strash::default(),
             n_ands: 0,
         }
     }
@@ -175,12 +232,12 @@ impl Aig {
         if let Some(res) = self.rewrite_two_level(a, b) {
             return res;
         }
-        let key = (a.0 as u64) << 32 | b.0 as u64;
-        if let Some(&node_idx) = self.strash.get(&key) {
-            return AigLit(node_idx << 1);
-        }
+        let slot = match self.strash.find(&self.nodes, a.0, b.0) {
+            Ok(node_idx) => return AigLit(node_idx << 1),
+            Err(slot) => slot,
+        };
         let node_idx = self.push(Node { a: a.0, b: b.0 });
-        self.strash.insert(key, node_idx);
+        self.strash.insert(&self.nodes, node_idx, slot);
         self.n_ands += 1;
         AigLit(node_idx << 1)
     }

@@ -387,7 +387,8 @@ impl Cache {
 }
 
 /// Writes the canonical and the raw serialization of a state at once, into byte buffers that are
-/// hashed at the end.
+/// hashed at the end. Every item is a number written as a LEB128 varint (self-delimiting, so the
+/// sequence of numbers is read back uniquely; most are below 128, one byte).
 struct KeyWriter<'a> {
     aig: &'a Aig,
     can: Vec<u8>,
@@ -398,28 +399,50 @@ struct KeyWriter<'a> {
     stack: Vec<u32>,
 }
 
+/// The buffers of a `KeyWriter`, kept between keys (their capacity is what a state needs).
+#[derive(Default)]
+pub(crate) struct KeyScratch {
+    can: Vec<u8>,
+    raw: Vec<u8>,
+    ids: HashMap<u32, u32, FxBuildHasher>,
+    inputs: HashSet<u32, FxBuildHasher>,
+    stack: Vec<u32>,
+}
+
+/// Appends `x` to `buf` as a LEB128 varint.
+fn varint(buf: &mut Vec<u8>, mut x: u64) {
+    while x >= 0x80 {
+        buf.push(x as u8 | 0x80);
+        x >>= 7;
+    }
+    buf.push(x as u8);
+}
+
 impl<'a> KeyWriter<'a> {
-    fn new(aig: &'a Aig) -> Self {
-        KeyWriter {
-            aig,
-            can: Vec::with_capacity(1024),
-            raw: Vec::with_capacity(1024),
-            ids: HashMap::default(),
-            next: 1,
-            inputs: HashSet::default(),
-            stack: Vec::new(),
-        }
+    fn new(aig: &'a Aig, scratch: KeyScratch) -> Self {
+        let KeyScratch { mut can, mut raw, mut ids, mut inputs, mut stack } = scratch;
+        can.clear();
+        raw.clear();
+        ids.clear();
+        inputs.clear();
+        stack.clear();
+        KeyWriter { aig, can, raw, ids, next: 1, inputs, stack }
+    }
+
+    fn into_scratch(self) -> KeyScratch {
+        let KeyWriter { can, raw, ids, inputs, stack, .. } = self;
+        KeyScratch { can, raw, ids, inputs, stack }
     }
 
     fn u64(&mut self, x: u64) {
-        self.can.extend_from_slice(&x.to_le_bytes());
-        self.raw.extend_from_slice(&x.to_le_bytes());
+        varint(&mut self.can, x);
+        varint(&mut self.raw, x);
     }
 
     fn lit(&mut self, l: AigLit) {
-        self.raw.extend_from_slice(&l.raw().to_le_bytes());
+        varint(&mut self.raw, l.raw() as u64);
         let code = self.code(l);
-        self.can.extend_from_slice(&code.to_le_bytes());
+        varint(&mut self.can, code as u64);
     }
 
     /// The canonical code of `l`: constants keep theirs, other nodes are numbered in order of first
@@ -440,7 +463,7 @@ impl<'a> KeyWriter<'a> {
                     AigNode::Const => unreachable!("constants are handled above"),
                     AigNode::Input(i) => {
                         self.inputs.insert(i.0);
-                        self.number(n, &[0xA1]);
+                        self.number(n, None);
                         self.stack.pop();
                     }
                     AigNode::And(a, b) => {
@@ -453,11 +476,7 @@ impl<'a> KeyWriter<'a> {
                         }
                         if ready {
                             let (ca, cb) = (self.code_of_numbered(a), self.code_of_numbered(b));
-                            let mut tag = [0u8; 9];
-                            tag[0] = 0xA2;
-                            tag[1..5].copy_from_slice(&ca.to_le_bytes());
-                            tag[5..9].copy_from_slice(&cb.to_le_bytes());
-                            self.number(n, &tag);
+                            self.number(n, Some((ca, cb)));
                             self.stack.pop();
                         }
                     }
@@ -471,10 +490,19 @@ impl<'a> KeyWriter<'a> {
         self.next > MAX_KEY_NODES || self.raw.len() + self.can.len() > MAX_KEY_BYTES
     }
 
-    fn number(&mut self, n: u32, structure: &[u8]) {
+    /// Numbers node `n`, an input (`None`) or the AND of two numbered literals (their codes), and
+    /// writes that structure to the canonical serialization.
+    fn number(&mut self, n: u32, and: Option<(u32, u32)>) {
         self.ids.insert(n, self.next);
         self.next += 1;
-        self.can.extend_from_slice(structure);
+        match and {
+            None => varint(&mut self.can, 0xA1),
+            Some((ca, cb)) => {
+                varint(&mut self.can, 0xA2);
+                varint(&mut self.can, ca as u64);
+                varint(&mut self.can, cb as u64);
+            }
+        }
     }
 
     fn code_of_numbered(&self, l: AigLit) -> u32 {
@@ -542,12 +570,27 @@ impl<'a> KeyWriter<'a> {
 }
 
 /// The keys of state `st` (with the guide's tag hash `tag`); `None` if the state is too big to key.
-pub(crate) fn keys(aig: &Aig, w: &World, live: &Liveness, st: &SymState, tag: u64) -> Option<Keys> {
+/// `scratch` holds the buffers between calls.
+pub(crate) fn keys(
+    aig: &Aig,
+    w: &World,
+    live: &Liveness,
+    st: &SymState,
+    tag: u64,
+    scratch: &mut KeyScratch,
+) -> Option<Keys> {
     // Checked first: keying one large object cannot be cut short, and would cost more than it saves.
     if st.mem.objects().map(|(_, o)| o.stored_bytes()).sum::<u64>() > MAX_KEY_OBJECT_BYTES {
         return None;
     }
-    let mut kw = KeyWriter::new(aig);
+    let mut kw = KeyWriter::new(aig, std::mem::take(scratch));
+    let res = write_keys(&mut kw, w, live, st, tag);
+    *scratch = kw.into_scratch();
+    res
+}
+
+fn write_keys(kw: &mut KeyWriter, w: &World, live: &Liveness, st: &SymState, tag: u64) -> Option<Keys> {
+    let aig = kw.aig;
     kw.u64(st.node.0 as u64);
     kw.u64(tag);
     kw.u64(st.frames.len() as u64);

@@ -53,7 +53,7 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use super::budget::{Budget, StopReason};
-use super::cache::{self, Cache, CacheStats, Liveness, Probe, Seeker};
+use super::cache::{self, Cache, CacheStats, KeyScratch, Liveness, Probe, Seeker};
 use super::exec::{Effect, EndKind, Exec, Oracle, Property, World};
 use super::semantics::UbKind;
 use super::solver::{Mode, Solver, SolverStats};
@@ -511,6 +511,8 @@ pub struct Explorer<'a, G: Guide> {
     config: ExploreConfig,
     liveness: Option<Liveness>,
     cache: Cache,
+    /// The state cache's key buffers, kept between lookups.
+    key_scratch: KeyScratch,
     work: VecDeque<Item<G::Tag>>,
     /// DFS: paths beyond the current depth band, in the order they got there.
     deferred: Vec<Item<G::Tag>>,
@@ -709,6 +711,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
             guide,
             config,
             liveness,
+            key_scratch: KeyScratch::default(),
             cache: Cache::default(),
             work: VecDeque::new(),
             deferred: Vec::new(),
@@ -1078,6 +1081,17 @@ impl<'a, G: Guide> Explorer<'a, G> {
         // last one (an unsatisfiable call leaves no model).
         let mut last_solved: Option<usize> = None;
         let mut solved_any = false;
+        // The supports of the successors' conditions, computed at most once per AIG node: a two-way
+        // branch's conditions are one node, checked for independence and assumed by each side.
+        let mut supports: Vec<(usize, Rc<[u32]>)> = Vec::new();
+        let mut support_of = |aig: &Aig, lit: AigLit| -> Rc<[u32]> {
+            if let Some((_, sup)) = supports.iter().find(|(n, _)| *n == lit.node_idx()) {
+                return sup.clone();
+            }
+            let sup = support(aig, lit);
+            supports.push((lit.node_idx(), sup.clone()));
+            sup
+        };
         for i in (0..succs.len()).rev() {
             if feasible[i].is_some() {
                 continue;
@@ -1090,7 +1104,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
             // A condition on inputs the path condition does not mention is feasible if some
             // assignment of its own inputs satisfies it; two cheap ones are tried first.
             let lit = succs[i].1;
-            if it.st.independent(&support(&self.aig, lit))
+            if it.st.independent(&support_of(&self.aig, lit))
                 && (self.aig.eval(lit, &|_| false) || self.aig.eval(lit, &|_| true))
             {
                 self.stats.independent += 1;
@@ -1137,8 +1151,8 @@ impl<'a, G: Guide> Explorer<'a, G> {
             child.tag = tag;
             child.st.node = cfa.edge(e).dst;
             child.st.path.push(e);
-            if !implied[i] {
-                child.st.assume(&self.aig, lit);
+            if !implied[i] && lit != AigLit::TRUE {
+                child.st.assume_with_support(&self.aig, lit, support_of(&self.aig, lit));
             }
             if completion.contains(&e) {
                 self.enter_completion(&mut child);
@@ -1321,7 +1335,14 @@ impl<'a, G: Guide> Explorer<'a, G> {
         // not prune each other.
         let copy = if it.best_first { 0x9e37_79b9_7f4a_7c15 } else { 0 };
         let who = Seeker { tag: cache::tag_hash(&it.tag) ^ copy, exclusive: self.guide.exclusive(&it.tag) };
-        let keys = cache::keys(&self.aig, &self.world, live, &it.st, self.guide.cache_tag(&it.tag) ^ copy);
+        let keys = cache::keys(
+            &self.aig,
+            &self.world,
+            live,
+            &it.st,
+            self.guide.cache_tag(&it.tag) ^ copy,
+            &mut self.key_scratch,
+        );
         let probe = keys.as_ref().map(|k| self.cache.probe(k, &it.chain, who));
         self.cache.stats.time += t.elapsed();
         let Some(keys) = keys else { return Some(Cached::Explore) };

@@ -15,8 +15,9 @@
 //! Reading a byte that was never written creates a fresh symbolic byte (an input of kind
 //! `Uninit { alloc, offset }`, see `state`), so uninitialised locals and `malloc`'d memory are
 //! nondeterministic while globals and `calloc`'d memory start zeroed. Storage is a map of
-//! copy-on-write chunks of 64 bytes with a default byte for absent chunks, so big zeroed arrays cost
-//! nothing until written and states share unchanged objects.
+//! copy-on-write chunks of 64 bytes (fewer where the object ends sooner) with a default byte for
+//! absent chunks, so big zeroed arrays cost nothing until written and states share unchanged
+//! objects.
 //!
 //! An access through an address whose object id is not a constant is resolved to the live objects it
 //! can denote (by the id's known bits, or by asking the solver for at most 16 values) and becomes an
@@ -134,10 +135,35 @@ pub struct Stale {
 }
 
 /// Copy-on-write chunks of bytes, with a default for chunks never written.
+///
+/// A chunk holds the bytes of its 64 that lie inside the object (an `int` is a chunk of 4 bytes, not
+/// of 64), and the chunks are a vector sorted by index: most objects have one chunk, which a state
+/// that writes a shared object copies with its chunk list (one small allocation each).
 #[derive(Clone, Debug)]
 struct Store {
     default: Byte,
-    chunks: BTreeMap<u64, Rc<[Byte; CHUNK as usize]>>,
+    chunks: Vec<(u64, Rc<[Byte]>)>,
+}
+
+impl Store {
+    /// The chunk of index `ci`, if written.
+    fn get(&self, ci: u64) -> Option<&Rc<[Byte]>> {
+        self.chunks.binary_search_by_key(&ci, |&(i, _)| i).ok().map(|k| &self.chunks[k].1)
+    }
+
+    /// The chunk of index `ci` for writing (created with the default bytes, or copied if shared), of
+    /// the bytes of an object of `size` bytes it holds.
+    fn get_mut(&mut self, ci: u64, size: u64) -> &mut [Byte] {
+        let k = match self.chunks.binary_search_by_key(&ci, |&(i, _)| i) {
+            Ok(k) => k,
+            Err(k) => {
+                let len = size.saturating_sub(ci * CHUNK).min(CHUNK) as usize;
+                self.chunks.insert(k, (ci, Rc::from(vec![self.default; len])));
+                k
+            }
+        };
+        Rc::make_mut(&mut self.chunks[k].1)
+    }
 }
 
 /// All objects of one state; cheap to clone (objects are shared until written).
@@ -328,14 +354,14 @@ impl Object {
             escaped: false,
             stale: None,
             scanned: false,
-            store: Store { default: fill, chunks: BTreeMap::new() },
+            store: Store { default: fill, chunks: Vec::new() },
         }
     }
 
     /// Byte `off` as stored (possibly the never-written mark).
     pub fn byte(&self, off: u64) -> Byte {
         debug_assert!(off < self.size, "byte {off} of an object of {} bytes", self.size);
-        match self.store.chunks.get(&(off / CHUNK)) {
+        match self.store.get(off / CHUNK) {
             Some(c) => c[(off % CHUNK) as usize],
             None => self.store.default,
         }
@@ -350,9 +376,7 @@ impl Object {
             let mask = stale.chunks.entry(off / CHUNK).or_insert(if stale.default { u64::MAX } else { 0 });
             *mask &= !(1u64 << (off % CHUNK));
         }
-        let default = self.store.default;
-        let chunk = self.store.chunks.entry(off / CHUNK).or_insert_with(|| Rc::new([default; CHUNK as usize]));
-        Rc::make_mut(chunk)[(off % CHUNK) as usize] = b;
+        self.store.get_mut(off / CHUNK, self.size)[(off % CHUNK) as usize] = b;
     }
 
     /// Marks every byte that holds a value as stale (a function without body may have written it).
@@ -362,7 +386,7 @@ impl Object {
             .store
             .chunks
             .iter()
-            .map(|(&ci, c)| {
+            .map(|&(ci, ref c)| {
                 (ci, c.iter().enumerate().filter(|(_, b)| !b.is_uninit()).fold(0u64, |m, (i, _)| m | 1 << i))
             })
             .collect();
@@ -432,9 +456,11 @@ impl Object {
 
     /// The byte offsets that hold data different from the default, ascending, with the default.
     pub fn written(&self) -> (Byte, impl Iterator<Item = (u64, Byte)> + '_) {
-        let it = self.store.chunks.iter().flat_map(move |(&ci, c)| {
-            c.iter().enumerate().map(move |(i, b)| (ci * CHUNK + i as u64, *b)).filter(move |&(off, _)| off < self.size)
-        });
+        let it = self
+            .store
+            .chunks
+            .iter()
+            .flat_map(move |(ci, c)| c.iter().enumerate().map(move |(i, b)| (ci * CHUNK + i as u64, *b)));
         (self.store.default, it)
     }
 }

@@ -12,6 +12,8 @@ use std::cell::{Cell, OnceCell};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
+use rustc_hash::FxHashSet;
+
 use super::memory::{Memory, ObjId};
 use crate::cfa::{CallSiteId, EdgeId, NodeId};
 use crate::cfront::ir::{FuncId, VarId};
@@ -163,11 +165,13 @@ pub struct Facts {
     value: Bits,
 }
 
-/// A persistent set of small integers: copy-on-write chunks of 4096 bits, so a clone costs a
-/// pointer and an insertion copies at most one chunk and the chunk table.
+/// A persistent set of small integers: the non-zero 64-bit words of the bit set, sorted by index,
+/// copy-on-write. A clone costs a pointer; an insertion into a shared set copies the words it holds
+/// (a path condition's inputs and literals: tens of words, spread over indices that reach millions,
+/// so a table indexed densely by word or chunk would cost kilobytes per copy).
 #[derive(Clone, Debug, Default)]
 pub struct Bits {
-    chunks: Rc<Vec<Option<Rc<[u64; 64]>>>>,
+    words: Rc<Vec<(u32, u64)>>,
 }
 
 impl<T> List<T> {
@@ -435,7 +439,12 @@ impl SymState {
         if lit == AigLit::TRUE {
             return;
         }
-        let sup = support(aig, lit);
+        self.assume_with_support(aig, lit, support(aig, lit));
+    }
+
+    /// `assume` of a literal other than `TRUE` whose support (`support`) is known.
+    pub fn assume_with_support(&mut self, aig: &Aig, lit: AigLit, sup: Rc<[u32]>) {
+        debug_assert!(lit != AigLit::TRUE);
         for &x in sup.iter() {
             self.pc_inputs.insert(x);
         }
@@ -559,36 +568,32 @@ impl Facts {
 impl Bits {
     /// Whether the set is empty.
     pub fn is_empty(&self) -> bool {
-        self.chunks.is_empty()
+        self.words.is_empty()
     }
 
     /// Whether `x` is in the set.
     pub fn contains(&self, x: u32) -> bool {
-        match self.chunks.get((x / 4096) as usize) {
-            Some(Some(c)) => c[(x % 4096 / 64) as usize] >> (x % 64) & 1 == 1,
-            _ => false,
+        match self.words.binary_search_by_key(&(x / 64), |&(w, _)| w) {
+            Ok(k) => self.words[k].1 >> (x % 64) & 1 == 1,
+            Err(_) => false,
         }
     }
 
     /// Adds `x`.
     pub fn insert(&mut self, x: u32) {
-        if self.contains(x) {
-            return;
+        let bit = 1u64 << (x % 64);
+        match self.words.binary_search_by_key(&(x / 64), |&(w, _)| w) {
+            Ok(k) if self.words[k].1 & bit != 0 => {}
+            Ok(k) => Rc::make_mut(&mut self.words)[k].1 |= bit,
+            Err(k) => Rc::make_mut(&mut self.words).insert(k, (x / 64, bit)),
         }
-        let chunks = Rc::make_mut(&mut self.chunks);
-        let ci = (x / 4096) as usize;
-        if chunks.len() <= ci {
-            chunks.resize(ci + 1, None);
-        }
-        let chunk = chunks[ci].get_or_insert_with(|| Rc::new([0; 64]));
-        Rc::make_mut(chunk)[(x % 4096 / 64) as usize] |= 1 << (x % 64);
     }
 }
 
 /// The input indices `lit` depends on, ascending.
 pub fn support(aig: &Aig, lit: AigLit) -> Rc<[u32]> {
     let mut res = Vec::new();
-    let mut seen = std::collections::HashSet::new();
+    let mut seen: FxHashSet<usize> = FxHashSet::default();
     let mut stack = vec![lit];
     while let Some(l) = stack.pop() {
         if l.is_const() || !seen.insert(l.node_idx()) {
