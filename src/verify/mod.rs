@@ -214,7 +214,13 @@ impl Observer for Exhaustive {
 /// (`kind::run`), or both side by side, the first answer winning. Two answers that disagree (a
 /// vcov bug) give UNKNOWN rather than either.
 /// The engines count what they do in `progress`.
-pub fn decide(prog: &Program, cfa: &Cfa, explore: ExploreConfig, engines: Engines, progress: &Arc<Progress>) -> Decision {
+pub fn decide(
+    prog: &Program,
+    cfa: &Cfa,
+    explore: ExploreConfig,
+    engines: Engines,
+    progress: &Arc<Progress>,
+) -> Decision {
     decide_guided(prog, cfa, explore, engines, progress, Exhaustive)
 }
 

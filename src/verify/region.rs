@@ -621,7 +621,7 @@ mod tests {
         let region = Rc::new(RefCell::new(Region::default()));
         let guide = RegionGuide::new(None, Some(region.clone()), None::<Snapshots>, Rc::new(Cell::default()));
         let config = ExploreConfig { property: Property::ErrorLabel, ..config };
-        let decision = explicit_guided(&prog, &cfa, config, guide);
+        let decision = explicit_guided(&prog, &cfa, config, &Default::default(), guide);
         let text = automaton(&region.borrow(), &cfa, dialect, "test", None).text;
         (decision.verdict, text)
     }
