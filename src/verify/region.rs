@@ -43,7 +43,7 @@ use crate::symex::{CutReason, PathEnd};
 /// Which CPAchecker's texts the automaton is written in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Dialect {
-    /// CPAchecker 1.x: assume edges with their normalised text (`[x == 0]`) [default].
+    /// CPAchecker 1.x: assume edges with their normalised text (`[x == 0]`); the default.
     #[default]
     V1,
     /// CPAchecker 2.3 and later: assume edges with the whole condition as written.
