@@ -85,36 +85,7 @@ pub fn place(prog: &Program, cfa: &Cfa, invariants: &[LoopInvariant]) -> Vec<Pla
 pub fn correctness_graphml(info: &WitnessInfo, cfa: &Cfa, loops: &[PlacedLoop]) -> String {
     let loops: Vec<&PlacedLoop> =
         loops.iter().filter(|l| enters_on(cfa, l.node, l.line) && heads_entered_on(cfa, l.line) == 1).collect();
-    let mut out = String::new();
-    out.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n");
-    out.push_str("<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\">\n");
-    for (name, ty, on, id, default) in KEYS {
-        match default {
-            Some(d) => {
-                let _ = writeln!(
-                    out,
-                    " <key attr.name=\"{name}\" attr.type=\"{ty}\" for=\"{on}\" id=\"{id}\">\n  <default>{d}</default>\n </key>"
-                );
-            }
-            None => {
-                let _ = writeln!(out, " <key attr.name=\"{name}\" attr.type=\"{ty}\" for=\"{on}\" id=\"{id}\"/>");
-            }
-        }
-    }
-    out.push_str(" <graph edgedefault=\"directed\">\n");
-    for (key, value) in [
-        ("witness-type", "correctness_witness"),
-        ("sourcecodelang", "C"),
-        ("producer", info.producer.as_str()),
-        ("specification", info.specification.as_str()),
-        ("programfile", info.program_file.as_str()),
-        ("programhash", info.program_hash.as_str()),
-        ("architecture", info.architecture.as_str()),
-        ("creationtime", info.creation_time.as_str()),
-    ] {
-        let _ = writeln!(out, "  <data key=\"{key}\">{}</data>", xml_escape(value));
-    }
-    out.push_str("  <node id=\"N0\">\n   <data key=\"entry\">true</data>\n  </node>\n");
+    let mut out = super::graphml_start(info, "correctness_witness", &KEYS);
     for (k, l) in loops.iter().enumerate() {
         let conj: Vec<String> = l.invariants.iter().map(|e| format!("({e})")).collect();
         let _ = writeln!(

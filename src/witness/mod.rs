@@ -56,36 +56,7 @@ pub fn violation_graphml(
     edges: &[EdgeId],
     inputs: &[InputValue],
 ) -> String {
-    let mut out = String::new();
-    out.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n");
-    out.push_str("<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\">\n");
-    for (name, ty, on, id, default) in KEYS {
-        match default {
-            Some(d) => {
-                let _ = writeln!(
-                    out,
-                    " <key attr.name=\"{name}\" attr.type=\"{ty}\" for=\"{on}\" id=\"{id}\">\n  <default>{d}</default>\n </key>"
-                );
-            }
-            None => {
-                let _ = writeln!(out, " <key attr.name=\"{name}\" attr.type=\"{ty}\" for=\"{on}\" id=\"{id}\"/>");
-            }
-        }
-    }
-    out.push_str(" <graph edgedefault=\"directed\">\n");
-    for (key, value) in [
-        ("witness-type", "violation_witness"),
-        ("sourcecodelang", "C"),
-        ("producer", info.producer.as_str()),
-        ("specification", info.specification.as_str()),
-        ("programfile", info.program_file.as_str()),
-        ("programhash", info.program_hash.as_str()),
-        ("architecture", info.architecture.as_str()),
-        ("creationtime", info.creation_time.as_str()),
-    ] {
-        let _ = writeln!(out, "  <data key=\"{key}\">{}</data>", xml_escape(value));
-    }
-    out.push_str("  <node id=\"N0\">\n   <data key=\"entry\">true</data>\n  </node>\n");
+    let mut out = graphml_start(info, "violation_witness", &KEYS);
     // Results of external calls, in the order the path made the calls.
     let mut calls = inputs.iter().filter(|i| matches!(i.kind, InputKind::Call { .. })).peekable();
     // The transitions before the violating edge, then the violating edge's own (always one, into
@@ -266,6 +237,45 @@ pub fn utc_timestamp(t: SystemTime) -> String {
     let t = t.replace_nanosecond(0).unwrap_or(t);
     t.format(&time::format_description::well_known::Rfc3339).unwrap_or_default()
 }
+
+/// The start of a GraphML witness of type `witness_type`: the `keys` it uses, the graph's metadata
+/// from `info` and the entry node `N0`.
+pub(crate) fn graphml_start(info: &WitnessInfo, witness_type: &str, keys: &[GraphmlKey]) -> String {
+    let mut out = String::new();
+    out.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n");
+    out.push_str("<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\">\n");
+    for &(name, ty, on, id, default) in keys {
+        match default {
+            Some(d) => {
+                let _ = writeln!(
+                    out,
+                    " <key attr.name=\"{name}\" attr.type=\"{ty}\" for=\"{on}\" id=\"{id}\">\n  <default>{d}</default>\n </key>"
+                );
+            }
+            None => {
+                let _ = writeln!(out, " <key attr.name=\"{name}\" attr.type=\"{ty}\" for=\"{on}\" id=\"{id}\"/>");
+            }
+        }
+    }
+    out.push_str(" <graph edgedefault=\"directed\">\n");
+    for (key, value) in [
+        ("witness-type", witness_type),
+        ("sourcecodelang", "C"),
+        ("producer", info.producer.as_str()),
+        ("specification", info.specification.as_str()),
+        ("programfile", info.program_file.as_str()),
+        ("programhash", info.program_hash.as_str()),
+        ("architecture", info.architecture.as_str()),
+        ("creationtime", info.creation_time.as_str()),
+    ] {
+        let _ = writeln!(out, "  <data key=\"{key}\">{}</data>", xml_escape(value));
+    }
+    out.push_str("  <node id=\"N0\">\n   <data key=\"entry\">true</data>\n  </node>\n");
+    out
+}
+
+/// A GraphML key: its name, type, the element it is for, its id and its default value.
+pub(crate) type GraphmlKey = (&'static str, &'static str, &'static str, &'static str, Option<&'static str>);
 
 #[cfg(test)]
 mod tests {
