@@ -328,17 +328,8 @@ fn walk(
     }
 }
 
-/// `attr.name`, `attr.type`, `for`, `id`, default value.
-const KEYS: [(&str, &str, &str, &str, Option<&str>); 13] = [
-    ("witness-type", "string", "graph", "witness-type", None),
-    ("sourcecodelang", "string", "graph", "sourcecodelang", None),
-    ("producer", "string", "graph", "producer", None),
-    ("specification", "string", "graph", "specification", None),
-    ("programFile", "string", "graph", "programfile", None),
-    ("programHash", "string", "graph", "programhash", None),
-    ("architecture", "string", "graph", "architecture", None),
-    ("creationTime", "string", "graph", "creationtime", None),
-    ("isEntryNode", "boolean", "node", "entry", Some("false")),
+/// The keys of a correctness witness besides `super::GRAPH_KEYS`.
+const KEYS: [super::GraphmlKey; 4] = [
     ("invariant", "string", "node", "invariant", None),
     ("invariant.scope", "string", "node", "invariant.scope", None),
     ("startline", "int", "edge", "startline", None),

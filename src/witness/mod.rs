@@ -161,8 +161,8 @@ fn push_lines(data: &mut Vec<(&'static str, String)>, start: u32, end: u32) {
     }
 }
 
-/// `attr.name`, `attr.type`, `for`, `id`, default value.
-const KEYS: [(&str, &str, &str, &str, Option<&str>); 19] = [
+/// The keys of every GraphML witness: the graph's metadata and the entry node.
+const GRAPH_KEYS: [GraphmlKey; 9] = [
     ("witness-type", "string", "graph", "witness-type", None),
     ("sourcecodelang", "string", "graph", "sourcecodelang", None),
     ("producer", "string", "graph", "producer", None),
@@ -172,6 +172,10 @@ const KEYS: [(&str, &str, &str, &str, Option<&str>); 19] = [
     ("architecture", "string", "graph", "architecture", None),
     ("creationTime", "string", "graph", "creationtime", None),
     ("isEntryNode", "boolean", "node", "entry", Some("false")),
+];
+
+/// The keys of a violation witness besides `GRAPH_KEYS`.
+const KEYS: [GraphmlKey; 10] = [
     ("isSinkNode", "boolean", "node", "sink", Some("false")),
     ("isViolationNode", "boolean", "node", "violation", Some("false")),
     ("startline", "int", "edge", "startline", None),
@@ -238,13 +242,13 @@ pub fn utc_timestamp(t: SystemTime) -> String {
     t.format(&time::format_description::well_known::Rfc3339).unwrap_or_default()
 }
 
-/// The start of a GraphML witness of type `witness_type`: the `keys` it uses, the graph's metadata
+/// The start of a GraphML witness of type `witness_type`: `GRAPH_KEYS` and the `keys` it uses besides, the graph's metadata
 /// from `info` and the entry node `N0`.
 pub(crate) fn graphml_start(info: &WitnessInfo, witness_type: &str, keys: &[GraphmlKey]) -> String {
     let mut out = String::new();
     out.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n");
     out.push_str("<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\">\n");
-    for &(name, ty, on, id, default) in keys {
+    for &(name, ty, on, id, default) in GRAPH_KEYS.iter().chain(keys) {
         match default {
             Some(d) => {
                 let _ = writeln!(
