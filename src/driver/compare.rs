@@ -124,7 +124,11 @@ pub fn compare(config: &CompareConfig) -> Result<CompareOutcome> {
     for (r, (_, path)) in results.iter_mut().zip(&config.automata) {
         r.provenance = super::coverage::provenance(base, path)?;
     }
-    let compared = Compared::new(&results, config.over_time);
+    let taken_at = match config.over_time {
+        true => config.automata.iter().map(|(_, path)| super::region::taken_at_of_file(path)).collect(),
+        false => Vec::new(),
+    };
+    let compared = Compared::new(&results, config.over_time, taken_at);
     for w in &compared.not_monotone {
         diags.push(Diagnostic::new(
             crate::base::Severity::Warning,

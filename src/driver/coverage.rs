@@ -611,6 +611,7 @@ fn generate(
             memory: Some(config.memory_limit_mb.unwrap_or(symex::DEFAULT_MEMORY_MB) << 20),
             memory_flag: Some(super::watchdog::memory_flag()),
             cancel: None,
+            movable: None,
         },
         alias_links: config.alias_links,
         ..ExploreConfig::default()

@@ -97,6 +97,30 @@ impl LoadedCondition {
     }
 }
 
+/// The header line of an automaton `--aa-out` writes that says when it was taken (`at` after the
+/// start of the run); `taken_at` reads it back for `vcov compare --order time`.
+pub fn taken_at_line(at: Duration) -> String {
+    format!("taken at {:.3} s after the start of the run", at.as_secs_f64())
+}
+
+/// When the automaton `text` was taken, in seconds after the start of its run, as its header says
+/// (`taken_at_line`); `None` for an automaton without that line (CPAchecker's, a hand-written one).
+pub fn taken_at(text: &str) -> Option<f64> {
+    text.lines()
+        .take_while(|l| l.starts_with("//") || l.trim().is_empty())
+        .find_map(|l| {
+            l.trim_start_matches('/').trim().strip_prefix("taken at ")?.strip_suffix(" s after the start of the run")
+        })
+        .and_then(|t| t.parse::<f64>().ok())
+        .filter(|t| t.is_finite() && *t >= 0.0)
+}
+
+/// `taken_at` of the automaton in `path` (`None` when it cannot be read: reading it for the
+/// measurement reports that).
+pub fn taken_at_of_file(path: &Path) -> Option<f64> {
+    taken_at(&String::from_utf8_lossy(&std::fs::read(path).ok()?))
+}
+
 /// The text `--aa-out` writes for `region`, with a header saying what it is.
 pub fn region_text(
     region: &Region,
@@ -130,4 +154,19 @@ pub fn write_region(
     super::write_atomically(path, res.text.as_bytes())
         .with_context(|| format!("{}: cannot write the assumption automaton", path.display()))?;
     Ok(res.states)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_time_a_snapshot_was_taken_is_read_back_from_its_header() {
+        let at = Duration::from_millis(2_345);
+        let text = format!("// Written by vcov\n// snapshot 3\n// {}\nOBSERVER AUTOMATON A\n", taken_at_line(at));
+        assert_eq!(taken_at(&text), Some(2.345));
+        // Only the header counts, and an automaton without the line has no time.
+        assert_eq!(taken_at("OBSERVER AUTOMATON A\n// taken at 1.000 s after the start of the run\n"), None);
+        assert_eq!(taken_at("// taken at soon s after the start of the run\n"), None);
+    }
 }

@@ -115,12 +115,16 @@ pub fn verify(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
         config.aa_out.as_ref().and_then(|o| o.dialect).or(loaded.as_ref().map(|l| l.dialect())).unwrap_or_default();
     let embed = loaded.as_ref().filter(|l| l.dialect() == dialect).map(|l| &l.aut);
 
+    // With `--aa-out` and a time limit, the search stops while there is still the time to write the
+    // automaton of its region (`RegionGuide::writing_by`).
+    let writing = region.as_ref().and(config.time_limit).map(|_| crate::symex::MovableDeadline::new());
     let budget = Budget {
         deadline: config.time_limit.map(|l| start + l),
         stop: config.stop.clone(),
         memory: Some(config.memory_limit_mb.unwrap_or(crate::symex::DEFAULT_MEMORY_MB) << 20),
         memory_flag: Some(super::watchdog::memory_flag()),
         cancel: None,
+        movable: writing.clone(),
     };
     let explore_config = ExploreConfig {
         strategy: config.strategy,
@@ -146,7 +150,7 @@ pub fn verify(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
                 start,
                 sink: Box::new(move |region: &Region, at: Duration| {
                     index += 1;
-                    let what = format!("snapshot {index} at {:.1} s", at.as_secs_f64());
+                    let what = format!("snapshot {index}\n{}", super::region::taken_at_line(at));
                     let path = out.snapshot_file(index, at);
                     if let Err(e) = super::region::write_region(&path, region, cfa, dialect, &what, embed) {
                         err.get_or_insert(e);
@@ -156,7 +160,8 @@ pub fn verify(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
         }
         _ => None,
     };
-    let guide = RegionGuide::new(condition.as_ref(), region.clone(), snapshots, counts.clone());
+    let guide = RegionGuide::new(condition.as_ref(), region.clone(), snapshots, counts.clone())
+        .writing_by(config.time_limit.map(|l| start + l).zip(writing));
     let progress = super::progress::VerifyProgressLine::start(config.progress, config.engines);
     let decision = verify::decide_guided(&prog, &cfa, explore_config, config.engines, progress.counters(), guide);
     progress.finish();
@@ -181,8 +186,14 @@ pub fn verify(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
     let aa_written = match (&config.aa_out, &region) {
         (Some(out), Some(region)) => {
             let path = out.final_file();
+            // The last of a series of snapshots says when it was taken too (only then: a run's
+            // automaton is otherwise the same text whenever it ends).
+            let taken = match out.snapshot_every {
+                Some(_) => format!("\n{}", super::region::taken_at_line(start.elapsed())),
+                None => String::new(),
+            };
             let what = format!(
-                "verdict: {}{}",
+                "verdict: {}{}{taken}",
                 decision.verdict,
                 config.condition.as_ref().map(|c| format!("\ncondition: {}", c.display())).unwrap_or_default()
             );

@@ -126,9 +126,10 @@ impl RunLimits {
     }
 }
 
-/// How much CPU time the search and the report may use past the deadline: on a loaded machine the
-/// process gets less than a core, and a wall-clock grace would throw away a run that was about to
-/// end.
+/// How much CPU time the search and the report may use past the deadline, per core the process may
+/// run on: on a loaded machine the process gets less than a core, and a wall-clock grace would throw
+/// away a run that was about to end; on an idle one a second engine (the portfolio of `vcov verify`,
+/// the configurations of `vcov compare`) stopping beside the report uses CPU at the same time.
 pub const GRACE: Duration = Duration::from_secs(1);
 
 /// How long the search and the report may run past the deadline by the clock, whatever they use: a
@@ -143,7 +144,7 @@ const TICK: Duration = Duration::from_millis(10);
 pub struct Late {
     /// Wall-clock time since the deadline.
     pub wall: Duration,
-    /// CPU time the process used since the deadline.
+    /// CPU time the process used since the deadline, divided by the cores it may run on.
     pub cpu: Duration,
 }
 
@@ -186,6 +187,7 @@ impl Watchdog {
             .spawn(move || {
                 // The process's CPU time when the deadline passed (the first look after it).
                 let mut cpu_at_deadline: Option<f64> = None;
+                let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
                 while !q.load(Ordering::Relaxed) {
                     let resident = crate::symex::resident_bytes().unwrap_or(0);
                     if resident > limits.memory_bytes {
@@ -194,12 +196,14 @@ impl Watchdog {
                     let late = limits.deadline.and_then(|d| Instant::now().checked_duration_since(d)).map(|wall| {
                         let now = super::cpu_seconds();
                         let since = now - *cpu_at_deadline.get_or_insert(now);
-                        Late { wall, cpu: Duration::from_secs_f64(since.max(0.0)) }
+                        Late { wall, cpu: Duration::from_secs_f64((since / cores).max(0.0)) }
                     });
                     if let Some(limit) = verdict(phase(), late, resident, limits.memory_bytes) {
                         end_run(limit, &give_up);
                     }
-                    std::thread::sleep(TICK);
+                    // Parked, not asleep: dropping the watchdog wakes it, so that a short run does
+                    // not wait out a tick before it exits.
+                    std::thread::park_timeout(TICK);
                 }
             })
             .ok();
@@ -211,6 +215,7 @@ impl Drop for Watchdog {
     fn drop(&mut self) {
         self.quit.store(true, Ordering::Relaxed);
         if let Some(t) = self.thread.take() {
+            t.thread().unpark();
             let _ = t.join();
         }
     }

@@ -117,6 +117,9 @@ pub struct Product {
     /// How that generation was chosen (`Forced` after `Product::build`, where the caller chose it;
     /// `detect` says).
     pub source: Source,
+    /// Transitions (state, index) that fired but whose `ASSUME {false}` blocks the path: they match
+    /// the program (`match_stats` counts them as used), though no product edge takes them. Sorted.
+    pub blocked: Vec<(StateId, u32)>,
 }
 
 /// How much of the automaton the program reaches.
@@ -167,6 +170,7 @@ impl Product {
             tier_counts: [0; 4],
             generation,
             source: Source::Forced,
+            blocked: Vec::new(),
         };
         let mut index: HashMap<ProductNode, ProductNodeId> = HashMap::new();
         let start = ProductNode { aut: aut.initial, cfa: cfa.entry(), stack: Stacks::EMPTY };
@@ -181,6 +185,7 @@ impl Product {
             }
             let edges = takeable_edges(cfa, &p.stacks, node.stack, node.cfa);
             let fired = matcher.fire_all(node.aut, &edges);
+            let mut blocked = Vec::new();
             let mut succ = Vec::new();
             for (&e, f) in edges.iter().zip(fired) {
                 let edge = cfa.edge(e);
@@ -199,6 +204,7 @@ impl Product {
                             let tr = &state.transitions[t];
                             // `ASSUME {false}` (or any constantly false assumption) blocks the path.
                             if tr.assume == AssumeTruth::False {
+                                blocked.push((node.aut, t as u32));
                                 return None;
                             }
                             match tr.target {
@@ -215,7 +221,10 @@ impl Product {
                 }
             }
             p.succ[id.idx()] = succ;
+            p.blocked.extend(blocked);
         }
+        p.blocked.sort_unstable();
+        p.blocked.dedup();
         p
     }
 
@@ -249,6 +258,9 @@ impl Product {
                     used[n.aut.idx()][t as usize] = true;
                 }
             }
+        }
+        for &(q, t) in &self.blocked {
+            used[q.idx()][t as usize] = true;
         }
         let mut stats = MatchStats {
             states: 0,

@@ -43,7 +43,7 @@ const MAX_VALUES: usize = 8;
 const MAX_COMBINATIONS: usize = 256;
 
 /// Variables per chunk of an `Env`.
-const CHUNK: usize = 32;
+const CHUNK: usize = 16;
 
 /// What each tracked variable may hold; a variable absent may hold any value. A persistent array by
 /// variable id, in chunks shared between the states of nodes until one of them writes: an edge
@@ -356,7 +356,15 @@ enum Val {
     /// Any value whose bits under `known` are `ones` (bits of the value's two's complement to 128
     /// bits, so that conversions keeping the value keep the bits): what bitwise operations on values
     /// otherwise unknown leave known (`x | 128` has bit 7 set). `known` is neither empty nor full.
-    Bits { known: u128, ones: u128 },
+    Bits(Rc<KnownBits>),
+}
+
+/// The bits of a `Val::Bits` (behind a pointer, so that a `Val` and the chunks of an `Env` that an
+/// edge copies stay small).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct KnownBits {
+    known: u128,
+    ones: u128,
 }
 
 impl Val {
@@ -377,12 +385,12 @@ impl Val {
                 let rest: Vec<i128> = x.iter().filter(|c| !s.contains(c)).copied().collect();
                 (!rest.is_empty()).then_some(Val::Not(rest.into()))
             }
-            (Val::Bits { .. }, Val::Is(_) | Val::Bits { .. }) | (Val::Is(_), Val::Bits { .. }) => {
+            (Val::Bits(_), Val::Is(_) | Val::Bits(_)) | (Val::Is(_), Val::Bits(_)) => {
                 let ((ka, oa), (kb, ob)) = (self.bits()?, other.bits()?);
                 let known = ka & kb & !(oa ^ ob);
                 Val::of_bits(known, oa & known)
             }
-            (Val::Not(_), Val::Bits { .. }) | (Val::Bits { .. }, Val::Not(_)) => None,
+            (Val::Not(_), Val::Bits(_)) | (Val::Bits(_), Val::Not(_)) => None,
         }
     }
 
@@ -393,11 +401,11 @@ impl Val {
             (Val::Not(a), Val::Not(b)) => a.iter().all(|x| b.contains(x)),
             (Val::Not(x), Val::Is(s)) => s.iter().all(|c| !x.contains(c)),
             (Val::Is(_), Val::Not(_)) => false,
-            (Val::Bits { known, ones }, _) => match other.bits() {
-                Some((kb, ob)) => kb & known == *known && ob & known == *ones,
+            (Val::Bits(b), _) => match other.bits() {
+                Some((kb, ob)) => kb & b.known == b.known && ob & b.known == b.ones,
                 None => false,
             },
-            (Val::Is(_) | Val::Not(_), Val::Bits { .. }) => false,
+            (Val::Is(_) | Val::Not(_), Val::Bits(_)) => false,
         }
     }
 
@@ -406,7 +414,7 @@ impl Val {
         match self {
             Val::Is(s) => s.contains(&c),
             Val::Not(x) => !x.contains(&c),
-            Val::Bits { known, ones } => c as u128 & known == *ones,
+            Val::Bits(b) => c as u128 & b.known == b.ones,
         }
     }
 
@@ -418,7 +426,7 @@ impl Val {
                 Some((!differ, s[0] as u128 & !differ))
             }
             Val::Not(_) => None,
-            Val::Bits { known, ones } => Some((*known, *ones)),
+            Val::Bits(b) => Some((b.known, b.ones)),
         }
     }
 
@@ -428,7 +436,7 @@ impl Val {
         match known {
             0 => None,
             u128::MAX => Some(Val::Is(vec![ones as i128].into())),
-            _ => Some(Val::Bits { known, ones: ones & known }),
+            _ => Some(Val::Bits(Rc::new(KnownBits { known, ones: ones & known }))),
         }
     }
 }
@@ -617,8 +625,8 @@ impl Analyser<'_> {
                 Some(Val::Is(c.into()))
             }
             Val::Not(x) => preserves(from, to, dm).then_some(Val::Not(x)),
-            Val::Bits { known, ones } => {
-                let (k, o) = wrap_bits((known, ones), to, dm);
+            Val::Bits(b) => {
+                let (k, o) = wrap_bits((b.known, b.ones), to, dm);
                 Val::of_bits(k, o)
             }
         }
@@ -978,7 +986,7 @@ impl Analyser<'_> {
                     Some(Val::Not(x.into()))
                 }
                 (false, Some(not @ Val::Not(_))) => Some(not),
-                (false, Some(bits @ Val::Bits { .. })) => Some(bits),
+                (false, Some(bits @ Val::Bits(_))) => Some(bits),
                 (false, None) if ty.wrap(c, dm) == c => Some(Val::Not(vec![c].into())),
                 (false, None) => None,
             };

@@ -24,6 +24,9 @@ pub struct Compared<'a> {
     pub over_time: bool,
     /// With `over_time`: snapshots whose over-approximation lacks lines of the previous one's.
     pub not_monotone: Vec<NotMonotone>,
+    /// With `over_time`: when each snapshot was taken, in seconds after the start of its run, where
+    /// its automaton says (`vcov verify --aa-out` writes it); empty otherwise.
+    pub taken_at: Vec<Option<f64>>,
 }
 
 /// A snapshot whose over-approximation does not contain the previous one's.
@@ -35,8 +38,8 @@ pub struct NotMonotone {
 }
 
 impl<'a> Compared<'a> {
-    /// Compares `results` (of one program, same lines to cover).
-    pub fn new(results: &'a [CoverageResult], over_time: bool) -> Compared<'a> {
+    /// Compares `results` (of one program, same lines to cover); `taken_at` as the field says.
+    pub fn new(results: &'a [CoverageResult], over_time: bool, taken_at: Vec<Option<f64>>) -> Compared<'a> {
         let has = |set: &[u32], l: u32| set.binary_search(&l).is_ok();
         let mut some: Vec<u32> = results.iter().flat_map(|r| r.under_lines.iter().copied()).collect();
         some.sort_unstable();
@@ -91,6 +94,7 @@ impl<'a> Compared<'a> {
             over_but_not_coverable,
             over_time,
             not_monotone,
+            taken_at: if over_time { taken_at } else { Vec::new() },
         }
     }
 }
@@ -210,7 +214,7 @@ pub fn compare_json(c: &Compared) -> String {
                    "not_coverable_in": n.iter().map(|&i| names[i]).collect::<Vec<_>>()})
         })
         .collect();
-    let doc = json!({
+    let mut doc = json!({
         "schema_version": super::SCHEMA_VERSION,
         "program": c.results.first().map(|r| r.program.display().to_string()),
         "names": names,
@@ -221,6 +225,11 @@ pub fn compare_json(c: &Compared) -> String {
         "covered_only_by": only,
         "over_but_not_coverable": conflicts,
     });
+    if c.over_time {
+        // When each snapshot was taken (seconds after the start of its run; null where its
+        // automaton does not say).
+        doc["taken_at"] = json!(c.taken_at);
+    }
     let mut res = serde_json::to_string(&doc).expect("JSON values serialize");
     res.push('\n');
     res

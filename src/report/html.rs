@@ -58,7 +58,8 @@ const MAX_INPUTS_SHOWN: usize = 24;
 const MAX_EXECS_IN_TITLE: usize = 8;
 
 /// The pages of the report for `input`: `index.html`, `review.html` and, for a program of more than
-/// `SOURCE_PAGE_LINES` lines, `source-1.html`, `source-2.html`, ... and `branches.html`.
+/// `SOURCE_PAGE_LINES` lines, `source-1.html`, `source-2.html`, ... and `branches.html`; for
+/// snapshots of one run, `coverage-over-time.svg` (the chart of `index.html`, alone).
 pub fn html_report(input: &HtmlInput) -> Vec<HtmlPage> {
     let texts: Vec<&str> = input.source.lines().collect();
     let layout = Layout::new(texts.len(), &input.results[0].functions);
@@ -95,6 +96,10 @@ pub fn html_report(input: &HtmlInput) -> Vec<HtmlPage> {
         script: SCRIPT,
     };
     pages.push(HtmlPage { file: "index.html".into(), text: render(&env, "report.html", &index) });
+    // The chart of snapshots on its own too, for a README or a paper.
+    if let Some(chart) = over_time_chart(input) {
+        pages.push(HtmlPage { file: "coverage-over-time.svg".into(), text: chart });
+    }
     if !layout.inline {
         for (k, &(first, last)) in layout.pages.iter().enumerate() {
             let page = SourcePage {
@@ -633,27 +638,54 @@ fn plots(input: &HtmlInput) -> Vec<String> {
             Shape::Steps,
         ));
     }
-    if input.compared.is_some_and(|c| c.over_time) {
-        let over = input.results.iter().enumerate().map(|(k, r)| ((k + 1) as f64, r.over_lines.len() as f64));
-        let under = input.results.iter().enumerate().map(|(k, r)| ((k + 1) as f64, r.under_lines.len() as f64));
-        out.push(line_chart(
-            "Coverage over time (snapshots in order)",
-            &Axis { label: "snapshot", integer: true, min: 1.0 },
-            &Axis::count("lines"),
-            &[
-                Series {
-                    name: "over-approximation".into(),
-                    points: over.collect(),
-                    end: None,
-                    colour: svg::NEUTRAL,
-                    dash: "8 4",
-                },
-                Series { name: "covered".into(), points: under.collect(), end: None, colour: covered, dash: "" },
-            ],
-            Shape::Points,
-        ));
-    }
+    out.extend(over_time_chart(input));
     out
+}
+
+/// For snapshots of one run (`vcov compare --order time`): the over-approximation, the covered and
+/// the decided lines (covered or proven not coverable) of each snapshot, against the time it was
+/// taken when every automaton says (`Compared::taken_at`), else against its number.
+fn over_time_chart(input: &HtmlInput) -> Option<String> {
+    let compared = input.compared.filter(|c| c.over_time)?;
+    let times: Option<Vec<f64>> = match compared.taken_at.len() == input.results.len() {
+        true => compared.taken_at.iter().copied().collect(),
+        false => None,
+    };
+    let x = |k: usize| times.as_ref().map_or((k + 1) as f64, |t| t[k]);
+    let points = |count: &dyn Fn(&CoverageResult) -> usize| -> Vec<(f64, f64)> {
+        input.results.iter().enumerate().map(|(k, r)| (x(k), count(r) as f64)).collect()
+    };
+    let decided = |r: &CoverageResult| {
+        r.line_status.values().filter(|s| matches!(s, LineStatus::Covered(_) | LineStatus::NotCoverable)).count()
+    };
+    let axis = match times {
+        Some(_) => Axis::real("seconds after the start of the run"),
+        None => Axis { label: "snapshot", integer: true, min: 1.0 },
+    };
+    let series = [
+        Series {
+            name: "over-approximation".into(),
+            points: points(&|r| r.over_lines.len()),
+            end: None,
+            colour: svg::NEUTRAL,
+            dash: "8 4",
+        },
+        Series {
+            name: "decided".into(),
+            points: points(&decided),
+            end: None,
+            colour: svg::status_colour("not_coverable"),
+            dash: "3 3",
+        },
+        Series {
+            name: "covered".into(),
+            points: points(&|r| r.under_lines.len()),
+            end: None,
+            colour: svg::status_colour("covered"),
+            dash: "",
+        },
+    ];
+    Some(line_chart("Coverage over time", &axis, &Axis::count("lines"), &series, Shape::Points))
 }
 
 /// A sortable, filterable table: a header row per configuration group, then rows of cells.

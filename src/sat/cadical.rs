@@ -22,6 +22,44 @@ pub struct Interrupt {
     pub cancel: Option<Arc<AtomicBool>>,
     /// Stop once this instant has passed. [default: none]
     pub deadline: Option<Instant>,
+    /// Stop once this deadline, which its owner may move earlier while the solver runs, has passed.
+    /// [default: none]
+    pub movable: Option<MovableDeadline>,
+}
+
+/// A deadline its owner may move earlier while others read it (`vcov verify --aa-out` stops its
+/// search while there is still the time to write the automaton of a region that keeps growing).
+/// Clones share the deadline.
+#[derive(Clone, Debug)]
+pub struct MovableDeadline {
+    base: Instant,
+    /// Nanoseconds after `base`; `u64::MAX`: none yet.
+    nanos: Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl MovableDeadline {
+    /// A deadline not set yet.
+    pub fn new() -> MovableDeadline {
+        MovableDeadline { base: Instant::now(), nanos: Arc::new(std::sync::atomic::AtomicU64::new(u64::MAX)) }
+    }
+
+    /// Sets it to `at`, if that is earlier than where it is.
+    pub fn move_to(&self, at: Instant) {
+        let n = at.saturating_duration_since(self.base).as_nanos().min(u64::MAX as u128 - 1) as u64;
+        self.nanos.fetch_min(n, Ordering::Relaxed);
+    }
+
+    /// Whether it has passed.
+    pub fn passed(&self) -> bool {
+        let n = self.nanos.load(Ordering::Relaxed);
+        n != u64::MAX && self.base.elapsed().as_nanos() >= n as u128
+    }
+}
+
+impl Default for MovableDeadline {
+    fn default() -> Self {
+        MovableDeadline::new()
+    }
 }
 
 /// The CaDiCaL incremental SAT solver.
@@ -44,10 +82,15 @@ impl Interrupt {
     pub fn is_triggered(&self) -> bool {
         [&self.stop, &self.also, &self.cancel].into_iter().flatten().any(|flag| flag.load(Ordering::Relaxed))
             || self.deadline.is_some_and(|deadline| Instant::now() >= deadline)
+            || self.movable.as_ref().is_some_and(MovableDeadline::passed)
     }
 
     fn is_set(&self) -> bool {
-        self.stop.is_some() || self.also.is_some() || self.cancel.is_some() || self.deadline.is_some()
+        self.stop.is_some()
+            || self.also.is_some()
+            || self.cancel.is_some()
+            || self.deadline.is_some()
+            || self.movable.is_some()
     }
 }
 
@@ -222,6 +265,27 @@ mod tests {
         assert!(start.elapsed() < Duration::from_secs(5), "took {:?}", start.elapsed());
         // The deadline has passed, so the next call returns at once.
         assert_eq!(s.solve(&[]), SatResult::Unknown);
+    }
+
+    #[test]
+    fn a_movable_deadline_only_moves_earlier_and_stops_a_hard_solve() {
+        let movable = MovableDeadline::new();
+        assert!(!movable.passed(), "not set yet");
+        let start = Instant::now();
+        movable.move_to(start + Duration::from_secs(3600));
+        movable.move_to(start + Duration::from_secs(7200));
+        assert!(!movable.passed());
+        let mut s = CadicalBackend::default();
+        pigeon_hole(&mut s, 12);
+        s.set_interrupt(Interrupt { movable: Some(movable.clone()), ..Interrupt::default() });
+        // Moved earlier by another holder while the solver runs.
+        let setter = thread::spawn(move || {
+            thread::sleep(Duration::from_millis(100));
+            movable.move_to(Instant::now());
+        });
+        assert_eq!(s.solve(&[]), SatResult::Unknown);
+        assert!(start.elapsed() < Duration::from_secs(5), "took {:?}", start.elapsed());
+        setter.join().unwrap();
     }
 
     #[test]

@@ -29,7 +29,7 @@ use std::ops::Not;
 
 pub use aig::{Aig, AigInput, AigLit, AigNode};
 pub use bv::{Bv, MAX_WIDTH};
-pub use cadical::{CadicalBackend, Interrupt};
+pub use cadical::{CadicalBackend, Interrupt, MovableDeadline};
 pub use encode::Encoder;
 
 /// A solver variable, numbered from 1 as in DIMACS.

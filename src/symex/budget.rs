@@ -4,7 +4,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::sat::Interrupt;
+use crate::sat::{Interrupt, MovableDeadline};
 
 /// The memory limit of `vcov verify` and `vcov coverage` unless told otherwise, in MiB: well within
 /// the 8 GiB SV-COMP gives a verifier, and leaves room for the report.
@@ -26,6 +26,9 @@ pub struct Budget {
     /// Stop once this flag is set: another engine of a portfolio decided (`verify::decide`).
     /// [default: none]
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Stop for the time limit once this deadline passes, which the run moves earlier to keep the
+    /// time what it does after the search takes (`vcov verify --aa-out`). [default: none]
+    pub movable: Option<MovableDeadline>,
 }
 
 /// Why an exploration ended before it had explored every path.
@@ -61,7 +64,9 @@ impl Budget {
         if self.stop.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)) {
             return Some(StopReason::Interrupted);
         }
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.movable.as_ref().is_some_and(MovableDeadline::passed)
+        {
             return Some(StopReason::Time);
         }
         if self.memory_flag.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)) {
@@ -80,6 +85,7 @@ impl Budget {
             also: self.memory_flag.clone(),
             cancel: self.cancel.clone(),
             deadline: self.deadline,
+            movable: self.movable.clone(),
         }
     }
 }

@@ -138,8 +138,9 @@ pub enum Step {
     /// program (`Guide::completes`): once the caller accepts a completing path of this subtree
     /// (`Explorer::accept_completion`), the remaining alternatives are dropped (`PathEnd::Dropped`).
     CompletionOnly,
-    /// Stop the whole exploration.
-    Stop,
+    /// Stop the whole exploration, for this reason (`StopReason::Requested` when the guide has no
+    /// other; `StopReason::Time` when it stops to leave time for what the run does after).
+    Stop(StopReason),
 }
 
 /// A successor of a branch, as the guide sees it when ordering.
@@ -931,8 +932,8 @@ impl<'a, G: Guide> Explorer<'a, G> {
                 return None;
             }
             Step::CompletionOnly => self.enter_completion(&mut it),
-            Step::Stop => {
-                self.stop();
+            Step::Stop(reason) => {
+                self.stop.get_or_insert(reason);
                 return None;
             }
         }
@@ -1042,8 +1043,8 @@ impl<'a, G: Guide> Explorer<'a, G> {
                     path.push(e);
                     self.emit(&it, path, tag, PathEnd::Pruned);
                 }
-                Step::Stop => {
-                    self.stop();
+                Step::Stop(reason) => {
+                    self.stop.get_or_insert(reason);
                     return None;
                 }
             }

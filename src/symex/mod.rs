@@ -16,7 +16,7 @@
 //! that yields every path when it ends. The caller's `Guide`:
 //! - keeps a per-path `Tag` (`initial_tag`), updated by `on_edge` on every edge a path takes (each
 //!   branch successor gets its own copy, before the feasibility check), which may also prune the path
-//!   (`Step::Prune`), stop everything (`Step::Stop`), or mark the path "completion only"
+//!   (`Step::Prune`), stop everything (`Step::Stop`, with a reason), or mark the path "completion only"
 //!   (`Step::CompletionOnly`: the subtree is searched for one feasible continuation that
 //!   `Guide::completes` and that the caller accepts (`Explorer::accept_completion`), then its
 //!   remaining alternatives are dropped);
@@ -50,6 +50,7 @@ mod verdict;
 use crate::cfa::Cfa;
 use crate::cfront::ir::Program;
 
+pub use crate::sat::MovableDeadline;
 pub use budget::{resident_bytes, Budget, StopReason, DEFAULT_MEMORY_MB};
 pub use cache::CacheStats;
 pub use exec::{EndKind, Property, World};

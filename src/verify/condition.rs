@@ -38,6 +38,7 @@ use super::{Engine, Observer};
 use crate::automaton::{AssumeTruth, Automaton, StateId, Target};
 use crate::cfa::{Cfa, EdgeId};
 use crate::product::{stack_after, takeable_edges, Matcher, Product, ProductNode, StackId, Stacks};
+use crate::sat::MovableDeadline;
 use crate::symex::{Guide, PathOutcome, Step};
 
 /// What the automaton does on one edge, for the condition.
@@ -236,7 +237,18 @@ pub struct RegionGuide<'a, 's> {
     counts: Rc<Cell<ConditionCounts>>,
     snapshots: Option<(Snapshots<'s>, Instant)>,
     calls: u32,
+    /// When the region's automaton must be written by (the run's deadline), and the search's
+    /// deadline that is moved earlier as the region grows; how long writing takes per node of the
+    /// region (the larger of `WRITE_SECONDS_PER_NODE` and what the snapshots took).
+    write_by: Option<(Instant, MovableDeadline)>,
+    seconds_per_node: f64,
 }
+
+/// Seconds it takes to write the automaton of a region, per node of the region (a search tree of
+/// token_ring.13: 0.45–0.6 µs; pipeline, whose tree folds well: 0.1 µs), with a margin.
+const WRITE_SECONDS_PER_NODE: f64 = 1e-6;
+/// Seconds set aside for writing besides (the file, the rest of the report).
+const WRITE_SECONDS_FIXED: f64 = 0.2;
 
 impl<'a, 's> RegionGuide<'a, 's> {
     /// A guide following `cond` (if any), recording into `region` (if any), writing `snapshots` (if
@@ -252,7 +264,25 @@ impl<'a, 's> RegionGuide<'a, 's> {
             let next = s.start + s.every;
             (s, next)
         });
-        RegionGuide { cond, stacks, region, counts, snapshots, calls: 0 }
+        RegionGuide {
+            cond,
+            stacks,
+            region,
+            counts,
+            snapshots,
+            calls: 0,
+            write_by: None,
+            seconds_per_node: WRITE_SECONDS_PER_NODE,
+        }
+    }
+
+    /// The same guide, which moves `search_deadline` (the search's budget's, for the time limit)
+    /// to `deadline` less the time writing its region's automaton takes, as the region grows: a run
+    /// with `--aa-out` and a time limit ends with its automaton written, however large the region
+    /// grew, also when the search is inside a long solver call then.
+    pub fn writing_by(mut self, deadlines: Option<(Instant, MovableDeadline)>) -> Self {
+        self.write_by = deadlines.filter(|_| self.region.is_some());
+        self
     }
 
     fn count(&self, f: impl FnOnce(&mut ConditionCounts)) {
@@ -261,20 +291,30 @@ impl<'a, 's> RegionGuide<'a, 's> {
         self.counts.set(c);
     }
 
-    fn snapshot_due(&mut self) {
+    /// Every 64 edges: writes a snapshot when one is due, moves the search's deadline for the time
+    /// writing the region takes (`writing_by`), and says whether that deadline has passed.
+    fn tick(&mut self) -> bool {
         self.calls = self.calls.wrapping_add(1);
         if !self.calls.is_multiple_of(64) {
-            return;
+            return false;
         }
-        let (Some((snap, next)), Some(region)) = (&mut self.snapshots, &self.region) else { return };
-        let now = Instant::now();
-        if now < *next {
-            return;
+        let Some(region) = &self.region else { return false };
+        if let Some((snap, next)) = &mut self.snapshots {
+            let now = Instant::now();
+            if now >= *next {
+                let nodes = region.borrow().len().max(1);
+                (snap.sink)(&region.borrow(), now - snap.start);
+                let took = now.elapsed().as_secs_f64();
+                self.seconds_per_node = self.seconds_per_node.max(took / nodes as f64);
+                // The next one an interval after this one ended, so that a large region cannot make
+                // the search write all the time.
+                *next = Instant::now() + snap.every;
+            }
         }
-        (snap.sink)(&region.borrow(), now - snap.start);
-        // The next one an interval after this one ended, so that a large region cannot make the
-        // search write all the time.
-        *next = Instant::now() + snap.every;
+        let Some((by, search_deadline)) = &self.write_by else { return false };
+        let writing = WRITE_SECONDS_FIXED + self.seconds_per_node * region.borrow().len() as f64;
+        search_deadline.move_to(by.checked_sub(Duration::from_secs_f64(writing)).unwrap_or_else(Instant::now));
+        search_deadline.passed()
     }
 }
 
@@ -297,7 +337,9 @@ impl Guide for RegionGuide<'_, '_> {
         if let Some(r) = &self.region {
             tag.node = r.borrow_mut().child(tag.node, edge);
         }
-        self.snapshot_due();
+        if self.tick() {
+            return Step::Stop(crate::symex::StopReason::Time);
+        }
         let (Some(cond), Pos::At(q)) = (self.cond, tag.pos) else { return Step::Continue };
         let src = cfa.edge(edge).src;
         let siblings = takeable_edges(cfa, &self.stacks, tag.stack, src);

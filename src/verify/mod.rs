@@ -270,15 +270,21 @@ pub fn decide_guided<G: Observer>(
                 // The receiver is gone when the first engine decided first.
                 let _ = send.send(res);
             });
+            let limits = explore.budget.clone();
             let first = explicit_guided(prog, cfa, explore, &progress.paths, guide);
             let decided = !matches!(first.verdict, Verdict::Unknown(_));
-            if decided {
+            // Past a limit (time, memory, a signal) the second engine's answer is the one it has
+            // already sent: the run does not wait while it notices the limit and frees its memory,
+            // which would eat into the grace the limit leaves for the report.
+            // (Not a cancel: the second engine cancels the first when it decided, and then sends.)
+            let limited = !matches!(limits.exhausted(), None | Some(symex::StopReason::Requested));
+            if decided || limited {
                 cancel.store(true, Ordering::Relaxed);
             }
             let second = match spawned {
                 Err(_) => None,
                 // An answer already there is checked against the first one.
-                Ok(_) if decided => recv.try_recv().ok(),
+                Ok(_) if decided || limited => recv.try_recv().ok(),
                 Ok(_) => recv.recv().ok(),
             };
             let Some(((res, stats), bfs)) = second else {
