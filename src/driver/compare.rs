@@ -120,7 +120,21 @@ pub fn compare(config: &CompareConfig) -> Result<CompareOutcome> {
         paths.push(m.paths);
     }
     super::watchdog::enter(super::watchdog::Phase::Reporting);
-    share_executions(base, &prog, &cfa, &loaded, &paths, &mut results, &mut diags);
+    // Sharing composes every automaton with the CFA again (as long as composing took at first):
+    // past the time limit, or too close to it, the report goes without (an execution not shared
+    // only leaves lines another configuration covered unclaimed here).
+    let composing = results.iter().map(|r| r.times.compose).fold(0.0, f64::max);
+    let left = base.time_limit.map(|l| l.as_secs_f64() - start.elapsed().as_secs_f64());
+    match left {
+        Some(left) if left < 2.0 * composing + 0.5 => diags.push(Diagnostic::new(
+            crate::base::Severity::Warning,
+            &base.program,
+            0,
+            0,
+            "executions were not shared between the configurations after their searches: the time limit leaves no time for it",
+        )),
+        _ => share_executions(base, &prog, &cfa, &loaded, &paths, &mut results, &mut diags),
+    }
     for (r, (_, path)) in results.iter_mut().zip(&config.automata) {
         r.provenance = super::coverage::provenance(base, path)?;
     }

@@ -93,3 +93,33 @@ fn a_product_with_long_paths_is_measured_on_the_configurations_threads() {
     let run = vcov(["coverage", p, "--aa", a, "--max-executions", "0"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
 }
+
+#[test]
+fn a_compare_its_time_limit_stops_still_reports_and_says_what_it_left_out() {
+    // Both searches run until the limit (the counter never ends): the report is written, and the
+    // executions are not shared after the searches, which would compose every automaton again.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("c.json");
+    let run = vcov([
+        "compare",
+        "fixtures/c/verify/endless_counter.c",
+        "--aa",
+        "assumption-automata/true.spc",
+        "--aa",
+        "assumption-automata/true.spc",
+        "--name",
+        "a",
+        "--name",
+        "b",
+        "--timelimit",
+        "1",
+        "--json",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("executions were not shared between the configurations"), "{}", run.stderr);
+    let c = json(&out);
+    for conf in c["configurations"].as_array().unwrap() {
+        assert_eq!(conf["stopped_by"], "time_limit", "{conf}");
+    }
+}
