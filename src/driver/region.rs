@@ -107,7 +107,7 @@ pub fn taken_at_line(at: Duration) -> String {
 /// (`taken_at_line`); `None` for an automaton without that line (CPAchecker's, a hand-written one).
 pub fn taken_at(text: &str) -> Option<f64> {
     text.lines()
-        .take_while(|l| l.starts_with("//") || l.trim().is_empty())
+        .take_while(|l| in_header(l))
         .find_map(|l| {
             l.trim_start_matches('/').trim().strip_prefix("taken at ")?.strip_suffix(" s after the start of the run")
         })
@@ -115,10 +115,25 @@ pub fn taken_at(text: &str) -> Option<f64> {
         .filter(|t| t.is_finite() && *t >= 0.0)
 }
 
-/// `taken_at` of the automaton in `path` (`None` when it cannot be read: reading it for the
-/// measurement reports that).
+/// Whether `line` can be part of an automaton's header: a comment or blank.
+fn in_header(line: &str) -> bool {
+    line.starts_with("//") || line.trim().is_empty()
+}
+
+/// `taken_at` of the automaton in `path`, from its header only (`None` when it cannot be read:
+/// reading it for the measurement reports that).
 pub fn taken_at_of_file(path: &Path) -> Option<f64> {
-    taken_at(&String::from_utf8_lossy(&std::fs::read(path).ok()?))
+    use std::io::BufRead;
+    let mut header = String::new();
+    for line in std::io::BufReader::new(std::fs::File::open(path).ok()?).lines() {
+        let line = line.ok()?;
+        if !in_header(&line) {
+            break;
+        }
+        header.push_str(&line);
+        header.push('\n');
+    }
+    taken_at(&header)
 }
 
 /// The text `--aa-out` writes for `region`, with a header saying what it is.

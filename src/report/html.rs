@@ -655,9 +655,6 @@ fn over_time_chart(input: &HtmlInput) -> Option<String> {
     let points = |count: &dyn Fn(&CoverageResult) -> usize| -> Vec<(f64, f64)> {
         input.results.iter().enumerate().map(|(k, r)| (x(k), count(r) as f64)).collect()
     };
-    let decided = |r: &CoverageResult| {
-        r.line_status.values().filter(|s| matches!(s, LineStatus::Covered(_) | LineStatus::NotCoverable)).count()
-    };
     let axis = match times {
         Some(_) => Axis::real("seconds after the start of the run"),
         None => Axis { label: "snapshot", integer: true, min: 1.0 },
@@ -672,7 +669,7 @@ fn over_time_chart(input: &HtmlInput) -> Option<String> {
         },
         Series {
             name: "decided".into(),
-            points: points(&decided),
+            points: points(&|r| Counts::of(r).decided()),
             end: None,
             colour: svg::status_colour("not_coverable"),
             dash: "3 3",
