@@ -1,5 +1,5 @@
 //! The one table of C library and environment models: what vcov assumes a function without body
-//! does. The symbolic executor (`symex::exec`), the concrete interpreter (`symex::replay`) and the
+//! does. The symbolic executor (`symex::exec`), the concrete interpreter (`symex::interp`) and the
 //! replay harness (`evidence::harness`) all read it, so the three cannot disagree on a function:
 //! adding a model is one entry here (and its meaning in each of the three).
 //!
@@ -167,6 +167,17 @@ impl Arity {
 }
 
 impl LibFn {
+    /// The model a call passing `n_args` arguments gets: this one if they fit its arity, otherwise
+    /// `Unknown` (a declaration that does not fit the model is a function without body). The
+    /// executor, the interpreter and the transition system all ask this, so they agree.
+    pub fn for_call(self, n_args: usize) -> LibFn {
+        if self.arity().fits(n_args) {
+            self
+        } else {
+            LibFn::Unknown
+        }
+    }
+
     /// The arguments a call must pass for the model to apply.
     pub fn arity(self) -> Arity {
         match self {

@@ -63,7 +63,7 @@ pub fn execution_of_file(analysis: &Analysis, id: usize, file: String, path: Vec
     let cfa = analysis.cfa;
     let main_exit = cfa.func(cfa.main).expect("main").exit;
     let terminating = path.last().is_some_and(|&e| cfa.edge(e).dst == main_exit);
-    let cov = analysis.measure(&super::Execution { origin: file.clone(), edges: path.clone(), terminating });
+    let cov = analysis.coverage_of(&super::Execution { origin: file.clone(), edges: path.clone(), terminating });
     let record = ExecutionRecord {
         id,
         origin: Origin::File(file),

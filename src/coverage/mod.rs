@@ -27,7 +27,7 @@ use crate::symex::{AllocOrigin, InputKind};
 use result::MemoryFact;
 
 /// The memory facts of an execution with `inputs` (see `MemoryFact`), given what each allocation of
-/// its concrete run was (`allocs`, as `symex::replay` and `symex::confirm` tell); `None` when the
+/// its concrete run was (`allocs`, as `symex::interp` and `symex::confirm` tell); `None` when the
 /// execution read bytes of a `malloc`'d block never written, which the replay harness cannot
 /// reproduce (the C library's `malloc` serves the program there).
 pub fn memory_facts(
@@ -185,7 +185,7 @@ impl<'a> Analysis<'a> {
     }
 
     /// The lines `exec` covers.
-    pub fn measure(&self, exec: &Execution) -> ExecutionCoverage {
+    pub fn coverage_of(&self, exec: &Execution) -> ExecutionCoverage {
         let walk = self.walk(&exec.edges);
         let edges: Vec<EdgeId> = if exec.terminating { walk.counted.into_iter().collect() } else { Vec::new() };
         let lines = self.cfa.lines_of_edges(&edges, self.line_rule);

@@ -738,7 +738,7 @@ pub struct ExecutionRecord {
 }
 
 /// A fact about an execution's memory, for the replay harness (allocation numbers count the objects
-/// the execution allocated, from 0, as `symex::replay` does).
+/// the execution allocated, from 0, as `symex::interp` does).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MemoryFact {
     /// Input `input` (index into the inputs) was read from bytes never written: at `offset` of

@@ -90,7 +90,7 @@ impl Refusal {
     fn of(cfa: &Cfa, r: &symex::Rejected) -> Refusal {
         match (&r.why, r.at) {
             (symex::Rejection::NoModel, _) => Refusal::NoModel,
-            (symex::Rejection::Diverged(symex::ReplayEnd::Diverged), Some(e)) => {
+            (symex::Rejection::Diverged(symex::ConcreteEnd::Diverged), Some(e)) => {
                 Refusal::LeftPath { line: cfa.edge(e).lines.map_or(0, |(l, _)| l), edge: cfa.edge(e).text.to_string() }
             }
             (symex::Rejection::Diverged(end), _) => Refusal::Ended(format!("{end:?}")),
@@ -414,7 +414,7 @@ fn search_beside(
             let mine = own_since(&out.executions, &mut published);
             for (from, (edges, inputs)) in p.exchange(mine) {
                 let exec = Execution { origin: String::new(), edges, terminating: true };
-                let coverage = analysis.measure(&exec);
+                let coverage = analysis.coverage_of(&exec);
                 let guide = explorer.guide_mut();
                 if !coverage.lines.iter().any(|&l| guide.is_uncovered(l)) {
                     continue;
@@ -422,7 +422,7 @@ fn search_beside(
                 guide.mark_covered(&coverage.lines);
                 covered.extend(coverage.lines.iter().copied());
                 // The other search replayed it; its allocations are this program's too.
-                let run = symex::replay(prog, cfa, property, &inputs, exec.edges.len() as u64 + 1);
+                let run = symex::interpret(prog, cfa, property, &inputs, exec.edges.len() as u64 + 1);
                 let memory = memory_facts(prog, &inputs, &run.allocs);
                 out.executions.push(FoundExecution {
                     edges: exec.edges,
@@ -518,7 +518,8 @@ fn search_beside(
         }
         // A real execution: it completes its `CompletionOnly` subtree, if it is in one.
         explorer.accept_completion(&outcome);
-        let coverage = analysis.measure(&Execution { origin: String::new(), edges: edges.clone(), terminating: true });
+        let coverage =
+            analysis.coverage_of(&Execution { origin: String::new(), edges: edges.clone(), terminating: true });
         // The invariants behind `lines_without_exit`, `lines_ruled_out` and
         // `lines_into_unexplored`: no terminating execution covers one of them.
         debug_assert!(
@@ -742,7 +743,7 @@ fn prove_not_coverable(
         if outcome.end == PathEnd::Exit {
             explorer.accept_completion(&outcome);
             let edges = outcome.path.edges();
-            let coverage = analysis.measure(&Execution { origin: String::new(), edges, terminating: true });
+            let coverage = analysis.coverage_of(&Execution { origin: String::new(), edges, terminating: true });
             explorer.guide_mut().mark_covered(&coverage.lines);
         }
         if explorer.guide().nothing_left() {

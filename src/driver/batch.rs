@@ -334,10 +334,10 @@ fn find_tasks(config: &BatchConfig) -> Result<Vec<Task>> {
         if meta.is_dir() {
             walk(input, config.mode, out_dir.as_deref(), 0, &mut found)?;
         } else if ext == "csv" {
-            let text = std::fs::read_to_string(input).with_context(|| format!("{}: cannot read", input.display()))?;
+            let text = super::read_text(input)?;
             found.extend(discover::tasks_from_csv(input, &text, config.mode).map_err(anyhow::Error::msg)?);
         } else if config.mode == Mode::Verify && (ext == "yml" || ext == "yaml") {
-            let text = std::fs::read_to_string(input).with_context(|| format!("{}: cannot read", input.display()))?;
+            let text = super::read_text(input)?;
             found.push(discover::verify_task_from_yml(input, &text).map_err(anyhow::Error::msg)?);
         } else if config.mode == Mode::Coverage && input.file_name().is_some_and(|n| n == discover::AUTOMATON_FILE) {
             let dir = input.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
@@ -379,8 +379,7 @@ fn walk(dir: &Path, mode: Mode, out_dir: Option<&Path>, depth: usize, found: &mu
         Mode::Verify => {
             for f in files.iter().filter(|f| f.ends_with(".yml") || f.ends_with(".yaml")) {
                 let path = dir.join(f);
-                let text =
-                    std::fs::read_to_string(&path).with_context(|| format!("{}: cannot read", path.display()))?;
+                let text = super::read_text(&path)?;
                 match discover::verify_task_from_yml(&path, &text) {
                     Ok(t) => found.push(t),
                     Err(e) => eprintln!("warning: skipping {}: not a task definition vcov reads: {e}", path.display()),

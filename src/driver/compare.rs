@@ -233,7 +233,7 @@ fn share_executions(
                         continue;
                     }
                     let exec = Execution { origin: String::new(), edges: path.clone(), terminating: true };
-                    let lines = analysis.measure(&exec).lines;
+                    let lines = analysis.coverage_of(&exec).lines;
                     if lines.iter().any(|l| !have.contains(l)) {
                         have.extend(lines.iter().copied());
                         gained.push((a, k, lines));

@@ -20,7 +20,7 @@ use crate::coverage::exchange::Participant;
 use crate::coverage::result::{self, Confirmation, CoverageResult, ExecutionRecord, ExecutionSource, Times};
 use crate::coverage::search::{self, FoundBug, Generate, SearchConfig, SearchOutcome};
 use crate::coverage::{follow_counterexample, Analysis};
-use crate::evidence::replay::TestVerdict;
+use crate::evidence::replay::TestResult;
 use crate::evidence::{testcomp, Architecture};
 use crate::report::{self, LineSet};
 use crate::symex::{self, Budget, ExploreConfig, Property};
@@ -359,64 +359,17 @@ pub(crate) fn measure(
 ) -> Result<Measured> {
     let mut diags = Vec::new();
     super::watchdog::enter(super::watchdog::Phase::Composing);
-    let t_compose_start = start.elapsed().as_secs_f64();
-    let names: Vec<String> = prog.funcs.iter().map(|f| f.name.clone()).collect();
-    let analysis = Analysis::with_generation(aut, cfa, names.clone(), config.line_rule, config.texts);
-    let t_compose = start.elapsed().as_secs_f64() - t_compose_start;
-    let matching = analysis.match_stats();
-    if !matching.fits() && !config.allow_mismatch {
-        let texts = crate::product::exact_texts(aut);
-        bail!("{}", mismatch_message(config, &matching, crate::product::foreign_text(cfa, &texts)));
-    }
-    warn_unmatched(&mut diags, config, &matching);
+    let t_compose_start = Instant::now();
+    let analysis = compose(config, prog, cfa, aut, &mut diags)?;
+    let t_compose = t_compose_start.elapsed().as_secs_f64();
     super::watchdog::enter(super::watchdog::Phase::Searching);
-
-    let mut search_outcome: Option<SearchOutcome> = None;
-    let mut signal = None;
-    let mut search_end = 0.0;
-    let (mut claimed, unreproducible) = match &config.executions_from {
-        Some(dir) => {
-            let limit = config.max_executions.unwrap_or(usize::MAX);
-            let mut claimed = Vec::new();
-            for (i, file) in counterexample_files(dir)?.into_iter().take(limit).enumerate() {
-                let (cex, d) = load_automaton(&file)?;
-                diags.extend(d);
-                let (path, _) = follow_counterexample(&cex, cfa, names.clone(), config.texts)
-                    .with_context(|| format!("{}: the execution does not fit the program", file.display()))?;
-                claimed.push(assemble::execution_of_file(&analysis, i + 1, file_name(&file), path));
-            }
-            (claimed, 0)
-        }
-        None => {
-            let (names, participant) = match share {
-                Some(Share { names, participant }) => (names, Some(participant)),
-                None => (&[][..], None),
-            };
-            let (outcome, sig, end) = generate(config, prog, &analysis, start, participant)?;
-            signal = sig;
-            search_end = end;
-            let found = assemble::executions_of_search(prog, &outcome, names);
-            search_outcome = Some(outcome);
-            found
-        }
-    };
+    let Found { mut claimed, unreproducible, search, signal, search_end } =
+        find_executions(config, prog, cfa, &analysis, start, share, &mut diags)?;
     let t_confirm_start = Instant::now();
-    let confirmation = match config.confirm {
-        true if !claimed.is_empty() => {
-            let records: Vec<ExecutionRecord> = claimed.iter().map(|c| c.record.clone()).collect();
-            let verdicts = confirm_with_gcc(config, &records, config.time_limit.map(|l| start + l))?;
-            let keep: Vec<bool> = verdicts.iter().map(|v| v.as_ref().is_some_and(TestVerdict::confirmed)).collect();
-            let pending = verdicts.iter().filter(|v| v.is_none()).count();
-            let n = keep.len();
-            assemble::retain(&mut claimed, &keep);
-            Confirmation::Gcc { confirmed: claimed.len(), rejected: n - claimed.len() - pending, pending }
-        }
-        true => Confirmation::Gcc { confirmed: 0, rejected: 0, pending: 0 },
-        false => Confirmation::Interpreter { rejected: search_outcome.as_ref().map_or(0, |o| o.not_replayed) },
-    };
+    let confirmation = confirm(config, &mut claimed, search.as_ref(), start)?;
     let t_confirm = t_confirm_start.elapsed().as_secs_f64();
     // Without a search, the lines no terminating execution reaches are still decided.
-    let unsearched = match &search_outcome {
+    let unsearched = match &search {
         Some(_) => None,
         None => {
             let past_deadline = || config.time_limit.is_some_and(|l| start.elapsed() >= l);
@@ -426,7 +379,7 @@ pub(crate) fn measure(
     let times = if config.reproducible {
         Times::default()
     } else {
-        let searched = search_outcome.as_ref().map(|o| o.times).unwrap_or_default();
+        let searched = search.as_ref().map(|o| o.times).unwrap_or_default();
         Times {
             compose: t_compose,
             values: searched.values,
@@ -448,7 +401,7 @@ pub(crate) fn measure(
             Some(_) => ExecutionSource::Files,
             None => ExecutionSource::Search(config.generate),
         },
-        search: search_outcome.as_ref(),
+        search: search.as_ref(),
         unsearched,
         executions: claimed,
         unreproducible,
@@ -458,28 +411,117 @@ pub(crate) fn measure(
         reproducible: config.reproducible,
     };
     let (result, paths) = assemble::assemble(&analysis, prog, assembly);
-    let bug = search_outcome.as_ref().and_then(|o| o.bugs.first().cloned());
-    let stats = match (&search_outcome, config.stats) {
-        (Some(o), true) => o.stats.as_ref().map(|s| {
-            let t = &result.times;
-            format!(
-                "{s}  time by phase (s):           parse {:.3}, CFA {:.3}, compose {:.3}, value analysis {:.3}, \
-                 search {:.3}, proofs {:.3}, gcc confirmation {:.3}\n",
-                t.parse, t.cfa, t.compose, t.values, t.search, t.proof, t.confirm
-            )
-        }),
-        _ => None,
-    };
+    let bug = search.as_ref().and_then(|o| o.bugs.first().cloned());
+    let stats = search.as_ref().filter(|_| config.stats).and_then(|o| stats_text(o, &result.times));
     Ok(Measured { result, paths, bug, signal, stats, diagnostics: diags })
 }
 
-/// Replays `executions` compiled by gcc; one verdict per execution, in order, `None` for those the
+/// The product of `aut` and the program, after checking that the automaton fits it (an error
+/// unless `--allow-mismatch`; warnings about what did not match go to `diags`).
+fn compose<'a>(
+    config: &CoverageConfig,
+    prog: &Program,
+    cfa: &'a Cfa,
+    aut: &'a crate::automaton::Automaton,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<Analysis<'a>> {
+    let names: Vec<String> = prog.funcs.iter().map(|f| f.name.clone()).collect();
+    let analysis = Analysis::with_generation(aut, cfa, names, config.line_rule, config.texts);
+    let matching = analysis.match_stats();
+    if !matching.fits() && !config.allow_mismatch {
+        let texts = crate::product::exact_texts(aut);
+        bail!("{}", mismatch_message(config, &matching, crate::product::foreign_text(cfa, &texts)));
+    }
+    warn_unmatched(diags, config, &matching);
+    Ok(analysis)
+}
+
+/// The executions to measure, and the search that found them (if one did).
+struct Found {
+    claimed: Vec<assemble::Claimed>,
+    /// Executions found that cannot be rebuilt (`assemble::executions_of_search`).
+    unreproducible: usize,
+    search: Option<SearchOutcome>,
+    /// The signal that stopped the search, if one did.
+    signal: Option<i32>,
+    /// When the search ended, in seconds after `start`.
+    search_end: f64,
+}
+
+/// The executions of `--executions-from` (counterexample automata), or those the search generates.
+fn find_executions(
+    config: &CoverageConfig,
+    prog: &Program,
+    cfa: &Cfa,
+    analysis: &Analysis,
+    start: Instant,
+    share: Option<Share<'_>>,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<Found> {
+    if let Some(dir) = &config.executions_from {
+        let names: Vec<String> = prog.funcs.iter().map(|f| f.name.clone()).collect();
+        let limit = config.max_executions.unwrap_or(usize::MAX);
+        let mut claimed = Vec::new();
+        for (i, file) in counterexample_files(dir)?.into_iter().take(limit).enumerate() {
+            let (cex, d) = load_automaton(&file)?;
+            diags.extend(d);
+            let (path, _) = follow_counterexample(&cex, cfa, names.clone(), config.texts)
+                .with_context(|| format!("{}: the execution does not fit the program", file.display()))?;
+            claimed.push(assemble::execution_of_file(analysis, i + 1, file_name(&file), path));
+        }
+        return Ok(Found { claimed, unreproducible: 0, search: None, signal: None, search_end: 0.0 });
+    }
+    let (names, participant) = match share {
+        Some(Share { names, participant }) => (names, Some(participant)),
+        None => (&[][..], None),
+    };
+    let (outcome, signal, search_end) = generate(config, prog, analysis, start, participant)?;
+    let (claimed, unreproducible) = assemble::executions_of_search(prog, &outcome, names);
+    Ok(Found { claimed, unreproducible, search: Some(outcome), signal, search_end })
+}
+
+/// How the kept executions are confirmed: with `--confirm`, by gcc (those it does not confirm are
+/// dropped from `claimed`; those the time limit left unrun are pending); otherwise by vcov's
+/// interpreter during the search.
+fn confirm(
+    config: &CoverageConfig,
+    claimed: &mut Vec<assemble::Claimed>,
+    search: Option<&SearchOutcome>,
+    start: Instant,
+) -> Result<Confirmation> {
+    if !config.confirm {
+        return Ok(Confirmation::Interpreter { rejected: search.map_or(0, |o| o.not_replayed) });
+    }
+    if claimed.is_empty() {
+        return Ok(Confirmation::Gcc { confirmed: 0, rejected: 0, pending: 0 });
+    }
+    let records: Vec<ExecutionRecord> = claimed.iter().map(|c| c.record.clone()).collect();
+    let results = confirm_with_gcc(config, &records, config.time_limit.map(|l| start + l))?;
+    let keep: Vec<bool> = results.iter().map(|v| v.as_ref().is_some_and(TestResult::confirmed)).collect();
+    let pending = results.iter().filter(|v| v.is_none()).count();
+    let n = keep.len();
+    assemble::retain(claimed, &keep);
+    Ok(Confirmation::Gcc { confirmed: claimed.len(), rejected: n - claimed.len() - pending, pending })
+}
+
+/// `--stats`: the executor's counters and the time by phase.
+fn stats_text(search: &SearchOutcome, t: &Times) -> Option<String> {
+    search.stats.as_ref().map(|s| {
+        format!(
+            "{s}  time by phase (s):           parse {:.3}, CFA {:.3}, compose {:.3}, value analysis {:.3}, \
+             search {:.3}, proofs {:.3}, gcc confirmation {:.3}\n",
+            t.parse, t.cfa, t.compose, t.values, t.search, t.proof, t.confirm
+        )
+    })
+}
+
+/// Replays `executions` compiled by gcc; one result per execution, in order, `None` for those the
 /// `deadline` left unrun.
 fn confirm_with_gcc(
     config: &CoverageConfig,
     executions: &[ExecutionRecord],
     deadline: Option<Instant>,
-) -> Result<Vec<Option<TestVerdict>>> {
+) -> Result<Vec<Option<TestResult>>> {
     let dir =
         tempfile::Builder::new().prefix("vcov-confirm").tempdir().context("cannot create a temporary directory")?;
     let arch = Architecture::of(config.data_model);
@@ -492,16 +534,16 @@ fn confirm_with_gcc(
     replay_config.architecture = Some(arch);
     replay_config.deadline = deadline;
     let outcome = super::replay(&replay_config).context("--confirm: the gcc replay failed")?;
-    let mut verdicts = Vec::new();
+    let mut results = Vec::new();
     for e in executions {
         let file = testcomp::test_file_name(e.id);
-        let v = outcome.verdicts.iter().find(|v| v.file == file).cloned();
+        let v = outcome.results.iter().find(|v| v.file == file).cloned();
         if v.is_none() && deadline.is_none() {
-            bail!("--confirm: no verdict for {file}");
+            bail!("--confirm: no result for {file}");
         }
-        verdicts.push(v);
+        results.push(v);
     }
-    Ok(verdicts)
+    Ok(results)
 }
 
 /// Checks every output destination before any work starts: files can be created, at most one output

@@ -18,7 +18,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use crate::base::Diagnostic;
 use crate::cfront::ir::Program;
 use crate::evidence::harness::{self, Harness, INPUTS_ENV, LINK_FLAGS, STATUS_ENV};
-use crate::evidence::replay::{self, RunEnd, RunStatus, TestVerdict};
+use crate::evidence::replay::{self, RunEnd, RunStatus, TestResult};
 use crate::evidence::testcomp::TestInput;
 use crate::evidence::{self, Architecture, Claims, ReadError, TestCase, CLAIMS_FILE, METADATA_FILE};
 use crate::symex::{self, InputKind};
@@ -45,7 +45,7 @@ pub struct ReplayConfig {
     /// List every test's confirmed lines and lines without code. [default: false]
     pub verbose: bool,
     /// No test starts after this, and none runs past it (`vcov coverage --confirm` within its time
-    /// limit): the tests not run get no verdict. [default: none]
+    /// limit): the tests not run get no result. [default: none]
     pub deadline: Option<Instant>,
     /// How a program that needs it is preprocessed (`-I`, `-D`). [default: no options]
     pub preprocess: super::Preprocess,
@@ -72,9 +72,9 @@ impl ReplayConfig {
 
 /// The outcome of a replay.
 pub struct ReplayOutcome {
-    /// One verdict per test case run, in file order (all of them unless `ReplayConfig::deadline`
+    /// One result per test case run, in file order (all of them unless `ReplayConfig::deadline`
     /// came first).
-    pub verdicts: Vec<TestVerdict>,
+    pub results: Vec<TestResult>,
     /// Text for standard output: a line per test, then a summary.
     pub stdout: String,
     /// Problems worth reporting on standard error (from reading the program).
@@ -84,7 +84,7 @@ pub struct ReplayOutcome {
 impl ReplayOutcome {
     /// Whether every claim was confirmed.
     pub fn all_confirmed(&self) -> bool {
-        self.verdicts.iter().all(TestVerdict::confirmed)
+        self.results.iter().all(TestResult::confirmed)
     }
 }
 
@@ -95,7 +95,7 @@ pub fn replay(config: &ReplayConfig) -> Result<ReplayOutcome> {
         bail!("{}: not a directory of test cases", dir.display());
     }
     let meta_path = dir.join(METADATA_FILE);
-    let meta = evidence::read_metadata(&read_text(&meta_path)?).map_err(|e| located(&meta_path, e))?;
+    let meta = evidence::read_metadata(&super::read_text(&meta_path)?).map_err(|e| located(&meta_path, e))?;
     let arch = config.architecture.unwrap_or(meta.architecture);
 
     let program_bytes = std::fs::read(&config.program)
@@ -112,7 +112,7 @@ pub fn replay(config: &ReplayConfig) -> Result<ReplayOutcome> {
 
     let claims_path = dir.join(CLAIMS_FILE);
     let claims: Option<Claims> = if claims_path.exists() {
-        Some(evidence::read_claims(&read_text(&claims_path)?).map_err(|e| located(&claims_path, e))?)
+        Some(evidence::read_claims(&super::read_text(&claims_path)?).map_err(|e| located(&claims_path, e))?)
     } else {
         None
     };
@@ -138,7 +138,7 @@ pub fn replay(config: &ReplayConfig) -> Result<ReplayOutcome> {
     }
     let mut cases: Vec<(String, TestCase)> = Vec::new();
     for p in &tests {
-        let case = evidence::read_testcase(&read_text(p)?).map_err(|e| located(p, e))?;
+        let case = evidence::read_testcase(&super::read_text(p)?).map_err(|e| located(p, e))?;
         cases.push((file_name(p), case));
     }
 
@@ -193,14 +193,14 @@ pub fn replay(config: &ReplayConfig) -> Result<ReplayOutcome> {
         Err(e) if e.is::<DeadlinePassed>() => {
             let stdout =
                 format!("replay: the time limit came before gcc built the program; {} tests not run\n", cases.len());
-            return Ok(ReplayOutcome { verdicts: Vec::new(), stdout, diagnostics });
+            return Ok(ReplayOutcome { results: Vec::new(), stdout, diagnostics });
         }
         built => built?,
     };
     let hints = line_hints(prog)?;
     let lazy_offset = crate::symex::memory::Layout::for_model(arch.data_model()).lazy_offset();
 
-    let mut verdicts = Vec::new();
+    let mut results = Vec::new();
     let mut stdout = String::new();
     for (file, case) in &cases {
         if config.deadline.is_some_and(|d| Instant::now() >= d) {
@@ -224,22 +224,22 @@ pub fn replay(config: &ReplayConfig) -> Result<ReplayOutcome> {
             // Cut short by the deadline, not by its own timeout: not run.
             break;
         }
-        let v = replay::verdict(file, claim, &status, counts.as_ref(), &hints);
+        let v = replay::test_result(file, claim, &status, counts.as_ref(), &hints);
         stdout.push_str(&v.render(config.verbose));
-        verdicts.push(v);
+        results.push(v);
     }
-    let n_ok = verdicts.iter().filter(|v| v.confirmed()).count();
+    let n_ok = results.iter().filter(|v| v.confirmed()).count();
     stdout.push_str(&match &claims {
         Some(_) => format!(
             "replay: {} tests, {n_ok} confirmed, {} not confirmed ({}, gcc {})\n",
-            verdicts.len(),
-            verdicts.len() - n_ok,
+            results.len(),
+            results.len() - n_ok,
             arch.name(),
             arch.gcc_flag()
         ),
-        None => format!("replay: {} tests run; no {CLAIMS_FILE}, so there was nothing to confirm\n", verdicts.len()),
+        None => format!("replay: {} tests run; no {CLAIMS_FILE}, so there was nothing to confirm\n", results.len()),
     });
-    Ok(ReplayOutcome { verdicts, stdout, diagnostics })
+    Ok(ReplayOutcome { results, stdout, diagnostics })
 }
 
 /// What the CFA tells about lines for [`replay::check_lines`]: the statements (edges counted for
@@ -567,10 +567,6 @@ fn located(path: &Path, e: ReadError) -> anyhow::Error {
     } else {
         anyhow!("{}:{e}", path.display())
     }
-}
-
-fn read_text(path: &Path) -> Result<String> {
-    std::fs::read_to_string(path).with_context(|| format!("{}: cannot read the file", path.display()))
 }
 
 fn write(path: &Path, bytes: &[u8]) -> Result<()> {

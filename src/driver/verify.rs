@@ -64,7 +64,7 @@ pub fn verify(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
     let start = Instant::now();
     let task = match &config.task {
         Some(p) => {
-            let text = std::fs::read_to_string(p).with_context(|| format!("cannot read task file {}", p.display()))?;
+            let text = super::read_text(p)?;
             Some(task::parse_task(p, &text)?)
         }
         None => None,
@@ -253,7 +253,6 @@ pub fn verify(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
 
 /// Reads the property file `path` and checks it (`verify::check_property`); its text for witnesses.
 pub fn read_property(path: &Path) -> anyhow::Result<String> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("{}: cannot read the property file", path.display()))?;
+    let text = super::read_text(path)?;
     verify::check_property(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
 }

@@ -1,5 +1,5 @@
 //! Executions as evidence: Test-Comp test suites, CPAchecker counterexample automata, and the pieces
-//! of `vcov replay` that do no IO (the C harness, the claims file, gcov's JSON, the verdicts).
+//! of `vcov replay` that do no IO (the C harness, the claims file, gcov's JSON, the test results).
 //!
 //! Every execution vcov measures can be written as a Test-Comp test case (its inputs in call order)
 //! and as a counterexample automaton (its CFA path). `vcov replay` compiles the program with a
@@ -17,15 +17,17 @@ pub mod claims;
 pub mod copy;
 pub mod harness;
 pub mod replay;
+pub mod suite;
 pub mod testcomp;
 
 use crate::cfront::types::DataModel;
 
 pub use cexaut::counterexample_automaton;
 pub use claims::{claims_json, read_claims, Claims, TestClaim, CLAIMS_FILE};
+pub use suite::test_suite_files;
 pub use testcomp::{
-    c_literal, metadata_xml, parse_c_literal, read_metadata, read_testcase, test_file_name, test_suite_files,
-    testcase_xml, SuiteMetadata, TestCase, TestInput, METADATA_FILE,
+    c_literal, metadata_xml, parse_c_literal, read_metadata, read_testcase, test_file_name, testcase_xml,
+    SuiteMetadata, TestCase, TestInput, METADATA_FILE,
 };
 
 /// The architecture of a test suite (`architecture` in `metadata.xml`): gcc's `-m32` or `-m64`.

@@ -1,4 +1,4 @@
-//! The verdicts of `vcov replay`: how a run ended (the harness's status file and the process
+//! The results of `vcov replay`: how a run ended (the harness's status file and the process
 //! status), the line counts gcov reports, and whether they confirm what vcov claims.
 //!
 //! A test is *confirmed* when every claimed line that has code was executed (gcov count > 0), when a
@@ -228,9 +228,9 @@ pub fn check_lines(claimed: &[u32], counts: &BTreeMap<u32, u64>, hints: &LineHin
     res
 }
 
-/// The verdict on one test.
+/// The result of one test: whether its claims hold.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TestVerdict {
+pub struct TestResult {
     /// The test case's file name.
     pub file: String,
     /// Whether vcov claims anything about this test (an entry in the claims file).
@@ -247,7 +247,7 @@ pub struct TestVerdict {
     pub notes: Vec<String>,
 }
 
-impl TestVerdict {
+impl TestResult {
     /// Whether everything claimed was confirmed.
     pub fn confirmed(&self) -> bool {
         self.refutations.is_empty()
@@ -294,13 +294,13 @@ impl TestVerdict {
 /// Judges one run: `claim` is vcov's claim (if the claims file has one), `status` how the run ended,
 /// `counts` gcov's line counts (`None` when the run wrote no coverage data), `statements` the
 /// what the CFA tells about lines (see [`check_lines`]).
-pub fn verdict(
+pub fn test_result(
     file: &str,
     claim: Option<&TestClaim>,
     status: &RunStatus,
     counts: Option<&BTreeMap<u32, u64>>,
     hints: &LineHints,
-) -> TestVerdict {
+) -> TestResult {
     let end = status.end.clone().unwrap_or(RunEnd::Unknown(None));
     let mut refutations = Vec::new();
     let mut notes = Vec::new();
@@ -354,7 +354,7 @@ pub fn verdict(
         notes.push(format!("{} inputs written for functions taken from the C library were skipped", status.skipped));
     }
     let n_executed = counts.map_or(0, |c| c.values().filter(|&&n| n > 0).count());
-    TestVerdict { file: file.to_string(), claimed: claim.is_some(), end, lines, n_executed, refutations, notes }
+    TestResult { file: file.to_string(), claimed: claim.is_some(), end, lines, n_executed, refutations, notes }
 }
 
 fn join(lines: &[u32]) -> String {
@@ -423,7 +423,7 @@ mod tests {
 
     #[test]
     fn confirmed_claim() {
-        let v = verdict(
+        let v = test_result(
             "test1.xml",
             Some(&claim(&[2, 3, 4], Some(true), Some(false))),
             &returned(),
@@ -437,7 +437,7 @@ mod tests {
 
     #[test]
     fn a_line_not_executed_refutes_the_claim() {
-        let v = verdict(
+        let v = test_result(
             "test1.xml",
             Some(&claim(&[2, 7, 8], None, None)),
             &returned(),
@@ -453,8 +453,13 @@ mod tests {
         // `return c ? a : b;` on lines 4-7, the branch on line 7 not taken: gcov shows it unexecuted.
         let gcov = counts(&[(5, 3), (6, 3), (7, 0), (9, 0)]);
         let hints = |statements: Vec<(u32, u32)>| LineHints { statements, ..LineHints::default() };
-        let v =
-            verdict("t.xml", Some(&claim(&[4, 5, 6, 7], None, None)), &returned(), Some(&gcov), &hints(vec![(4, 7)]));
+        let v = test_result(
+            "t.xml",
+            Some(&claim(&[4, 5, 6, 7], None, None)),
+            &returned(),
+            Some(&gcov),
+            &hints(vec![(4, 7)]),
+        );
         assert!(v.confirmed(), "{v:?}");
         assert_eq!(v.render(false), "t.xml: ok, 2 lines confirmed, 1 in multi-line statements run, 1 without code\n");
         assert_eq!(
@@ -462,10 +467,10 @@ mod tests {
             "t.xml: ok, 2 lines confirmed (5, 6), 1 in multi-line statements run (7), 1 without code (4)\n"
         );
         // Not when the statement is claimed only in part (another edge claims line 7) ...
-        let v = verdict("t.xml", Some(&claim(&[5, 7], None, None)), &returned(), Some(&gcov), &hints(vec![(4, 7)]));
+        let v = test_result("t.xml", Some(&claim(&[5, 7], None, None)), &returned(), Some(&gcov), &hints(vec![(4, 7)]));
         assert_eq!(v.refutations, vec!["claimed but not executed: 7".to_string()]);
         // ... nor when gcov shows no line of the statement executed.
-        let v = verdict("t.xml", Some(&claim(&[8, 9], None, None)), &returned(), Some(&gcov), &hints(vec![(8, 9)]));
+        let v = test_result("t.xml", Some(&claim(&[8, 9], None, None)), &returned(), Some(&gcov), &hints(vec![(8, 9)]));
         assert_eq!(v.refutations, vec!["claimed but not executed: 9".to_string()]);
     }
 
@@ -474,23 +479,24 @@ mod tests {
         // `} else { }` on line 3, `L:` on line 4 (gcc's code there is the empty else's jump), line 5 ran.
         let gcov = counts(&[(2, 1), (4, 0), (5, 1), (7, 0)]);
         let hints = LineHints { labels: [(4, vec![5]), (6, vec![7])].into(), ..LineHints::default() };
-        let v = verdict("t.xml", Some(&claim(&[2, 4, 5], None, None)), &returned(), Some(&gcov), &hints);
+        let v = test_result("t.xml", Some(&claim(&[2, 4, 5], None, None)), &returned(), Some(&gcov), &hints);
         assert!(v.confirmed(), "{v:?}");
         assert_eq!(v.lines.unwrap().in_statement, vec![4]);
         // The statement after the label did not run (or is not claimed): the label is not confirmed.
-        let v = verdict("t.xml", Some(&claim(&[6, 7], None, None)), &returned(), Some(&gcov), &hints);
+        let v = test_result("t.xml", Some(&claim(&[6, 7], None, None)), &returned(), Some(&gcov), &hints);
         assert_eq!(v.refutations, vec!["claimed but not executed: 7".to_string()]);
         let gcov = counts(&[(6, 0), (7, 1)]);
-        let v = verdict("t.xml", Some(&claim(&[6], None, None)), &returned(), Some(&gcov), &hints);
+        let v = test_result("t.xml", Some(&claim(&[6], None, None)), &returned(), Some(&gcov), &hints);
         assert_eq!(v.refutations, vec!["claimed but not executed: 6".to_string()]);
     }
 
     #[test]
     fn how_the_run_ended_is_checked_against_the_claim() {
         let exit = RunStatus { end: Some(RunEnd::Exit(1)), ..Default::default() };
-        let v = verdict("t.xml", Some(&claim(&[], Some(true), None)), &exit, Some(&counts(&[])), &LineHints::default());
+        let v =
+            test_result("t.xml", Some(&claim(&[], Some(true), None)), &exit, Some(&counts(&[])), &LineHints::default());
         assert_eq!(v.render(false), "t.xml: MISMATCH, claimed to return from main, but the program called exit(1)\n");
-        let v = verdict(
+        let v = test_result(
             "t.xml",
             Some(&claim(&[], Some(false), Some(true))),
             &returned(),
@@ -500,7 +506,7 @@ mod tests {
         assert_eq!(v.refutations, vec!["claimed to violate the property, but main returned 0".to_string()]);
         let violation =
             RunStatus { end: Some(RunEnd::Violation(Violated::Call("reach_error".into()))), ..Default::default() };
-        let v = verdict(
+        let v = test_result(
             "t.xml",
             Some(&claim(&[], Some(false), Some(true))),
             &violation,
@@ -508,7 +514,7 @@ mod tests {
             &LineHints::default(),
         );
         assert!(v.confirmed() && v.notes.is_empty(), "{v:?}");
-        let v = verdict(
+        let v = test_result(
             "t.xml",
             Some(&claim(&[1], None, None)),
             &RunStatus { end: Some(RunEnd::Signal(11)), ..Default::default() },
@@ -532,7 +538,7 @@ mod tests {
             skipped: 1,
             ..Default::default()
         };
-        let v = verdict("t.xml", None, &s, Some(&counts(&[(1, 1), (2, 0)])), &LineHints::default());
+        let v = test_result("t.xml", None, &s, Some(&counts(&[(1, 1), (2, 0)])), &LineHints::default());
         assert!(v.confirmed());
         assert_eq!(
             v.render(false),

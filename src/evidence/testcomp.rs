@@ -7,9 +7,9 @@
 //! Invariant: `read_testcase(&testcase_xml(inputs, arch, e))` gives back the inputs, values
 //! normalized to their type's range.
 
-use super::{claims, Architecture, ReadError};
+use super::{Architecture, ReadError};
 use crate::cfront::types::{DataModel, IntRank, IntType};
-use crate::coverage::result::{ExecutionRecord, InputValue};
+use crate::coverage::result::InputValue;
 
 /// The name of the metadata file of a suite.
 pub const METADATA_FILE: &str = "metadata.xml";
@@ -112,47 +112,6 @@ pub fn is_testcomp_input(function: &str) -> bool {
 }
 
 pub use crate::coverage::result::UNINITIALIZED;
-
-/// Every file of the suite for `executions`, as (file name, contents): `metadata.xml`, one
-/// `test{id}.xml` per execution (the answers of its `__VERIFIER_nondet_*` calls, in order), and the
-/// claims file `vcov-claims.json` (the lines, how the run ends, and every input it consumed).
-/// `error_label`: reaching a label `ERROR` violates the property (recorded in the claims).
-pub fn test_suite_files(
-    meta: &SuiteMetadata,
-    executions: &[ExecutionRecord],
-    error_label: bool,
-) -> Vec<(String, String)> {
-    let mut res = vec![(METADATA_FILE.to_string(), metadata_xml(meta))];
-    let mut tests = Vec::new();
-    for e in executions {
-        let file = test_file_name(e.id);
-        let nondet: Vec<InputValue> = e.inputs.iter().filter(|i| is_testcomp_input(&i.function)).cloned().collect();
-        res.push((file.clone(), testcase_xml(&nondet, meta.architecture, e.violates_property)));
-        tests.push(claims::TestClaim {
-            file,
-            id: e.id,
-            origin: Some(e.origin.to_string()),
-            lines: e.lines.clone(),
-            terminating: Some(e.terminating),
-            violates_property: Some(e.violates_property),
-            inputs: Some(
-                e.inputs
-                    .iter()
-                    .map(|i| TestInput {
-                        variable: Some(i.function.clone()),
-                        c_type: Some(i.c_type.clone()),
-                        value: i.value,
-                    })
-                    .collect(),
-            ),
-            uninitialized_memory: Some(e.inputs.iter().any(|i| i.function == UNINITIALIZED)),
-            memory: e.memory.clone(),
-        });
-    }
-    let claims = claims::Claims { program: meta.program_file.clone(), error_label, tests };
-    res.push((claims::CLAIMS_FILE.to_string(), claims::claims_json(&claims)));
-    res
-}
 
 /// `value` as a C literal of `c_type`: wrapped into the type's range when vcov knows the type
 /// (`-1` of `unsigned int` is `4294967295`, pointers are unsigned integers), in decimal.

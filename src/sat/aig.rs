@@ -338,6 +338,28 @@ impl Aig {
         }
     }
 
+    /// The indices of the inputs `lit` depends on (its support), ascending.
+    pub fn support(&self, lit: AigLit) -> std::rc::Rc<[u32]> {
+        let mut res = Vec::new();
+        let mut seen: rustc_hash::FxHashSet<usize> = rustc_hash::FxHashSet::default();
+        let mut stack = vec![lit];
+        while let Some(l) = stack.pop() {
+            if l.is_const() || !seen.insert(l.node_idx()) {
+                continue;
+            }
+            match self.node(l) {
+                AigNode::Const => {}
+                AigNode::Input(i) => res.push(i.0),
+                AigNode::And(a, b) => {
+                    stack.push(a);
+                    stack.push(b);
+                }
+            }
+        }
+        res.sort_unstable();
+        res.into()
+    }
+
     /// The (positive) literal of input `input`.
     #[inline]
     pub fn input_lit(&self, input: AigInput) -> AigLit {

@@ -67,7 +67,7 @@ use sha2::{Digest, Sha256};
 use super::exec::World;
 use super::memory::{Byte, ObjId, ObjKind, Object};
 use super::shift::Shift;
-use super::state::{support, Conjunct, List, SymState};
+use super::state::{Conjunct, List, SymState};
 use crate::cfa::{Cfa, LiveLocals, NodeId};
 use crate::cfront::ir::{Program, VarId};
 use crate::sat::{Aig, AigLit, AigNode};
@@ -667,7 +667,7 @@ fn write_keys(kw: &mut KeyWriter, w: &World, live: &Liveness, st: &SymState, tag
                 if chosen[i] {
                     continue;
                 }
-                let sup = c.support.get_or_init(|| support(aig, c.lit));
+                let sup = c.support.get_or_init(|| aig.support(c.lit));
                 if sup.iter().any(|x| reach.contains(x)) {
                     chosen[i] = true;
                     reach.extend(sup.iter().copied());

@@ -618,11 +618,7 @@ impl<'w, 'a> Exec<'w, 'a> {
         if let Some(reason) = self.w.undeclared_call(f) {
             return Err(Unsupported(reason));
         }
-        let lib = self.w.lib(f);
-        if !lib.arity().fits(args.len()) {
-            // A declaration that does not fit the model: an unknown function.
-            return self.unknown_call(e, Some(f), lhs, args, LibFn::Unknown);
-        }
+        let lib = self.w.lib(f).for_call(args.len());
         match lib {
             LibFn::ReachError | LibFn::AssertFail if self.w.is_violation_call(f) => Ok(Effect::End(EndKind::Violation)),
             // A violation function the property does not name: an unknown function.

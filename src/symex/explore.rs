@@ -42,26 +42,34 @@
 //! unsupported construct, undefined behaviour). The caller can stop at any time by not asking for
 //! more; `Explorer::summary` says whether the exploration was exhaustive.
 //!
+//! What the explorer reports (the guide's hooks, path outcomes, summary and counters) is in
+//! `outcome`; which waiting path runs next (work list, depth bands, best-first copies) in `schedule`.
+//!
 //! Invariant: a path in the work list has a satisfiable path condition.
 //! Invariant: the same program, configuration and guide give the same sequence of outcomes.
 
-use std::cmp::Ordering;
+mod outcome;
+mod schedule;
+
 use std::collections::{BTreeMap, BinaryHeap, VecDeque};
-use std::fmt;
-use std::hash::Hash;
 use std::rc::Rc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use super::budget::{Budget, StopReason};
-use super::cache::{self, Cache, CacheStats, KeyScratch, Liveness, Probe, Seeker};
-use super::exec::{Effect, EndKind, Exec, Oracle, Property, World};
+use super::cache::{self, Cache, KeyScratch, Liveness, Probe, Seeker};
+use super::exec::{Effect, Exec, Oracle, Property, World};
 use super::semantics::UbKind;
-use super::solver::{Mode, Solver, SolverStats};
-use super::state::{support, Approx, Conjunct, InputKind, List, SymState};
-use crate::cfa::{Cfa, EdgeId, EdgeKind, NodeId, NodeKind};
+use super::solver::{Mode, Solver};
+use super::state::{Approx, Conjunct, List, SymState};
+use crate::cfa::{Cfa, EdgeId, EdgeKind, NodeKind};
 use crate::cfront::ir::{Program, VarId};
-use crate::cfront::types::TypeId;
 use crate::sat::{Aig, AigLit, Bv, SatResult};
+
+use outcome::end_of;
+pub use outcome::{
+    CutReason, Exhaustive, Guide, InputValue, PathEdges, PathEnd, PathOutcome, Pulled, Stats, Step, Succ, Summary,
+};
+use schedule::Completing;
 
 /// The order in which pending paths are explored.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -124,329 +132,6 @@ pub struct ExploreConfig {
     pub alias_links: bool,
 }
 
-/// What the guide says about a path taking an edge.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum Step {
-    /// Take the edge.
-    Continue,
-    /// Do not take the edge; the path ends as `PathEnd::Pruned`. The guide must prune again any
-    /// later non-exclusive path that takes the same edge from the same state with an equal
-    /// `Guide::cache_tag` (pruning is monotone): the state cache counts a pruned path as explored
-    /// (and as possibly completing).
-    Prune,
-    /// Take the edge and from now on look only for one feasible continuation to the end of the
-    /// program (`Guide::completes`): once the caller accepts a completing path of this subtree
-    /// (`Explorer::accept_completion`), the remaining alternatives are dropped (`PathEnd::Dropped`).
-    CompletionOnly,
-    /// Stop the whole exploration, for this reason (`StopReason::Requested` when the guide has no
-    /// other; `StopReason::Time` when it stops to leave time for what the run does after).
-    Stop(StopReason),
-}
-
-/// A successor of a branch, as the guide sees it when ordering.
-#[derive(Clone, Debug)]
-pub struct Succ<T> {
-    /// The edge into the successor.
-    pub edge: EdgeId,
-    /// The path's tag after `Guide::on_edge` for this edge.
-    pub tag: T,
-}
-
-/// The caller's control over an exploration (the coverage layer plugs its automaton product in
-/// here; `verify` uses `Exhaustive`).
-pub trait Guide {
-    /// Per-path information the guide keeps (an automaton state, a score); cloned at branches and
-    /// part of the state-cache key, so equal tags must mean equal future guidance.
-    type Tag: Clone + Eq + Hash + fmt::Debug;
-
-    /// The tag of the initial path.
-    fn initial_tag(&mut self) -> Self::Tag;
-
-    /// Called before a path takes `edge` (for the successors of a branch, before the feasibility
-    /// check, each with its own copy of the tag). May update `tag`.
-    fn on_edge(&mut self, cfa: &Cfa, tag: &mut Self::Tag, edge: EdgeId) -> Step;
-
-    /// Orders the feasible successors of a branch at `node`: the first is explored first. The
-    /// default keeps the CFA's order of leaving edges.
-    fn order(&mut self, cfa: &Cfa, node: NodeId, succs: &mut [Succ<Self::Tag>]) {
-        let _ = (cfa, node, succs);
-    }
-
-    /// Called when a path got past `edge`: the edge was feasible after the path's conditions and
-    /// the path goes on at its target (or ends there, returning from `main` or halting); `tag` is
-    /// the path's tag after `on_edge`. The default does nothing.
-    fn on_passed(&mut self, tag: &Self::Tag, edge: EdgeId) {
-        let _ = (tag, edge);
-    }
-
-    /// Whether a path that ended this way needs its concrete inputs in the outcome (a solver model
-    /// is read for it). The default: paths that exited, halted or violated the property.
-    fn wants_inputs(&mut self, end: &PathEnd, tag: &Self::Tag) -> bool {
-        let _ = tag;
-        end.is_execution()
-    }
-
-    /// Whether a path that ended this way completes a `Step::CompletionOnly` subtree. The default:
-    /// paths that exited or halted.
-    fn completes(&self, end: &PathEnd) -> bool {
-        matches!(end, PathEnd::Exit | PathEnd::Halt)
-    }
-
-    /// The part of `tag` that state-cache keys compare (see `cache`). The default: all of it.
-    fn cache_tag(&self, tag: &Self::Tag) -> u64 {
-        cache::tag_hash(tag)
-    }
-
-    /// How much a completion of a `CompletionOnly` subtree entered with `tag` is worth (say, the
-    /// lines it would cover): the most valuable subtrees are also searched best-first. The default:
-    /// nothing, no subtree is.
-    fn completion_worth(&self, tag: &Self::Tag) -> u32 {
-        let _ = tag;
-        0
-    }
-
-    /// Whether a path with `tag` carries something only its own completions can use: it is pruned
-    /// as covered only by a state with an equal tag or by one from which no path completes. The
-    /// default: no path is.
-    fn exclusive(&self, tag: &Self::Tag) -> bool {
-        let _ = tag;
-        false
-    }
-}
-
-/// The guide of plain verification: every path, in CFA order, tag `()`.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Exhaustive;
-
-/// Why a path was cut (the exploration below it is incomplete).
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
-pub enum CutReason {
-    /// The unwinding bound was reached at this loop head.
-    Unwind(NodeId),
-    /// A construct the executor does not model.
-    Unsupported(String),
-    /// Undefined behaviour can happen here.
-    Undefined(UbKind),
-}
-
-/// How a path ended.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
-pub enum PathEnd {
-    /// `main` returned: a terminating execution.
-    Exit,
-    /// The program stopped (`abort()`, `exit()`, a location that ends paths).
-    Halt,
-    /// The property is violated by the last edge (or at its target location).
-    Violation,
-    /// The last edge of the path cannot be taken after the ones before it.
-    Infeasible,
-    /// The guide refused the last edge.
-    Pruned,
-    /// At a loop head, the state was covered by an explored state.
-    Covered,
-    /// A completion of the enclosing `CompletionOnly` subtree was found (or the subtree was given
-    /// up); this alternative was not explored.
-    Dropped,
-    /// The path was cut at its last edge.
-    Cut(CutReason),
-}
-
-/// The edges of a path, shared with the explorer (materialize with `edges`).
-#[derive(Clone, Debug)]
-pub struct PathEdges(List<EdgeId>);
-
-/// The value a symbolic input took on a path.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
-pub struct InputValue {
-    /// Where the input comes from.
-    pub kind: InputKind,
-    /// Its C type (`None` for a raw byte).
-    pub ty: Option<TypeId>,
-    /// For an unknown pointer: what `value` chose is `PointerChoice::of(value)`.
-    pub pointer_choice: bool,
-    /// Width in bits.
-    pub bits: u32,
-    /// The bits, as an unsigned number.
-    pub value: u128,
-}
-
-/// One ended path.
-#[derive(Clone, Debug)]
-pub struct PathOutcome<T> {
-    /// How it ended.
-    pub end: PathEnd,
-    /// Its edges, the edge it ended on included (for `Infeasible` and `Pruned`: the refused edge).
-    pub path: PathEdges,
-    /// The guide's tag at the end.
-    pub tag: T,
-    /// Concrete values of every symbolic input in creation order (calls of functions without body
-    /// in call order, interleaved with bytes read before being written), when the guide wanted them.
-    pub inputs: Option<Vec<InputValue>>,
-    /// Approximations made on the path.
-    pub approx: Approx,
-    /// The `CompletionOnly` subtree this path completes, if any (see `Explorer::accept_completion`).
-    pub group: Option<u32>,
-    /// Whether the path is of a best-first copy of its subtree.
-    pub best_first: bool,
-}
-
-/// Counters of an exploration (`--stats`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Stats {
-    /// Paths that ended after being explored (infeasible successors are not counted).
-    pub paths: u64,
-    /// Paths through which `main` returned.
-    pub exits: u64,
-    /// Paths that halted.
-    pub halts: u64,
-    /// Paths that violated the property.
-    pub violations: u64,
-    /// Paths cut (unwinding bound, unsupported construct, undefined behaviour).
-    pub cuts: u64,
-    /// Paths pruned by the guide.
-    pub pruned: u64,
-    /// Alternatives dropped after a completion.
-    pub dropped: u64,
-    /// Edges executed.
-    pub edges: u64,
-    /// Branch successors checked for feasibility.
-    pub branch_checks: u64,
-    /// Branch successors found infeasible (never explored).
-    pub infeasible: u64,
-    /// Branch checks settled without the solver: the condition's inputs are independent of the
-    /// path condition.
-    pub independent: u64,
-    /// Checks whether undefined behaviour is possible.
-    pub ub_checks: u64,
-    /// Best-first copies of `CompletionOnly` subtrees made.
-    pub copies: u64,
-    /// Completions the copies found first.
-    pub copy_completions: u64,
-    /// Branch checks the copies took (counted in `branch_checks` too).
-    pub copy_checks: u64,
-    /// Solver counters.
-    pub solver: SolverStats,
-    /// State-cache counters.
-    pub cache: CacheStats,
-    /// Time spent in the explorer, solver and cache included.
-    pub time: Duration,
-    /// Nodes of the and-inverter graph every value is built in.
-    pub aig_nodes: u64,
-    /// How much the process's resident memory grew since the exploration began.
-    pub memory_growth: u64,
-    /// The most paths that waited at once for a state-cache entry still being explored.
-    pub peak_waiting: u64,
-}
-
-impl fmt::Display for Stats {
-    /// The statistics of `--stats`, one counter per line, with the share of time spent in the solver,
-    /// the encoding and the state cache.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let stats = self;
-        let secs = |d: Duration| d.as_secs_f64();
-        let total = secs(stats.time).max(1e-9);
-        let solve = secs(stats.solver.solve_time);
-        let encode = secs(stats.solver.encode_time);
-        let cache = secs(stats.cache.time);
-        let rest = (total - solve - encode - cache).max(0.0);
-        let pct = |x: f64| 100.0 * x / total;
-        write!(
-            f,
-            "Statistics:\n\
-         \x20 paths explored:              {}\n\
-         \x20   exit / halt / violation:   {} / {} / {}\n\
-         \x20   cut / covered / pruned:    {} / {} / {}\n\
-         \x20 edges executed:              {}\n\
-         \x20 branch checks:               {}\n\
-         \x20 infeasible branches pruned:  {}\n\
-         \x20 checks without solver call: {} (independent of the path condition)\n\
-         \x20 undefined-behaviour checks:  {}\n\
-         \x20 best-first copies:           {} ({} completions first, {} branch checks)\n\
-         \x20 solver calls:                {}\n\
-         \x20 checks settled by models:    {}\n\
-         \x20 solver instances:            {}\n\
-         \x20 clauses:                     {}\n\
-         \x20 state cache lookups:         {}\n\
-         \x20 state cache hits:            {} ({} by implication)\n\
-         \x20 state cache entries:         {} ({} fully explored)\n\
-         \x20 time total:                  {:.3} s\n\
-         \x20 time in solver:              {:.3} s ({:.1}%)\n\
-         \x20 time in encoding:            {:.3} s ({:.1}%)\n\
-         \x20 time in state cache:         {:.3} s ({:.1}%)\n\
-         \x20 time in the rest:            {:.3} s ({:.1}%)\n\
-         \x20 memory grown:                {:.1} MiB ({} bytes per state-cache entry)\n\
-         \x20 AIG nodes:                   {}\n\
-         \x20 paths waiting at most:       {}\n",
-            stats.paths,
-            stats.exits,
-            stats.halts,
-            stats.violations,
-            stats.cuts,
-            stats.cache.hits,
-            stats.pruned,
-            stats.edges,
-            stats.branch_checks,
-            stats.infeasible,
-            stats.independent,
-            stats.ub_checks,
-            stats.copies,
-            stats.copy_completions,
-            stats.copy_checks,
-            stats.solver.calls,
-            stats.solver.model_hits,
-            stats.solver.fresh_solvers,
-            stats.solver.n_clauses,
-            stats.cache.lookups,
-            stats.cache.hits,
-            stats.cache.hits_by_implication,
-            stats.cache.entries,
-            stats.cache.completed,
-            total,
-            solve,
-            pct(solve),
-            encode,
-            pct(encode),
-            cache,
-            pct(cache),
-            rest,
-            pct(rest),
-            stats.memory_growth as f64 / (1 << 20) as f64,
-            stats.memory_growth / stats.cache.entries.max(1),
-            stats.aig_nodes,
-            stats.peak_waiting,
-        )
-    }
-}
-
-/// Whether an exploration proved anything, and what limited it.
-#[derive(Clone, Debug)]
-pub struct Summary {
-    /// Every path was explored to its end (the work list ran empty).
-    pub exhausted: bool,
-    /// Why the exploration stopped early.
-    pub stop: Option<StopReason>,
-    /// Paths cut: any cut means the exploration is incomplete.
-    pub cuts: u64,
-    /// Paths pruned by the guide or dropped after completions.
-    pub pruned: u64,
-    /// The first cut's reason, for messages.
-    pub first_cut: Option<CutReason>,
-    /// Of the cuts, those where undefined behaviour can happen (`CutReason::Undefined`): the path
-    /// ends there, as the C program's execution does not go on in a defined way.
-    pub undefined: u64,
-    /// The first cut for another reason (an unwinding bound, an unsupported construct).
-    pub first_other_cut: Option<CutReason>,
-    /// Approximations made on any path.
-    pub approx: Approx,
-}
-
-impl Summary {
-    /// Cuts that lose behaviours of the program: all but those at undefined behaviour.
-    pub fn lossy_cuts(&self) -> u64 {
-        self.cuts - self.undefined
-    }
-}
-
 /// A path in the work list.
 #[derive(Clone)]
 struct Item<T> {
@@ -473,34 +158,6 @@ enum Cached {
     Wait(u32),
     /// It goes on.
     Explore,
-}
-
-/// A path of a `CompletionOnly` subtree in the best-first queue: the fewer edges to the end of the
-/// program, the sooner; then the newer (as depth-first search would).
-struct Completing<T> {
-    key: (u32, u64),
-    item: Item<T>,
-}
-
-impl<T> PartialEq for Completing<T> {
-    fn eq(&self, other: &Self) -> bool {
-        self.key == other.key
-    }
-}
-
-impl<T> Eq for Completing<T> {}
-
-impl<T> PartialOrd for Completing<T> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl<T> Ord for Completing<T> {
-    /// Reversed: `BinaryHeap` pops the greatest, the queue the smallest key.
-    fn cmp(&self, other: &Self) -> Ordering {
-        other.key.cmp(&self.key)
-    }
 }
 
 /// Runs the exploration of one program (see the module documentation).
@@ -587,80 +244,6 @@ impl Default for ExploreConfig {
             havoc: Rc::from(Vec::new()),
             havoc_extern_writes: false,
             alias_links: false,
-        }
-    }
-}
-
-impl Guide for Exhaustive {
-    type Tag = ();
-
-    fn initial_tag(&mut self) {}
-
-    fn on_edge(&mut self, _cfa: &Cfa, _tag: &mut (), _edge: EdgeId) -> Step {
-        Step::Continue
-    }
-}
-
-impl PathEnd {
-    /// Whether the path is an execution of the program to its end (exit, halt or violation).
-    pub fn is_execution(&self) -> bool {
-        matches!(self, PathEnd::Exit | PathEnd::Halt | PathEnd::Violation)
-    }
-
-    /// Whether the path's subtree is incomplete because of this end.
-    pub fn is_incomplete(&self) -> bool {
-        matches!(self, PathEnd::Cut(_) | PathEnd::Pruned | PathEnd::Dropped)
-    }
-
-    /// Whether this end keeps the enclosing state-cache entries from counting as explored in full.
-    /// A guide's prune does not (pruning is monotone, see `Step::Prune`); it only makes them
-    /// possibly completing. Nor do undefined behaviour and violations: the execution ends there,
-    /// and so does every execution from a state the entry covers that gets there (counted and
-    /// reported when met: `Summary::lossy_cuts`, `Stats::violations`).
-    fn taints(&self) -> bool {
-        matches!(self, PathEnd::Cut(r) if !matches!(r, CutReason::Undefined(_))) || *self == PathEnd::Dropped
-    }
-}
-
-impl fmt::Display for CutReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CutReason::Unwind(n) => write!(f, "unwinding bound reached at loop head N{}", n.0),
-            CutReason::Unsupported(s) => write!(f, "unsupported: {s}"),
-            CutReason::Undefined(k) => write!(f, "possible undefined behaviour: {}", k.describe()),
-        }
-    }
-}
-
-impl PathEdges {
-    /// The edges, first to last.
-    pub fn edges(&self) -> Vec<EdgeId> {
-        self.0.to_vec()
-    }
-
-    /// Number of edges.
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    /// Whether the path has no edge.
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    /// The last edge.
-    pub fn last(&self) -> Option<EdgeId> {
-        self.0.head().copied()
-    }
-}
-
-impl InputValue {
-    /// The value read as a two's-complement signed number of `bits` bits.
-    pub fn signed(&self) -> i128 {
-        if self.bits >= 128 || self.value >> (self.bits - 1) & 1 == 0 {
-            self.value as i128
-        } else {
-            self.value as i128 - (1i128 << self.bits)
         }
     }
 }
@@ -759,14 +342,6 @@ impl<'a, G: Guide> Explorer<'a, G> {
     /// Edges executed so far: a measure of the work done.
     pub fn edges_executed(&self) -> u64 {
         self.stats.edges - self.edges_best_first
-    }
-
-    /// From now on, depth-first search takes every fourth path from the oldest pending ones
-    /// instead of the newest: for a caller whose search stalls in one deep subtree (an endless
-    /// environment loop) while paths branching off near the root wait. Which paths there are does
-    /// not change, only the order they are taken in.
-    pub fn mix_oldest(&mut self) {
-        self.mix = true;
     }
 
     /// The counters so far.
@@ -1089,7 +664,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
             if let Some((_, sup)) = supports.iter().find(|(n, _)| *n == lit.node_idx()) {
                 return sup.clone();
             }
-            let sup = support(aig, lit);
+            let sup = aig.support(lit);
             supports.push((lit.node_idx(), sup.clone()));
             sup
         };
@@ -1387,70 +962,6 @@ impl<'a, G: Guide> Explorer<'a, G> {
         Some(res)
     }
 
-    /// Queues a path of a best-first copy, unless its subtree is completed or the queue is full (the
-    /// depth-first search covers every path of the copies: nothing is lost).
-    fn queue_best_first(&mut self, c: Item<G::Tag>) {
-        let g = c.group.expect("copies are of subtrees");
-        if self.groups[g as usize] || self.n_completing >= MAX_COMPLETING {
-            return;
-        }
-        let key = (self.distance_to_end(&c.st), u64::MAX - c.id);
-        self.completing.entry(g).or_default().push(Completing { key, item: c });
-        self.n_completing += 1;
-    }
-
-    /// The fewest edges from the path's location to the end of the program: to the exit of its
-    /// function, then from each return site to the exit of its caller.
-    fn distance_to_end(&self, st: &SymState) -> u32 {
-        let cfa = self.world.cfa;
-        let mut d = self.exit_dist[st.node.idx()];
-        for f in &st.frames {
-            if let Some(cs) = f.call_site {
-                let back = cfa.call_site(cs).return_node.map_or(u32::MAX, |r| self.exit_dist[r.idx()]);
-                d = d.saturating_add(back).saturating_add(1);
-            }
-        }
-        d
-    }
-
-    /// Runs the waiting path of the best-first copies nearest to the end of the program, unless its
-    /// copy has used up `COPY_CHECKS`: then the copy is given up.
-    fn serve_completing(&mut self) {
-        // (`Completing` orders the nearest greatest.)
-        let g = *self
-            .completing
-            .iter()
-            .max_by_key(|(_, q)| q.peek().expect("queues are never empty"))
-            .map(|(g, _)| g)
-            .expect("called with waiting paths");
-        if self.spent[g as usize] > COPY_CHECKS {
-            // The copy gave no completion within its checks: the depth-first search goes on alone.
-            self.give_up_copy(g);
-            return;
-        }
-        let queue = self.completing.get_mut(&g).expect("present");
-        let c = queue.pop().expect("queues are never empty");
-        if queue.is_empty() {
-            self.completing.remove(&g);
-        }
-        self.n_completing -= 1;
-        let (before, edges_before) = (self.stats.branch_checks, self.stats.edges);
-        self.advance(c.item);
-        let spent = self.stats.branch_checks - before;
-        self.edges_best_first += self.stats.edges - edges_before;
-        self.spent[g as usize] = self.spent[g as usize].saturating_add(spent);
-        self.stats.copy_checks += spent;
-    }
-
-    fn enter_completion(&mut self, it: &mut Item<G::Tag>) {
-        if it.group.is_none() {
-            self.groups.push(false);
-            self.copied.push(false);
-            self.spent.push(0);
-            it.group = Some(self.groups.len() as u32 - 1);
-        }
-    }
-
     /// Ends path `it` with `end`.
     fn end(&mut self, it: Item<G::Tag>, end: PathEnd) {
         // A completion of a `CompletionOnly` subtree counts once the caller accepts it
@@ -1477,41 +988,6 @@ impl<'a, G: Guide> Explorer<'a, G> {
             group,
             best_first: it.best_first,
         });
-    }
-
-    /// Accepts a completing path: the remaining alternatives of its `CompletionOnly` subtree (if
-    /// any) are dropped. Call it before pulling the next path.
-    pub fn accept_completion(&mut self, outcome: &PathOutcome<G::Tag>) {
-        if outcome.best_first && outcome.group.is_some_and(|g| !self.groups[g as usize]) {
-            // The copies found what depth-first search had not: give them more turns.
-            self.copy_shift = (self.copy_shift - 1).max(MIN_COPY_SHIFT);
-            self.stats.copy_completions += 1;
-        }
-        if let Some(g) = outcome.group {
-            self.groups[g as usize] = true;
-            self.copy_roots.remove(&g);
-            if let Some(q) = self.completing.remove(&g) {
-                self.n_completing -= q.len();
-            }
-        }
-    }
-
-    /// Rejects a completing path (its replay disagreed): the best-first copy of its
-    /// `CompletionOnly` subtree, which may well meet more such paths, is given up; the depth-first
-    /// search of the subtree goes on.
-    pub fn reject_completion(&mut self, outcome: &PathOutcome<G::Tag>) {
-        if let Some(g) = outcome.group {
-            self.give_up_copy(g);
-        }
-    }
-
-    /// Gives up the best-first copy of subtree `g` (and the copies get fewer turns).
-    fn give_up_copy(&mut self, g: u32) {
-        if let Some(q) = self.completing.remove(&g) {
-            self.n_completing -= q.len();
-            self.copy_shift = (self.copy_shift + 1).min(MAX_COPY_SHIFT);
-        }
-        self.spent[g as usize] = u64::MAX;
     }
 
     /// Reports an ended path that branched off `it` (which goes on).
@@ -1579,124 +1055,5 @@ impl<'a, G: Guide> Explorer<'a, G> {
             .collect();
         res.reverse();
         Some(res)
-    }
-}
-
-fn end_of(k: EndKind) -> PathEnd {
-    match k {
-        EndKind::Exit => PathEnd::Exit,
-        EndKind::Halt => PathEnd::Halt,
-        EndKind::Violation => PathEnd::Violation,
-    }
-}
-
-impl<G: Guide> Iterator for Explorer<'_, G> {
-    type Item = PathOutcome<G::Tag>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        match self.pull(None) {
-            Pulled::Path(o) => Some(o),
-            Pulled::Busy | Pulled::Done => None,
-        }
-    }
-}
-
-/// What `Explorer::pull` got.
-#[derive(Debug)]
-pub enum Pulled<T> {
-    /// A path ended.
-    Path(PathOutcome<T>),
-    /// No path ended within the allowed work; call again to go on.
-    Busy,
-    /// The exploration is over (exhausted or stopped; see `Explorer::summary`).
-    Done,
-}
-
-impl<G: Guide> Explorer<'_, G> {
-    /// The next ended path, like `Iterator::next`, but giving up after `max_segments` path segments
-    /// (runs from one branch to the next) without one, if given.
-    pub fn pull(&mut self, max_segments: Option<u64>) -> Pulled<G::Tag> {
-        let t = Instant::now();
-        if !self.started {
-            self.start();
-        }
-        let mut segments = 0u64;
-        let res = loop {
-            if let Some(o) = self.pending.pop_front() {
-                break Pulled::Path(o);
-            }
-            if self.stop.is_some() {
-                break Pulled::Done;
-            }
-            if let Some(r) = self.config.budget.exhausted() {
-                self.stop = Some(r);
-                break Pulled::Done;
-            }
-            if max_segments.is_some_and(|m| segments >= m) {
-                break Pulled::Busy;
-            }
-            segments += 1;
-            if self.work.is_empty() && self.deferred.is_empty() {
-                // The depth-first search is over: the copies would repeat it.
-                self.completing.clear();
-                self.n_completing = 0;
-            }
-            // The copies take one in `2^copy_shift` checks, in turns of at least `TURN_CHECKS`
-            // (a switch costs the solver its incremental state).
-            let weighted = self.stats.copy_checks.saturating_mul((1 << self.copy_shift) - 1);
-            self.serving_best_first = if self.serving_best_first {
-                weighted < self.checks_rest + TURN_CHECKS
-            } else {
-                self.checks_rest >= weighted + TURN_CHECKS
-            };
-            if self.n_completing > 0 && self.serving_best_first {
-                self.serve_completing();
-                continue;
-            }
-            // Paths back from waiting first: each is pruned at once, or explored if its entry was
-            // tainted.
-            for e in self.cache.take_released() {
-                for it in self.waiting.remove(&e).unwrap_or_default().into_iter().rev() {
-                    self.n_waiting -= 1;
-                    self.work.push_back(it);
-                }
-            }
-            if self.work.is_empty() && self.deferred.is_empty() && !self.waiting.is_empty() {
-                // Nothing else is left: the entries they wait for wait on them (a cycle).
-                for (_, items) in std::mem::take(&mut self.waiting).into_iter().rev() {
-                    self.work.extend(items.into_iter().rev());
-                }
-                self.n_waiting = 0;
-            }
-            if self.work.is_empty() && !self.deferred.is_empty() {
-                // The band is explored: double it and go on with the paths that waited, oldest first.
-                self.band = self.band.saturating_mul(2);
-                let deferred = std::mem::take(&mut self.deferred);
-                self.work.extend(deferred.into_iter().rev());
-            }
-            let item = match self.config.strategy {
-                Strategy::Dfs if self.mix => {
-                    // Every fourth path from the oldest pending ones (see `mix_oldest`).
-                    self.picks += 1;
-                    if self.picks.is_multiple_of(4) {
-                        self.work.pop_front()
-                    } else {
-                        self.work.pop_back()
-                    }
-                }
-                Strategy::Dfs => self.work.pop_back(),
-                Strategy::Bfs => self.work.pop_front(),
-            };
-            match item {
-                Some(it) => {
-                    let before = self.stats.branch_checks;
-                    self.advance(it);
-                    self.checks_rest += self.stats.branch_checks - before;
-                }
-                None => break Pulled::Done,
-            }
-        };
-        self.stats.time += t.elapsed();
-        res
     }
 }

@@ -893,7 +893,7 @@ impl Memory {
 fn small_value_set(aig: &Aig, bv: &Bv) -> Option<Vec<u128>> {
     let mut inputs: Vec<u32> = Vec::new();
     for &bit in bv.bits() {
-        for &i in super::state::support(aig, bit).iter() {
+        for &i in aig.support(bit).iter() {
             if !inputs.contains(&i) {
                 inputs.push(i);
                 if inputs.len() > 6 {

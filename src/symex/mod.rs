@@ -7,7 +7,7 @@
 //! (`exec`). The explorer (`explore`) runs paths one at a time, checks every branch successor's
 //! feasibility at once (`solver`: full-incremental or partial-incremental CaDiCaL), inlines calls
 //! and unrolls loops as paths meet them, and prunes paths whose state at a loop head is covered by an
-//! explored one (`cache`). A small concrete interpreter (`replay`) re-runs a path's inputs to check
+//! explored one (`cache`). A small concrete interpreter (`interp`) re-runs a path's inputs to check
 //! counterexamples and claimed executions.
 //!
 //! # The exploration API
@@ -37,15 +37,15 @@
 
 pub mod budget;
 mod cache;
+mod confirm;
 mod exec;
 mod explore;
+mod interp;
 pub mod memory;
-mod replay;
 pub mod semantics;
 mod shift;
 mod solver;
 pub mod state;
-mod verdict;
 
 use crate::cfa::Cfa;
 use crate::cfront::ir::Program;
@@ -53,16 +53,16 @@ use crate::cfront::ir::Program;
 pub use crate::sat::MovableDeadline;
 pub use budget::{resident_bytes, Budget, StopReason, DEFAULT_MEMORY_MB};
 pub use cache::CacheStats;
+pub use confirm::{confirm, Confirmed, Inconclusive, Rejected, Rejection};
 pub use exec::{EndKind, Property, World};
 pub use explore::{
     CutReason, Exhaustive, ExploreConfig, Explorer, Guide, InputValue, PathEdges, PathEnd, PathOutcome, Pulled, Stats,
     Step, Strategy, Succ, Summary,
 };
-pub use replay::{replay, AllocOrigin, Replay, ReplayEnd};
+pub use interp::{interpret, AllocOrigin, ConcreteEnd, ConcreteRun};
 pub use shift::counters;
 pub use solver::{Mode, SolverStats};
 pub use state::{Approx, InputKind, PointerChoice};
-pub use verdict::{confirm, Confirmed, Inconclusive, Rejected, Rejection};
 
 /// Starts an exploration of `prog` (with CFA `cfa`) under `config`, guided by `guide`.
 pub fn explore<'a, G: Guide>(prog: &'a Program, cfa: &'a Cfa, config: ExploreConfig, guide: G) -> Explorer<'a, G> {

@@ -6,13 +6,11 @@
 //!
 //! Invariant: the path condition of a state in the explorer's work list is satisfiable.
 //! Invariant: `inputs` lists every symbolic input the path created, in creation order; the concrete
-//! interpreter (`replay`) creates them in the same order.
+//! interpreter (`interp`) creates them in the same order.
 
 use std::cell::{Cell, OnceCell};
 use std::collections::BTreeMap;
 use std::rc::Rc;
-
-use rustc_hash::FxHashSet;
 
 use super::memory::{Memory, ObjId};
 use crate::cfa::{CallSiteId, EdgeId, NodeId};
@@ -439,7 +437,7 @@ impl SymState {
         if lit == AigLit::TRUE {
             return;
         }
-        self.assume_with_support(aig, lit, support(aig, lit));
+        self.assume_with_support(aig, lit, aig.support(lit));
     }
 
     /// `assume` of a literal other than `TRUE` whose support (`support`) is known.
@@ -588,28 +586,6 @@ impl Bits {
             Err(k) => Rc::make_mut(&mut self.words).insert(k, (x / 64, bit)),
         }
     }
-}
-
-/// The input indices `lit` depends on, ascending.
-pub fn support(aig: &Aig, lit: AigLit) -> Rc<[u32]> {
-    let mut res = Vec::new();
-    let mut seen: FxHashSet<usize> = FxHashSet::default();
-    let mut stack = vec![lit];
-    while let Some(l) = stack.pop() {
-        if l.is_const() || !seen.insert(l.node_idx()) {
-            continue;
-        }
-        match aig.node(l) {
-            AigNode::Const => {}
-            AigNode::Input(i) => res.push(i.0),
-            AigNode::And(a, b) => {
-                stack.push(a);
-                stack.push(b);
-            }
-        }
-    }
-    res.sort_unstable();
-    res.into()
 }
 
 #[cfg(test)]

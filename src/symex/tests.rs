@@ -56,8 +56,8 @@ fn verdict_with(src: &str, dm: DataModel, config: ExploreConfig) -> &'static str
     for o in ex.by_ref() {
         if o.end == PathEnd::Violation {
             let inputs = o.inputs.expect("a violation has inputs");
-            let r = replay(&prog, &cfa, property, &inputs, 1_000_000);
-            assert_eq!(r.end, ReplayEnd::Violation, "the counterexample replays");
+            let r = interpret(&prog, &cfa, property, &inputs, 1_000_000);
+            assert_eq!(r.end, ConcreteEnd::Violation, "the counterexample replays");
             assert_eq!(r.edges, o.path.edges(), "the replay takes the same path");
             return if o.approx.violation_is_real() { "false" } else { "unknown" };
         }
@@ -540,23 +540,23 @@ int main() { int a = __VERIFIER_nondet_int(); unsigned char b = __VERIFIER_nonde
 }
 
 #[test]
-fn replay_rejects_wrong_inputs() {
+fn the_interpreter_rejects_wrong_inputs() {
     let src = with_prelude("int main() { int x = __VERIFIER_nondet_int(); if (x == 12345) reach_error(); return 0; }");
     let (prog, cfa) = build(&src, DataModel::Ilp32);
     let o = explore(&prog, &cfa, ExploreConfig::default(), Exhaustive)
         .find(|o| o.end == PathEnd::Violation)
         .expect("violation");
     let mut inputs = o.inputs.clone().expect("inputs");
-    let good = replay(&prog, &cfa, Property::UnreachCall, &inputs, 1000);
-    assert_eq!(good.end, ReplayEnd::Violation);
+    let good = interpret(&prog, &cfa, Property::UnreachCall, &inputs, 1000);
+    assert_eq!(good.end, ConcreteEnd::Violation);
     assert_eq!(good.edges, o.path.edges());
     // A wrong value takes the other branch: the self-check fails.
     inputs[0].value = 7;
-    let bad = replay(&prog, &cfa, Property::UnreachCall, &inputs, 1000);
-    assert_eq!(bad.end, ReplayEnd::Exit);
+    let bad = interpret(&prog, &cfa, Property::UnreachCall, &inputs, 1000);
+    assert_eq!(bad.end, ConcreteEnd::Exit);
     assert_ne!(bad.edges, o.path.edges());
     // Missing inputs, or inputs of another call, make the run diverge.
-    assert_eq!(replay(&prog, &cfa, Property::UnreachCall, &[], 1000).end, ReplayEnd::Diverged);
+    assert_eq!(interpret(&prog, &cfa, Property::UnreachCall, &[], 1000).end, ConcreteEnd::Diverged);
 }
 
 #[test]
@@ -593,7 +593,7 @@ fn the_acceptance_rule_counts_only_paths_the_interpreter_takes_the_same_way() {
 }
 
 #[test]
-fn replay_of_uninitialised_memory() {
+fn the_interpreter_reads_uninitialised_memory_as_inputs() {
     let src = with_prelude("int main() { int x; int y = x + 1; if (y == 8) reach_error(); return 0; }");
     assert_eq!(verdict(&src), "false");
 }
@@ -696,8 +696,8 @@ fn a_pointer_member_of_a_null_unknown_pointer_is_undefined() {
     assert_eq!(exits.len(), 2, "{ends:?}");
     for o in exits {
         let inputs = o.inputs.as_ref().expect("an exit has inputs");
-        let r = replay(&prog, &cfa, Property::UnreachCall, inputs, 1000);
-        assert_eq!(r.end, ReplayEnd::Exit, "the execution replays ({inputs:?})");
+        let r = interpret(&prog, &cfa, Property::UnreachCall, inputs, 1000);
+        assert_eq!(r.end, ConcreteEnd::Exit, "the execution replays ({inputs:?})");
         assert_eq!(r.edges, o.path.edges(), "the replay takes the same path");
     }
 }
@@ -809,7 +809,7 @@ int main() { struct node *p = get(); if (p == 0) return 0; if (p->next == 0) ret
         .find(|o| o.end == PathEnd::Exit && o.inputs.as_ref().is_some_and(|i| i.len() == 2 && i[1].value & 1 == 0))
         .expect("a path where p->next is null");
     let inputs = o.inputs.clone().expect("inputs");
-    let as_pointer = replay(&prog, &cfa, Property::UnreachCall, &inputs, 1000);
+    let as_pointer = interpret(&prog, &cfa, Property::UnreachCall, &inputs, 1000);
     let InputKind::Uninit { alloc, offset } = inputs[1].kind else { panic!("p->next is read from fresh memory") };
     let mut as_bytes = vec![inputs[0].clone()];
     as_bytes.extend((0..4).map(|k| InputValue {
@@ -819,8 +819,8 @@ int main() { struct node *p = get(); if (p == 0) return 0; if (p->next == 0) ret
         bits: 8,
         value: 0,
     }));
-    let run = replay(&prog, &cfa, Property::UnreachCall, &as_bytes, 1000);
-    assert_eq!(run.end, ReplayEnd::Exit);
+    let run = interpret(&prog, &cfa, Property::UnreachCall, &as_bytes, 1000);
+    assert_eq!(run.end, ConcreteEnd::Exit);
     assert_eq!(run.edges, as_pointer.edges, "both take `p->next == 0`");
     let lazies = |allocs: &[AllocOrigin]| allocs.iter().filter(|a| matches!(a, AllocOrigin::Lazy { .. })).count();
     assert_eq!(lazies(&run.allocs) + 1, lazies(&as_pointer.allocs), "no fresh memory for bytes read as bytes");

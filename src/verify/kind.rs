@@ -6,7 +6,7 @@
 //! a time:
 //! - the *base case* unrolls the steps from the program's entry (BMC): a bad state at depth `k` is a
 //!   counterexample candidate. A violation becomes FALSE only once the concrete interpreter, fed the
-//!   inputs the model gives, reaches it (`symex::replay`); possible undefined behaviour gives
+//!   inputs the model gives, reaches it (`symex::interp`); possible undefined behaviour gives
 //!   UNKNOWN. When no path has a step at depth `k + 1`, every path ended safely: TRUE.
 //! - the *step case* unrolls `k + 1` steps from an arbitrary state at a cut point, assumes the
 //!   first `k` states good and every state to satisfy the invariants, and asks whether the last can
@@ -29,7 +29,7 @@ use std::fmt;
 use crate::cfa::{Cfa, EdgeId};
 use crate::cfront::ir::Program;
 use crate::sat::{Aig, AigLit, Bv, CadicalBackend, Encoder, Lit, SatBackend, SatResult};
-use crate::symex::{self, Budget, InputValue, Property, ReplayEnd, StopReason};
+use crate::symex::{self, Budget, ConcreteEnd, InputValue, Property, StopReason};
 
 use super::ts::{self, Step, Ts};
 
@@ -323,8 +323,8 @@ impl<'t, 'a> Engine<'t, 'a> {
                 continue;
             }
             let inputs = self.model_inputs(base);
-            let run = symex::replay(self.prog, self.cfa, self.property, &inputs, 50_000_000);
-            if run.end == ReplayEnd::Violation {
+            let run = symex::interpret(self.prog, self.cfa, self.property, &inputs, 50_000_000);
+            if run.end == ConcreteEnd::Violation {
                 return Ok(KindResult::Counterexample { depth: k, edges: run.edges, inputs });
             }
         }

@@ -818,9 +818,7 @@ impl Enc<'_, '_> {
                 if let Some(reason) = ts.world.undeclared_call(*f) {
                     return Err(Unsupported(reason));
                 }
-                let lib = ts.world.lib(*f);
-                // A declaration that does not fit the model is a function without body.
-                let lib = if lib.arity().fits(args.len()) { lib } else { LibFn::Unknown };
+                let lib = ts.world.lib(*f).for_call(args.len());
                 match lib {
                     LibFn::Halt => return Ok(Taken::End),
                     LibFn::Assume => {

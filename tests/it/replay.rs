@@ -111,7 +111,8 @@ fn suite_written_by_vcov_is_confirmed() {
         let file = fixture(&format!("e2e/branches/executions/Counterexample.{id}.spc"));
         let (cex, _) = vcov::driver::load_automaton(&file).unwrap();
         let edges = path_of_counterexample(&cex, &cfa, names.clone()).unwrap();
-        let cov = analysis.measure(&Execution { origin: format!("Counterexample.{id}.spc"), edges, terminating: true });
+        let cov =
+            analysis.coverage_of(&Execution { origin: format!("Counterexample.{id}.spc"), edges, terminating: true });
         assert!(!cov.lines.is_empty());
         executions.push(ExecutionRecord {
             id,
@@ -337,7 +338,7 @@ fn replay_confirms_vcovs_claim_for_a_hoisted_condition() {
             "[!(a == 101)]",
         ],
     );
-    let cov = analysis.measure(&Execution { origin: "walk".into(), edges, terminating: true });
+    let cov = analysis.coverage_of(&Execution { origin: "walk".into(), edges, terminating: true });
     let input =
         |function: &str, c_type: &str, value| InputValue { function: function.into(), c_type: c_type.into(), value };
     let exec = ExecutionRecord {

@@ -27,7 +27,7 @@ use crate::libmodels::LibFn;
 
 /// How a concrete run ended.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub enum ReplayEnd {
+pub enum ConcreteEnd {
     /// `main` returned.
     Exit,
     /// The program stopped.
@@ -48,9 +48,9 @@ pub enum ReplayEnd {
 
 /// The result of a concrete run.
 #[derive(Clone, Debug)]
-pub struct Replay {
+pub struct ConcreteRun {
     /// How it ended.
-    pub end: ReplayEnd,
+    pub end: ConcreteEnd,
     /// The edges it took.
     pub edges: Vec<EdgeId>,
     /// What each allocation number of the run stands for (indexed by it): how the replay harness
@@ -121,7 +121,7 @@ struct Place {
 
 /// Why execution of an edge stopped the run.
 enum Stop {
-    End(ReplayEnd),
+    End(ConcreteEnd),
 }
 
 type R<T> = Result<T, Stop>;
@@ -144,7 +144,7 @@ struct Interp<'a> {
 }
 
 /// Runs `prog` from its entry with the input values `inputs`, for at most `max_steps` edges.
-pub fn replay(prog: &Program, cfa: &Cfa, property: Property, inputs: &[InputValue], max_steps: u64) -> Replay {
+pub fn interpret(prog: &Program, cfa: &Cfa, property: Property, inputs: &[InputValue], max_steps: u64) -> ConcreteRun {
     let w = World::new(prog, cfa, property);
     let layout = w.layout;
     let mut calls = VecDeque::new();
@@ -177,7 +177,7 @@ pub fn replay(prog: &Program, cfa: &Cfa, property: Property, inputs: &[InputValu
     let end = match it.run(max_steps, &mut edges) {
         Ok(end) | Err(Stop::End(end)) => end,
     };
-    Replay { end, edges, allocs: it.allocs }
+    ConcreteRun { end, edges, allocs: it.allocs }
 }
 
 fn mask(v: u128, bits: u32) -> u128 {
@@ -201,11 +201,11 @@ fn sext(v: u128, bits: u32) -> i128 {
 }
 
 fn unsupported<T>(what: impl Into<String>) -> R<T> {
-    Err(Stop::End(ReplayEnd::Unsupported(what.into())))
+    Err(Stop::End(ConcreteEnd::Unsupported(what.into())))
 }
 
 fn ub<T>(k: UbKind) -> R<T> {
-    Err(Stop::End(ReplayEnd::Undefined(k)))
+    Err(Stop::End(ConcreteEnd::Undefined(k)))
 }
 
 /// Width, signedness, `_Bool`-ness of a scalar type.
@@ -226,7 +226,7 @@ impl<'a> Interp<'a> {
         &self.prog.types
     }
 
-    fn run(&mut self, max_steps: u64, edges: &mut Vec<EdgeId>) -> R<ReplayEnd> {
+    fn run(&mut self, max_steps: u64, edges: &mut Vec<EdgeId>) -> R<ConcreteEnd> {
         let cfa = self.cfa;
         let n_funcs = self.prog.funcs.len();
         let first_dynamic = 1 + n_funcs + self.prog.strings.len();
@@ -252,17 +252,17 @@ impl<'a> Interp<'a> {
         for _ in 0..max_steps {
             let n = cfa.node(node);
             if n.kind == NodeKind::Termination {
-                return Ok(ReplayEnd::Halt);
+                return Ok(ConcreteEnd::Halt);
             }
             let top = self.frames.last().expect("frame");
             let at_exit = n.kind == NodeKind::Exit && cfa.func(top.func).is_some_and(|f| f.exit == node);
             if at_exit && self.frames.len() == 1 {
-                return Ok(ReplayEnd::Exit);
+                return Ok(ConcreteEnd::Exit);
             }
             let call_site = top.call_site;
             let out = cfa.frame_out_edges(node, call_site);
             let e = match out.as_slice() {
-                [] => return Ok(ReplayEnd::Halt),
+                [] => return Ok(ConcreteEnd::Halt),
                 [e] if !matches!(cfa.edge(*e).kind, EdgeKind::Assume { .. }) => *e,
                 _ => {
                     let mut chosen = None;
@@ -278,7 +278,7 @@ impl<'a> Interp<'a> {
                     }
                     match chosen {
                         Some(e) => e,
-                        None => return Ok(ReplayEnd::Blocked),
+                        None => return Ok(ConcreteEnd::Blocked),
                     }
                 }
             };
@@ -290,15 +290,15 @@ impl<'a> Interp<'a> {
             node = cfa.edge(e).dst;
             if let Some(label) = &cfa.node(node).label {
                 if self.w.is_error_label(label) {
-                    return Ok(ReplayEnd::Violation);
+                    return Ok(ConcreteEnd::Violation);
                 }
             }
         }
-        Ok(ReplayEnd::StepLimit)
+        Ok(ConcreteEnd::StepLimit)
     }
 
     /// Executes edge `e`; `Some(end)` if the run ends on it.
-    fn step(&mut self, e: EdgeId) -> R<Option<ReplayEnd>> {
+    fn step(&mut self, e: EdgeId) -> R<Option<ConcreteEnd>> {
         let cfa = self.cfa;
         match &cfa.edge(e).kind {
             EdgeKind::Blank(_) | EdgeKind::TypeDecl | EdgeKind::Summary(_) => {}
@@ -327,14 +327,14 @@ impl<'a> Interp<'a> {
             }
             EdgeKind::Assume { cond, truth } => {
                 if self.truth(cond)? != *truth {
-                    return Ok(Some(ReplayEnd::Blocked));
+                    return Ok(Some(ConcreteEnd::Blocked));
                 }
             }
             EdgeKind::ExternCall { lhs, callee, args } => return self.extern_call(lhs.as_ref(), callee, args),
             EdgeKind::Call(cs) => {
                 let site = cfa.call_site(*cs);
                 if self.w.is_violation_call(site.callee) {
-                    return Ok(Some(ReplayEnd::Violation));
+                    return Ok(Some(ConcreteEnd::Violation));
                 }
                 if site.incompatible_argument(self.prog).is_some() {
                     return ub(UbKind::IncompatibleCall);
@@ -582,7 +582,7 @@ impl<'a> Interp<'a> {
 
     // ----- library -----
 
-    fn extern_call(&mut self, lhs: Option<&Expr>, callee: &Expr, args: &[Expr]) -> R<Option<ReplayEnd>> {
+    fn extern_call(&mut self, lhs: Option<&Expr>, callee: &Expr, args: &[Expr]) -> R<Option<ConcreteEnd>> {
         let f = match &callee.strip_implicit().kind {
             ExprKind::Func(f) => *f,
             _ => {
@@ -607,23 +607,19 @@ impl<'a> Interp<'a> {
         self.lib_call(f, lhs, args)
     }
 
-    fn lib_call(&mut self, f: FuncId, lhs: Option<&Expr>, args: &[Expr]) -> R<Option<ReplayEnd>> {
+    fn lib_call(&mut self, f: FuncId, lhs: Option<&Expr>, args: &[Expr]) -> R<Option<ConcreteEnd>> {
         if let Some(reason) = self.w.undeclared_call(f) {
             return unsupported(reason);
         }
-        let lib = self.w.lib(f);
-        if !lib.arity().fits(args.len()) {
-            // A declaration that does not fit the model: an unknown function.
-            return self.unknown_call(Some(f), lhs, args);
-        }
+        let lib = self.w.lib(f).for_call(args.len());
         match lib {
-            LibFn::ReachError | LibFn::AssertFail if self.w.is_violation_call(f) => Ok(Some(ReplayEnd::Violation)),
-            LibFn::Halt => Ok(Some(ReplayEnd::Halt)),
+            LibFn::ReachError | LibFn::AssertFail if self.w.is_violation_call(f) => Ok(Some(ConcreteEnd::Violation)),
+            LibFn::Halt => Ok(Some(ConcreteEnd::Halt)),
             LibFn::Assume => {
                 if self.truth(&args[0])? {
                     Ok(None)
                 } else {
-                    Ok(Some(ReplayEnd::Blocked))
+                    Ok(Some(ConcreteEnd::Blocked))
                 }
             }
             LibFn::Malloc | LibFn::Calloc => {
@@ -733,7 +729,7 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn unknown_call(&mut self, f: Option<FuncId>, lhs: Option<&Expr>, args: &[Expr]) -> R<Option<ReplayEnd>> {
+    fn unknown_call(&mut self, f: Option<FuncId>, lhs: Option<&Expr>, args: &[Expr]) -> R<Option<ConcreteEnd>> {
         for a in args {
             self.rvalue(a)?;
         }
@@ -745,7 +741,7 @@ impl<'a> Interp<'a> {
     fn next_call_input(&mut self) -> R<&'a InputValue> {
         match self.calls.pop_front() {
             Some((_, inp)) if matches!(inp.kind, InputKind::Call { edge, .. } if edge == self.edge) => Ok(inp),
-            _ => Err(Stop::End(ReplayEnd::Diverged)),
+            _ => Err(Stop::End(ConcreteEnd::Diverged)),
         }
     }
 

@@ -11,7 +11,7 @@ use std::fmt;
 use super::budget::StopReason;
 use super::exec::Property;
 use super::explore::{CutReason, InputValue, PathEnd, PathOutcome, Summary};
-use super::replay::{replay, AllocOrigin, ReplayEnd};
+use super::interp::{interpret, AllocOrigin, ConcreteEnd};
 use super::state::Approx;
 use crate::cfa::{Cfa, EdgeId};
 use crate::cfront::ir::Program;
@@ -26,7 +26,7 @@ pub struct Confirmed {
     /// For a violation: the accepted approximations it relies on (see `confirm`); empty when it is
     /// a violation of the program, not only of the model.
     pub assumed: Approx,
-    /// What each allocation of the concrete run was, in order (`Replay::allocs`).
+    /// What each allocation of the concrete run was, in order (`ConcreteRun::allocs`).
     pub allocs: Vec<AllocOrigin>,
 }
 
@@ -39,7 +39,7 @@ pub enum Rejection {
     /// program.
     Approximated(Approx),
     /// The concrete run ended this way, or took other edges.
-    Diverged(ReplayEnd),
+    Diverged(ConcreteEnd),
 }
 
 /// A path that was not confirmed: what it claimed and why it was refused.
@@ -81,9 +81,9 @@ pub fn confirm<T>(
     let violation = outcome.end == PathEnd::Violation;
     let refuse = |why| Err(Rejected { violation, why, at: None });
     let expected = match outcome.end {
-        PathEnd::Exit => ReplayEnd::Exit,
-        PathEnd::Violation => ReplayEnd::Violation,
-        _ => return refuse(Rejection::Diverged(ReplayEnd::Diverged)),
+        PathEnd::Exit => ConcreteEnd::Exit,
+        PathEnd::Violation => ConcreteEnd::Violation,
+        _ => return refuse(Rejection::Diverged(ConcreteEnd::Diverged)),
     };
     let Some(inputs) = outcome.inputs.clone() else { return refuse(Rejection::NoModel) };
     if violation && !outcome.approx.without(accepted).violation_is_real() {
@@ -95,11 +95,11 @@ pub fn confirm<T>(
         Approx::NONE
     };
     let edges = outcome.path.edges();
-    let run = replay(prog, cfa, property, &inputs, edges.len() as u64 + 1);
+    let run = interpret(prog, cfa, property, &inputs, edges.len() as u64 + 1);
     if run.end != expected || run.edges != edges {
         // Where the run left the path: the first edge it did not take as the path did.
         let left = edges.iter().zip(&run.edges).position(|(a, b)| a != b).unwrap_or(run.edges.len());
-        let end = if run.end != expected { run.end } else { ReplayEnd::Diverged };
+        let end = if run.end != expected { run.end } else { ConcreteEnd::Diverged };
         return Err(Rejected { violation, why: Rejection::Diverged(end), at: edges.get(left).copied() });
     }
     Ok(Confirmed { edges, inputs, assumed, allocs: run.allocs })
@@ -209,7 +209,7 @@ mod tests {
              a library function that is not modelled returned an arbitrary value"
         );
         assert_eq!(Inconclusive::NotExhausted.to_string(), "exploration incomplete");
-        let r = Rejected { violation: true, why: Rejection::Diverged(ReplayEnd::Halt), at: None };
+        let r = Rejected { violation: true, why: Rejection::Diverged(ConcreteEnd::Halt), at: None };
         assert_eq!(r.to_string(), "a counterexample did not replay (the concrete run ended with Halt)");
         let r = Rejected { violation: false, why: Rejection::NoModel, at: None };
         assert_eq!(r.to_string(), "an execution had no model");
