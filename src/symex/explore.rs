@@ -148,12 +148,14 @@ struct Item<T> {
     /// It waited at its loop head for a cache entry (`Probe::Wait`) and is looked up there again:
     /// its loop was counted already.
     resumed: bool,
+    /// Set when the path ends covered: the entry that covered it.
+    covered_by: Option<u32>,
 }
 
 /// What the state cache says of a path at a loop head.
 enum Cached {
-    /// An explored state covers it: it ends.
-    Covered,
+    /// An explored state covers it (the state of this entry): it ends.
+    Covered(u32),
     /// An entry still being explored will cover it: it waits (`Explorer::waiting`).
     Wait(u32),
     /// It goes on.
@@ -398,6 +400,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
                 entry: None,
                 chain: List::new(),
                 resumed: false,
+                covered_by: None,
             }),
             Err(u) => {
                 self.stats.paths += 1;
@@ -413,6 +416,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
                     approx: Approx::NONE,
                     group: None,
                     best_first: false,
+                    covered_by: None,
                 });
             }
         }
@@ -464,7 +468,8 @@ impl<'a, G: Guide> Explorer<'a, G> {
                 }
                 if self.liveness.is_some() {
                     match self.cache_step(&mut it, resumed) {
-                        Some(Cached::Covered) => {
+                        Some(Cached::Covered(by)) => {
+                            it.covered_by = Some(by);
                             self.end(it, PathEnd::Covered);
                             return;
                         }
@@ -926,7 +931,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
             Probe::Covered(by) => {
                 self.cache.note_covered(by, it.entry);
                 self.cache.record_hit(node);
-                return Some(Cached::Covered);
+                return Some(Cached::Covered(by));
             }
             // Once: a path back from waiting is explored if the entry ended tainted. (The copies
             // searching best-first do not wait: they are to find a completion before the rest.)
@@ -939,13 +944,14 @@ impl<'a, G: Guide> Explorer<'a, G> {
                         self.cache.note_covered(by, it.entry);
                         self.cache.record_hit(node);
                         self.cache.stats.hits_by_implication += 1;
-                        return Some(Cached::Covered);
+                        return Some(Cached::Covered(by));
                     }
                 }
             }
             Probe::Miss => {}
         }
         let e = self.cache.register(keys, it.entry, who.tag);
+        self.guide.on_cache_entry(&it.tag, e);
         it.entry = Some(e);
         it.chain.push(e);
         Some(Cached::Explore)
@@ -987,6 +993,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
             approx: it.st.approx,
             group,
             best_first: it.best_first,
+            covered_by: it.covered_by,
         });
     }
 
@@ -1009,6 +1016,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
             approx: it.st.approx,
             group: None,
             best_first: false,
+            covered_by: None,
         });
     }
 

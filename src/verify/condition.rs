@@ -379,6 +379,12 @@ impl Guide for RegionGuide<'_, '_> {
         }
     }
 
+    fn on_cache_entry(&mut self, tag: &RegionTag, entry: u32) {
+        if let Some(r) = &self.region {
+            r.borrow_mut().entry(entry, tag.node);
+        }
+    }
+
     fn cache_tag(&self, tag: &RegionTag) -> u64 {
         // What guides the future of a path: its place in the automaton (the region's node only
         // records where it was).
@@ -394,7 +400,11 @@ impl Guide for RegionGuide<'_, '_> {
 impl Observer for RegionGuide<'_, '_> {
     fn ended(&mut self, outcome: &PathOutcome<RegionTag>) {
         if let Some(r) = &self.region {
-            r.borrow_mut().ended(outcome.tag.node, &outcome.end);
+            let mut r = r.borrow_mut();
+            r.ended(outcome.tag.node, &outcome.end);
+            if let Some(entry) = outcome.covered_by {
+                r.covered_by(outcome.tag.node, entry);
+            }
         }
     }
 }

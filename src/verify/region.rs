@@ -12,22 +12,27 @@
 //! - an edge on which a path was cut (unwinding bound, unsupported construct, possible undefined
 //!   behaviour) is `ASSUME {false} GOTO __FALSE`: the region excludes it (so a later `vcov verify
 //!   --condition` verifies it again, and `vcov coverage` counts none of its lines);
-//! - an edge that was infeasible after the prefix, or into a state the state cache found covered by
-//!   an explored one (its futures were or are being explored from there), or one the condition's
-//!   claim pruned into `__TRUE`, leads to `__TRUE` (as CPAchecker's automata send the edges its
-//!   analysis ruled out there);
+//! - an edge into a state the state cache found covered by an explored one leads to the state of
+//!   the node where the covering state was registered (`Region::entry`, `Region::covered_by`): its
+//!   futures are among that state's, explored from there (a cycle when that node lies before, as
+//!   at a loop head; where that exploration did not finish, its own transitions go to `__FALSE`);
+//! - an edge that was infeasible after the prefix, or one the condition's claim pruned, or a covered
+//!   one whose covering node is not known, leads to `__TRUE` (as CPAchecker's automata send the
+//!   edges its analysis ruled out there);
 //! - with a condition, a path pruned on its claim, or still waiting inside its explored region, goes
 //!   on in a copy of the condition's state there (`C` + its name), so a chain keeps what the first
 //!   verifier claimed.
 //!
 //! Every state ends with `TRUE -> GOTO __FALSE`, so that an edge the automaton does not expect leaves
 //! the region rather than entering `__TRUE`. Equal subtrees give equal states (the tree is folded
-//! bottom-up into a DAG, the smallest automaton of its language), so the size is that of the
-//! explored behaviours, not of the paths.
+//! bottom-up, a link to a covering node counting as that node, before the links become transitions),
+//! so the size is that of the explored behaviours, not of the paths.
 //!
 //! Invariant: a path the automaton leads into `__TRUE` is one whose every continuation was explored
 //! without a violation (a covered state: see `symex::cache`), or one the condition's first verifier
-//! claims; every other unexplored continuation goes to `__FALSE` or is excluded by `ASSUME {false}`.
+//! claims; a covered path led to its covering node's state goes on only where that state's paths
+//! were explored; every other unexplored continuation goes to `__FALSE` or is excluded by
+//! `ASSUME {false}`.
 //! Invariant: where sibling edges share a text and their targets differ in a way one transition
 //! cannot say, the text leads to `__FALSE` (sound, at the price of exploring it again).
 
@@ -106,6 +111,11 @@ pub struct Region {
     /// automaton goes on in the condition's own states, for a path pruned on the condition's claim
     /// or one still waiting when the search stopped.
     cond: Vec<u32>,
+    /// The node at which each state-cache entry was registered (`Region::entry`).
+    entries: FxHashMap<u32, u32>,
+    /// For a node whose state was covered by an entry's, the node of that entry: the written
+    /// automaton goes on there (its continuations include the covered state's).
+    links: FxHashMap<u32, u32>,
 }
 
 impl Default for Region {
@@ -113,6 +123,8 @@ impl Default for Region {
         Region {
             nodes: vec![Node { edge: EdgeId::from_idx(NONE as usize), first: NONE, next: NONE, flags: PASSED }],
             cond: vec![NONE],
+            entries: FxHashMap::default(),
+            links: FxHashMap::default(),
         }
     }
 }
@@ -168,6 +180,19 @@ impl Region {
         self.nodes[node as usize].flags |= flag;
     }
 
+    /// A path registered state-cache entry `entry` after the edge into `node`.
+    pub fn entry(&mut self, entry: u32, node: u32) {
+        self.entries.entry(entry).or_insert(node);
+    }
+
+    /// The path that ended at `node` was covered by state-cache entry `entry`: its continuations
+    /// are among those of the entry's node.
+    pub fn covered_by(&mut self, node: u32, entry: u32) {
+        if let Some(&m) = self.entries.get(&entry) {
+            self.links.entry(node).or_insert(m);
+        }
+    }
+
     /// After the edge into `node`, the condition's automaton is in its explored state `q`.
     pub fn set_condition_state(&mut self, node: u32, q: StateId) {
         self.cond[node as usize] = q.0;
@@ -220,10 +245,13 @@ enum Target {
     Cut,
     /// A state of the condition's automaton (pruned on its claim there).
     Condition(StateId),
+    /// The state of the region's node whose state-cache entry covered the state after the edge
+    /// (by node; the folded state is known once every node is folded).
+    Ref(u32),
 }
 
-/// The target of the transition on one child's edge.
-fn target_of(flags: u16, state: Option<u32>) -> Target {
+/// The target of the transition on one child's edge; `link`: the node whose entry covered it.
+fn target_of(flags: u16, state: Option<u32>, link: Option<u32>) -> Target {
     if flags & (VIOLATION | DROPPED) != 0 {
         Target::False
     } else if flags & CUT != 0 {
@@ -238,7 +266,12 @@ fn target_of(flags: u16, state: Option<u32>) -> Target {
             Target::Cut
         }
     } else if flags & (COVERED | PRUNED) != 0 {
-        Target::True
+        match link {
+            // Covered: it goes on where its covering state was explored (and, where that was not
+            // explored to the end, into `__FALSE` as that state's own continuations do).
+            Some(m) if flags & PRUNED == 0 => Target::Ref(m),
+            _ => Target::True,
+        }
     } else if flags & PASSED != 0 {
         state.map_or(Target::False, Target::State)
     } else if flags & INFEASIBLE != 0 {
@@ -252,7 +285,7 @@ fn target_of(flags: u16, state: Option<u32>) -> Target {
 /// One target for edges that share a text (see the module's invariant).
 fn combine(targets: &[Target]) -> Target {
     let has = |t: Target| targets.contains(&t);
-    let mut states = targets.iter().filter_map(|t| if let Target::State(s) = t { Some(*s) } else { None });
+    let mut states = targets.iter().copied().filter(|t| matches!(t, Target::State(_) | Target::Ref(_)));
     let first_state = states.next();
     let more_states = states.any(|s| Some(s) != first_state);
     if has(Target::False) || more_states {
@@ -264,7 +297,7 @@ fn combine(targets: &[Target]) -> Target {
         return if first_state.is_some() || has(Target::True) { Target::False } else { Target::Cut };
     }
     if let Some(s) = first_state {
-        return Target::State(s);
+        return s;
     }
     if has(Target::True) {
         Target::True
@@ -360,7 +393,7 @@ pub fn automaton(
                     let st = state_of[c as usize];
                     let flags = region.nodes[c as usize].flags;
                     let q = region.cond[c as usize];
-                    match target_of(flags, (st != NONE).then_some(st)) {
+                    match target_of(flags, (st != NONE).then_some(st), region.links.get(&c).copied()) {
                         // Pruned on the claim, or still waiting inside the condition's region: the
                         // condition's state says what is claimed from there.
                         Target::True | Target::False
@@ -404,6 +437,16 @@ pub fn automaton(
             }
         };
         state_of[n as usize] = id;
+    }
+    // Links to covering nodes become their folded states (a cycle where the covering node lies
+    // before).
+    for sig in &mut sigs {
+        for (_, t) in sig.iter_mut() {
+            if let Target::Ref(m) = *t {
+                let st = state_of[m as usize];
+                *t = if st != NONE { Target::State(st) } else { Target::False };
+            }
+        }
     }
     // Name the states reachable from the root breadth-first: `ARG0` is the initial one.
     let root = state_of[Region::ROOT as usize];
@@ -468,7 +511,8 @@ pub fn automaton(
                 // An infeasible edge goes where CPAchecker's automata send the edges their analysis
                 // ruled out: no path takes it, so nothing behind it is left to verify.
                 Target::True | Target::Infeasible => text.push_str("GOTO __TRUE"),
-                Target::False => text.push_str("GOTO __FALSE"),
+                // (A link was resolved to its state above.)
+                Target::False | Target::Ref(_) => text.push_str("GOTO __FALSE"),
                 Target::Cut => text.push_str("ASSUME {false} GOTO __FALSE"),
                 Target::Condition(q) => {
                     let c = condition.expect("a condition's state only with the condition");
@@ -695,6 +739,47 @@ int main(void) {
         assert!(!s.contains("-> GOTO __FALSE"), "{s}");
         // Written twice: the same text.
         assert_eq!(explore(BRANCHES, ExploreConfig::default(), Dialect::V1).1, text);
+    }
+
+    /// A loop whose state at its head repeats: the state cache covers the second arrival.
+    const LOOP: &str = "int __VERIFIER_nondet_int(void);
+int main(void) {
+  int lk = 0;
+  while (1) {
+    int c = __VERIFIER_nondet_int();
+    if (c == 0) { break; }
+    lk = 1;
+    if (lk != 1) { ERROR: return 1; }
+    lk = 0;
+  }
+  return 0;
+}
+";
+
+    #[test]
+    fn a_covered_state_goes_back_to_where_its_covering_state_was_explored() {
+        let (verdict, text) = explore(LOOP, ExploreConfig::default(), Dialect::V1);
+        assert_eq!(verdict, Verdict::True);
+        check_grammar(&text);
+        check_parses(&text);
+        let s = states(&text);
+        // Where the transition on `text` leads from the state whose transitions mention `text`.
+        let after = |text: &str| -> String {
+            let pat = format!(r#"MATCH "{text}" -> GOTO "#);
+            let line = s.lines().find(|l| l.contains(&pat)).unwrap_or_else(|| panic!("{text} in {s}"));
+            line.split(&pat).nth(1).unwrap().split(' ').next().unwrap().to_string()
+        };
+        let blank_after = |state: &str| -> String {
+            let line = s.lines().find(|l| l.starts_with(&format!("{state}:"))).unwrap();
+            line.split(r#"MATCH "" -> GOTO "#).nth(1).unwrap_or_else(|| panic!("{line}")).to_string()
+        };
+        // The path around the loop ends covered at its head, by the state of the head's first
+        // arrival: after `lk = 0;` the automaton goes back to the head's state (a cycle), not
+        // into `__TRUE`.
+        let head = blank_after(&after("int lk = 0;"));
+        assert_eq!(blank_after(&after("lk = 0;")), head, "{s}");
+        assert!(!s.contains("-> GOTO __FALSE"), "nothing left unexplored: {s}");
+        assert_eq!(s.matches("lk = 1;").count(), 1, "the loop's body is written once: {s}");
     }
 
     #[test]

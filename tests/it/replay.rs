@@ -13,7 +13,7 @@ use vcov::coverage::result::{ExecutionRecord, InputValue};
 use vcov::coverage::{path_of_counterexample, Analysis, Execution};
 use vcov::evidence::Architecture;
 
-use crate::util::{fixture, root, vcov};
+use crate::util::{fixture, json as json_file, root, vcov};
 
 /// Whether `gcc -m32 --coverage` links; panics when it does not but `VCOV_REQUIRE_GCC32` is set.
 pub(crate) fn gcc32() -> bool {
@@ -425,7 +425,7 @@ fn the_driver_fixture_replays_completely() {
             json.as_os_str(),
         ]);
         assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-        let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        let report = json_file(&json);
         assert_eq!(report["exact"], true, "{model}: {report}");
         let n = report["under_approximation"]["executions"].as_u64().unwrap();
         assert!(n >= 5, "{model}: {report}");
@@ -467,7 +467,7 @@ fn builtin_object_size_is_what_gcc_folds_not_an_input() {
         json.as_os_str(),
     ]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let report = json_file(&json);
     assert_eq!(report["exact"], true, "{report}");
     assert_eq!(report["line_status"]["13"], "not_coverable", "{report}");
     for l in ["24", "27"] {
@@ -503,8 +503,7 @@ fn a_subscript_past_its_object_claims_nothing_behind_it() {
             suite.as_os_str(),
         ]);
         assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-        let claims: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(suite.join("vcov-claims.json")).unwrap()).unwrap();
+        let claims: serde_json::Value = json_file(&suite.join("vcov-claims.json"));
         let tests = claims["tests"].as_array().unwrap();
         assert!(!tests.is_empty(), "{model}: {claims}");
         for t in tests {

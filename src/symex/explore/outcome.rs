@@ -97,6 +97,12 @@ pub trait Guide {
         0
     }
 
+    /// A path with `tag` registered state-cache entry `entry` at its location (a loop head): a path
+    /// covered by it later ends with `PathOutcome::covered_by` set to `entry`. The default: nothing.
+    fn on_cache_entry(&mut self, tag: &Self::Tag, entry: u32) {
+        let _ = (tag, entry);
+    }
+
     /// Whether a path with `tag` carries something only its own completions can use: it is pruned
     /// as covered only by a state with an equal tag or by one from which no path completes. The
     /// default: no path is.
@@ -180,6 +186,9 @@ pub struct PathOutcome<T> {
     pub group: Option<u32>,
     /// Whether the path is of a best-first copy of its subtree.
     pub best_first: bool,
+    /// For `PathEnd::Covered`: the state-cache entry whose state covered it (the number
+    /// `Guide::on_cache_entry` gave when a path registered it).
+    pub covered_by: Option<u32>,
 }
 
 /// Counters of an exploration (`--stats`).
