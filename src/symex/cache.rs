@@ -192,6 +192,12 @@ impl Cache {
         *hits > 0 || *visits <= 64 || visits.is_power_of_two()
     }
 
+    /// Records that a path at loop head `n` waits for an entry still being explored: lookups there
+    /// pay off (the path will be covered when the entry ends), as hits do.
+    pub fn record_wait(&mut self, n: NodeId) {
+        self.heads.entry(n).or_default().1 += 1;
+    }
+
     /// Records a hit at loop head `n`.
     pub fn record_hit(&mut self, n: NodeId) {
         self.heads.entry(n).or_default().1 += 1;
@@ -759,6 +765,19 @@ mod tests {
 
     const OWN: Seeker = Seeker { tag: 1, exclusive: false };
     const OTHER_EXCLUSIVE: Seeker = Seeker { tag: 2, exclusive: true };
+
+    #[test]
+    fn a_loop_head_where_paths_wait_stays_probed() {
+        let head = NodeId(7);
+        let mut c = Cache::default();
+        // 64 visits without a hit: from then on only every power of two.
+        assert!((0..64).all(|_| c.should_probe(head)));
+        assert!(!c.should_probe(head));
+        // A path that waits for an entry still being explored (around a cycle of the product) pays
+        // off like a hit: the head is probed at every visit again.
+        c.record_wait(head);
+        assert!((0..100).all(|_| c.should_probe(head)));
+    }
 
     fn covered(c: &mut Cache, n: u8, who: Seeker) -> bool {
         matches!(c.probe(&key(n), &List::new(), who), Probe::Covered(_))

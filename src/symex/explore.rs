@@ -935,7 +935,10 @@ impl<'a, G: Guide> Explorer<'a, G> {
             }
             // Once: a path back from waiting is explored if the entry ended tainted. (The copies
             // searching best-first do not wait: they are to find a completion before the rest.)
-            Probe::Wait(e) if !resumed && !it.best_first => return Some(Cached::Wait(e)),
+            Probe::Wait(e) if !resumed && !it.best_first => {
+                self.cache.record_wait(node);
+                return Some(Cached::Wait(e));
+            }
             Probe::Wait(_) => {}
             Probe::Check(cands) => {
                 for (by, relevant) in cands {
