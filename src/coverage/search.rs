@@ -173,9 +173,9 @@ pub struct SearchOutcome {
     pub proof_extern_writes: bool,
     /// Paths that ended at possible undefined behaviour (they are not terminating executions).
     pub undefined_paths: u64,
-    /// Executions and counterexamples vcov's interpreter did not replay (or the solver gave no
+    /// Executions and counterexamples vcov's interpreter did not confirm (or the solver gave no
     /// model for), refused by `symex::confirm`: dropped, and the search goes on.
-    pub not_replayed: usize,
+    pub not_confirmed: usize,
     /// Those refusals grouped by why.
     pub refusals: BTreeMap<Refusal, usize>,
     /// Where undefined behaviour can happen, one per line and kind (at most `MAX_UNDEFINED`), in
@@ -421,7 +421,7 @@ fn search_beside(
                 }
                 guide.mark_covered(&coverage.lines);
                 covered.extend(coverage.lines.iter().copied());
-                // The other search replayed it; its allocations are this program's too.
+                // The other search's interpreter ran it; its allocations are this program's too.
                 let run = symex::interpret(prog, cfa, property, &inputs, exec.edges.len() as u64 + 1);
                 let memory = memory_facts(prog, &inputs, &run.allocs);
                 out.executions.push(FoundExecution {
@@ -498,7 +498,7 @@ fn search_beside(
             Err(r) => {
                 explorer.reject_completion(&outcome);
                 if !matches!(r.why, symex::Rejection::Approximated(_)) {
-                    out.not_replayed += 1;
+                    out.not_confirmed += 1;
                     *out.refusals.entry(Refusal::of(cfa, &r)).or_default() += 1;
                 }
                 if outcome.end == PathEnd::Violation {

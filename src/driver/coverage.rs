@@ -490,7 +490,7 @@ fn confirm(
     start: Instant,
 ) -> Result<Confirmation> {
     if !config.confirm {
-        return Ok(Confirmation::Interpreter { rejected: search.map_or(0, |o| o.not_replayed) });
+        return Ok(Confirmation::Interpreter { rejected: search.map_or(0, |o| o.not_confirmed) });
     }
     if claimed.is_empty() {
         return Ok(Confirmation::Gcc { confirmed: 0, rejected: 0, pending: 0 });

@@ -8,8 +8,8 @@
 //! interpreter is executing, or the run has diverged from the path that produced the inputs), and
 //! bytes read before being written by their (allocation number, offset), 0 when absent.
 //!
-//! `verify` replays every counterexample before reporting it; the coverage layer replays the
-//! executions it claims.
+//! `verify` interprets every counterexample before reporting it; the coverage layer interprets the
+//! executions it claims (`confirm`).
 //!
 //! Invariant: the interpreter never consults the solver or the AIG.
 

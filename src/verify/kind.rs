@@ -21,7 +21,7 @@
 //! invariant is used only after it is proven.
 //!
 //! Invariant: a TRUE comes only from an unsatisfiable base or step query over the over-approximating
-//! transition system; a FALSE only from a concrete replay that reaches the violation.
+//! transition system; a FALSE only from a concrete run (`symex::interpret`) that reaches the violation.
 //! Invariant: no clock or thread decides an answer: limits only stop the engine (UNKNOWN).
 
 use std::fmt;
@@ -53,7 +53,7 @@ pub struct KindConfig {
 pub enum KindResult {
     /// The property holds (and no undefined behaviour is reachable).
     Proof(Proof),
-    /// A counterexample the concrete interpreter replays to a violation.
+    /// A counterexample the concrete interpreter runs to a violation.
     Counterexample {
         /// The number of steps (cut point to cut point) before the violating one.
         depth: u32,
@@ -301,7 +301,7 @@ impl<'t, 'a> Engine<'t, 'a> {
         Err(Halt::Why(format!("no proof up to k = {}", self.config.max_k)))
     }
 
-    /// The base case found a violation at depth `k`: replays the model's inputs concretely.
+    /// The base case found a violation at depth `k`: runs the model's inputs concretely.
     fn counterexample(&mut self, base: &mut Unroll, k: u32) -> H<KindResult> {
         // The interpreter reads bytes never written as 0 when no input says otherwise: ask first
         // for a model in which every value of a variable never written is 0.
