@@ -6,10 +6,16 @@
 //! watchdog is a thread that looks at the clock and at the resident memory every few milliseconds,
 //! knows which phase the run is in (`enter`) and ends the process when a limit is passed where no
 //! report can come any more:
-//! - reading or composing: at the deadline, or above the memory limit;
-//! - searching or reporting: one second after the deadline, or above the memory limit by a quarter
-//!   (at least 64 MiB) -- below that the search stops by itself (it also sees `memory_flag`, set
-//!   as soon as the limit is passed) and writing the report may need a little more.
+//! - time, in every phase: a second of CPU after the deadline (`GRACE`). Reading and composing go
+//!   on past the deadline, because once the product exists there is a report to write (the
+//!   over-approximation; every phase after composing stops by itself at the deadline): a run whose
+//!   limit passes while it reads or composes still reports if it gets there within the grace. The
+//!   search and the report count the CPU per core the process may run on (`Late::per_core`);
+//!   reading and composing, which run on one core, count it whole;
+//! - memory, reading or composing: above the memory limit;
+//! - memory, searching or reporting: above the memory limit by a quarter (at least 64 MiB) -- below
+//!   that the search stops by itself (it also sees `memory_flag`, set as soon as the limit is
+//!   passed) and writing the report may need a little more.
 //!
 //! Ending the process removes every staged output file first (`output::discard_staged`), so a run
 //! cut short leaves none; `output::Staged::commit` holds the same lock and marks the run `Done`
@@ -126,14 +132,15 @@ impl RunLimits {
     }
 }
 
-/// How much CPU time the search and the report may use past the deadline, per core the process may
-/// run on: on a loaded machine the process gets less than a core, and a wall-clock grace would throw
-/// away a run that was about to end; on an idle one a second engine (the portfolio of `vcov verify`,
-/// the configurations of `vcov compare`) stopping beside the report uses CPU at the same time.
+/// How much CPU time a run may use past the deadline to reach its report: whole while it reads and
+/// composes (on one core), per core the process may run on once it searches and reports. On a loaded
+/// machine the process gets less than a core, and a wall-clock grace would throw away a run that was
+/// about to end; on an idle one a second engine (the portfolio of `vcov verify`, the configurations
+/// of `vcov compare`) stopping beside the report uses CPU at the same time.
 pub const GRACE: Duration = Duration::from_secs(1);
 
-/// How long the search and the report may run past the deadline by the clock, whatever they use: a
-/// run that is stuck (waiting, or starved) still ends.
+/// How long a run may go on past the deadline by the clock, whatever it uses: a run that is stuck
+/// (waiting, or starved) still ends.
 pub const WALL_GRACE: Duration = Duration::from_secs(10);
 
 /// How often the watchdog looks.
@@ -144,24 +151,24 @@ const TICK: Duration = Duration::from_millis(10);
 pub struct Late {
     /// Wall-clock time since the deadline.
     pub wall: Duration,
-    /// CPU time the process used since the deadline, divided by the cores it may run on.
+    /// CPU time the process used since the deadline.
     pub cpu: Duration,
+    /// The same divided by the cores the process may run on.
+    pub per_core: Duration,
 }
 
 /// The rule: which limit, if any, ends the run now, in `phase`, `late` by that much (`None`: before
 /// the deadline or no deadline), with `resident` bytes in use.
 pub fn verdict(phase: Phase, late: Option<Late>, resident: u64, memory_bytes: u64) -> Option<Limit> {
-    let past_deadline = late.map(|l| l.wall);
-    let out_of_grace = late.is_some_and(|l| l.cpu >= GRACE || l.wall >= WALL_GRACE);
+    let whole = matches!(phase, Phase::Reading | Phase::Composing);
+    let out_of_grace = late.is_some_and(|l| (if whole { l.cpu } else { l.per_core }) >= GRACE || l.wall >= WALL_GRACE);
     let ceiling = memory_bytes.saturating_add((memory_bytes / 4).max(64 << 20));
     match phase {
         Phase::Done => None,
-        Phase::Reading | Phase::Composing if past_deadline.is_some() => Some(Limit::Time),
+        _ if out_of_grace => Some(Limit::Time),
         Phase::Reading | Phase::Composing if resident > memory_bytes => Some(Limit::Memory),
-        Phase::Reading | Phase::Composing => None,
-        Phase::Searching | Phase::Reporting if out_of_grace => Some(Limit::Time),
         Phase::Searching | Phase::Reporting if resident > ceiling => Some(Limit::Memory),
-        Phase::Searching | Phase::Reporting => None,
+        _ => None,
     }
 }
 
@@ -195,8 +202,12 @@ impl Watchdog {
                     }
                     let late = limits.deadline.and_then(|d| Instant::now().checked_duration_since(d)).map(|wall| {
                         let now = super::cpu_seconds();
-                        let since = now - *cpu_at_deadline.get_or_insert(now);
-                        Late { wall, cpu: Duration::from_secs_f64((since / cores).max(0.0)) }
+                        let since = (now - *cpu_at_deadline.get_or_insert(now)).max(0.0);
+                        Late {
+                            wall,
+                            cpu: Duration::from_secs_f64(since),
+                            per_core: Duration::from_secs_f64(since / cores),
+                        }
                     });
                     if let Some(limit) = verdict(phase(), late, resident, limits.memory_bytes) {
                         end_run(limit, &give_up);
@@ -240,29 +251,45 @@ mod tests {
     const MIB: u64 = 1 << 20;
 
     #[test]
-    fn reading_and_composing_stop_at_the_limits_themselves() {
+    fn reading_and_composing_stop_above_the_memory_limit_itself() {
         for p in [Phase::Reading, Phase::Composing] {
             assert_eq!(verdict(p, None, 10 * MIB, 100 * MIB), None);
-            assert_eq!(verdict(p, Some(Late::default()), 10 * MIB, 100 * MIB), Some(Limit::Time));
+            assert_eq!(verdict(p, None, 100 * MIB, 100 * MIB), None);
             assert_eq!(verdict(p, None, 101 * MIB, 100 * MIB), Some(Limit::Memory));
         }
     }
 
     #[test]
-    fn the_search_and_the_report_get_a_second_of_cpu_and_a_quarter_more_memory() {
+    fn every_phase_gets_a_second_of_cpu_past_the_deadline_to_reach_its_report() {
+        let ms = Duration::from_millis;
         let late =
-            |wall: u64, cpu: u64| Some(Late { wall: Duration::from_millis(wall), cpu: Duration::from_millis(cpu) });
-        for p in [Phase::Searching, Phase::Reporting] {
-            assert_eq!(verdict(p, late(999, 999), 10 * MIB, 100 * MIB), None);
-            assert_eq!(verdict(p, late(1000, 1000), 10 * MIB, 100 * MIB), Some(Limit::Time));
+            |wall: u64, cpu: u64, per_core: u64| Some(Late { wall: ms(wall), cpu: ms(cpu), per_core: ms(per_core) });
+        for p in [Phase::Reading, Phase::Composing, Phase::Searching, Phase::Reporting] {
+            assert_eq!(verdict(p, late(0, 0, 0), 10 * MIB, 100 * MIB), None);
+            assert_eq!(verdict(p, late(999, 999, 999), 10 * MIB, 100 * MIB), None);
+            assert_eq!(verdict(p, late(1000, 1000, 1000), 10 * MIB, 100 * MIB), Some(Limit::Time));
             // Starved by other processes: a second of CPU, not of the clock, up to ten seconds.
-            assert_eq!(verdict(p, late(5000, 400), 10 * MIB, 100 * MIB), None);
-            assert_eq!(verdict(p, late(10_000, 400), 10 * MIB, 100 * MIB), Some(Limit::Time));
+            assert_eq!(verdict(p, late(5000, 400, 200), 10 * MIB, 100 * MIB), None);
+            assert_eq!(verdict(p, late(10_000, 400, 200), 10 * MIB, 100 * MIB), Some(Limit::Time));
+        }
+        // One core reads and composes; two may search beside each other.
+        for p in [Phase::Reading, Phase::Composing] {
+            assert_eq!(verdict(p, late(1000, 1000, 500), 10 * MIB, 100 * MIB), Some(Limit::Time));
+        }
+        for p in [Phase::Searching, Phase::Reporting] {
+            assert_eq!(verdict(p, late(1000, 1000, 500), 10 * MIB, 100 * MIB), None);
+            assert_eq!(verdict(p, late(1000, 2000, 1000), 10 * MIB, 100 * MIB), Some(Limit::Time));
+        }
+    }
+
+    #[test]
+    fn the_search_and_the_report_get_a_quarter_more_memory() {
+        for p in [Phase::Searching, Phase::Reporting] {
             assert_eq!(verdict(p, None, 164 * MIB, 100 * MIB), None);
             assert_eq!(verdict(p, None, 165 * MIB, 100 * MIB), Some(Limit::Memory));
             assert_eq!(verdict(p, None, 1000 * MIB, 800 * MIB), None);
             assert_eq!(verdict(p, None, 1001 * MIB, 800 * MIB), Some(Limit::Memory));
         }
-        assert_eq!(verdict(Phase::Done, late(100_000, 100_000), u64::MAX, MIB), None);
+        assert_eq!(verdict(Phase::Done, None, u64::MAX, MIB), None);
     }
 }
