@@ -114,6 +114,10 @@ const MAX_NESTING: u32 = 100;
 /// Most operators and operands in one expression; keeps trees shallow enough to drop and print recursively.
 const MAX_NODES: u32 = 2000;
 
+/// How `Parser::chain` joins two operands with an operator: the value, or the message (from the
+/// operator's text) when the operands do not fit it.
+type Join = fn(Tok, Value, Value) -> Result<Value, fn(&str) -> String>;
+
 /// A parsed expression before its type is checked: a condition or an integer.
 enum Value {
     Bool(Trigger),
@@ -698,60 +702,58 @@ impl<'a> Parser<'a> {
     }
 
     fn logical(&mut self) -> Result<Value, ParseError> {
-        let mut lhs = self.equality()?;
-        while self.at(Tok::AndAnd) || self.at(Tok::OrOr) {
-            let op = self.bump();
-            let rhs = self.equality()?;
-            self.count_node()?;
-            let (Value::Bool(a), Value::Bool(b)) = (lhs, rhs) else {
-                let op_text = self.text(op);
-                return Err(self.error_at(op.lo, format!("both operands of `{op_text}` must be conditions")));
-            };
-            lhs = Value::Bool(if op.kind == Tok::AndAnd {
-                Trigger::And(Box::new(a), Box::new(b))
-            } else {
-                Trigger::Or(Box::new(a), Box::new(b))
-            });
-        }
-        Ok(lhs)
+        self.chain([Tok::AndAnd, Tok::OrOr], Self::equality, |op, lhs, rhs| match (lhs, rhs) {
+            (Value::Bool(a), Value::Bool(b)) if op == Tok::AndAnd => {
+                Ok(Value::Bool(Trigger::And(Box::new(a), Box::new(b))))
+            }
+            (Value::Bool(a), Value::Bool(b)) => Ok(Value::Bool(Trigger::Or(Box::new(a), Box::new(b)))),
+            _ => Err(|op| format!("both operands of `{op}` must be conditions")),
+        })
     }
 
     fn equality(&mut self) -> Result<Value, ParseError> {
-        let mut lhs = self.additive()?;
-        while self.at(Tok::EqEq) || self.at(Tok::NotEq) {
-            let op = self.bump();
-            let rhs = self.additive()?;
-            self.count_node()?;
-            let eq = op.kind == Tok::EqEq;
-            lhs = Value::Bool(match (lhs, rhs) {
+        self.chain([Tok::EqEq, Tok::NotEq], Self::additive, |op, lhs, rhs| {
+            let eq = op == Tok::EqEq;
+            Ok(Value::Bool(match (lhs, rhs) {
                 (Value::Bool(a), Value::Bool(b)) if eq => Trigger::BoolEq(Box::new(a), Box::new(b)),
                 (Value::Bool(a), Value::Bool(b)) => Trigger::BoolNe(Box::new(a), Box::new(b)),
                 (Value::Int(a), Value::Int(b)) if eq => Trigger::IntEq(a, b),
                 (Value::Int(a), Value::Int(b)) => Trigger::IntNe(a, b),
-                _ => {
-                    let op_text = self.text(op);
-                    return Err(self.error_at(op.lo, format!("`{op_text}` compares a condition with an integer")));
-                }
-            });
-        }
-        Ok(lhs)
+                _ => return Err(|op| format!("`{op}` compares a condition with an integer")),
+            }))
+        })
     }
 
     fn additive(&mut self) -> Result<Value, ParseError> {
-        let mut lhs = self.unary()?;
-        while self.at(Tok::Plus) || self.at(Tok::Minus) {
+        self.chain([Tok::Plus, Tok::Minus], Self::unary, |op, lhs, rhs| match (lhs, rhs) {
+            (Value::Int(a), Value::Int(b)) if op == Tok::Plus => {
+                Ok(Value::Int(IntExpr::Plus(Box::new(a), Box::new(b))))
+            }
+            (Value::Int(a), Value::Int(b)) => Ok(Value::Int(IntExpr::Minus(Box::new(a), Box::new(b)))),
+            _ => Err(|op| format!("both operands of `{op}` must be integers")),
+        })
+    }
+
+    /// A left-associative chain `operand (op operand)*` with `op` one of `ops`; `join` builds each
+    /// step, or gives the message (from the operator's text) when the operands do not fit.
+    fn chain(
+        &mut self,
+        ops: [Tok; 2],
+        operand: fn(&mut Self) -> Result<Value, ParseError>,
+        join: Join,
+    ) -> Result<Value, ParseError> {
+        let mut lhs = operand(self)?;
+        while ops.iter().any(|&t| self.at(t)) {
             let op = self.bump();
-            let rhs = self.unary()?;
+            let rhs = operand(self)?;
             self.count_node()?;
-            let (Value::Int(a), Value::Int(b)) = (lhs, rhs) else {
-                let op_text = self.text(op);
-                return Err(self.error_at(op.lo, format!("both operands of `{op_text}` must be integers")));
+            lhs = match join(op.kind, lhs, rhs) {
+                Ok(v) => v,
+                Err(message) => {
+                    let text = message(self.text(op));
+                    return Err(self.error_at(op.lo, text));
+                }
             };
-            lhs = Value::Int(if op.kind == Tok::Plus {
-                IntExpr::Plus(Box::new(a), Box::new(b))
-            } else {
-                IntExpr::Minus(Box::new(a), Box::new(b))
-            });
         }
         Ok(lhs)
     }

@@ -164,19 +164,9 @@ fn parse_int(text: &str) -> Option<u64> {
 fn blank_pragma_operators(b: &mut [u8]) -> Vec<(usize, usize, String)> {
     let mut res = Vec::new();
     let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if c == b'"' || c == b'\'' {
-            i = skip_literal(b, i);
-            continue;
-        }
-        if !is_ident_start(c) {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        i = ident_end(b, i);
-        if (start > 0 && is_ident_char(b[start - 1])) || &b[start..i] != b"_Pragma" {
+    while let Some((start, end)) = next_word(b, i) {
+        i = end;
+        if &b[start..end] != b"_Pragma" {
             continue;
         }
         let open = skip_space(b, i);
@@ -186,11 +176,7 @@ fn blank_pragma_operators(b: &mut [u8]) -> Vec<(usize, usize, String)> {
         let Some(literal) = inner.strip_prefix('"').and_then(|r| r.strip_suffix('"')) else { continue };
         let text = format!("#pragma {}", literal.replace("\\\"", "\"").replace("\\\\", "\\"));
         res.push((start, close, text));
-        for byte in &mut b[start..close] {
-            if *byte != b'\n' {
-                *byte = b' ';
-            }
-        }
+        blank(&mut b[start..close]);
         i = close;
     }
     res
@@ -200,20 +186,9 @@ fn blank_pragma_operators(b: &mut [u8]) -> Vec<(usize, usize, String)> {
 /// body) and records its `packed`/`aligned` at the keyword.
 fn blank_keyword_attributes(b: &mut [u8], hints: &mut LayoutHints) {
     let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if c == b'"' || c == b'\'' {
-            i = skip_literal(b, i);
-            continue;
-        }
-        if !is_ident_start(c) {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        let end = ident_end(b, i);
+    while let Some((start, end)) = next_word(b, i) {
         i = end;
-        if (start > 0 && is_ident_char(b[start - 1])) || !matches!(&b[start..end], b"struct" | b"union") {
+        if !matches!(&b[start..end], b"struct" | b"union") {
             continue;
         }
         let mut attrs = KeywordAttrs::default();
@@ -234,11 +209,7 @@ fn blank_keyword_attributes(b: &mut [u8], hints: &mut LayoutHints) {
                 }
                 Err(msg) => hints.warnings.push((Span::new(j, close), msg)),
             }
-            for byte in &mut b[j..close] {
-                if *byte != b'\n' {
-                    *byte = b' ';
-                }
-            }
+            blank(&mut b[j..close]);
             found = true;
             j = skip_space(b, close);
         }
@@ -287,6 +258,33 @@ fn read_attribute_list(text: &str) -> Result<(bool, Option<u64>), String> {
         }
     }
     Ok((packed, aligned))
+}
+
+/// The byte range of the first whole identifier at or after `i` outside string and character
+/// literals (`i` at a literal's quote or at the start of a word).
+fn next_word(b: &[u8], mut i: usize) -> Option<(usize, usize)> {
+    while i < b.len() {
+        let c = b[i];
+        if c == b'"' || c == b'\'' {
+            i = skip_literal(b, i);
+        } else if !is_ident_start(c) {
+            i += 1;
+        } else {
+            let start = i;
+            i = ident_end(b, i);
+            if start == 0 || !is_ident_char(b[start - 1]) {
+                return Some((start, i));
+            }
+        }
+    }
+    None
+}
+
+/// Blanks `b` but its line ends, so that every offset keeps its line and column.
+fn blank(b: &mut [u8]) {
+    for byte in b.iter_mut().filter(|c| **c != b'\n') {
+        *byte = b' ';
+    }
 }
 
 fn is_ident_start(c: u8) -> bool {

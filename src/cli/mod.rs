@@ -27,13 +27,24 @@ pub enum ExitStatus {
     Error = 2,
     /// vcov failed (a bug): an internal error was caught and reported.
     InternalError = 3,
-    /// `--timelimit` or `--memory-limit` ended the run before it had a report (while reading or
-    /// composing, or the report took more than a second past the time limit): nothing was written.
+    /// `--timelimit` or `--memory-limit` ended the run before it had a report (it had no product a
+    /// second of CPU past the time limit, or the report took longer): nothing was written.
     LimitReached = 4,
     /// SIGINT stopped the run; its report was written (128 + 2, as shells report it).
     Interrupted = 130,
     /// SIGTERM stopped the run; its report was written (128 + 15).
     Terminated = 143,
+}
+
+impl ExitStatus {
+    /// The status of a run that wrote its report: stopped by `signal` (SIGINT, SIGTERM), if one did.
+    fn after(signal: Option<i32>) -> ExitStatus {
+        match signal {
+            None => ExitStatus::Success,
+            Some(signal_hook::consts::SIGINT) => ExitStatus::Interrupted,
+            Some(_) => ExitStatus::Terminated,
+        }
+    }
 }
 
 /// Runs one command; diagnostics go to `err`, results to `out`.
@@ -91,11 +102,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitSta
             if let Some(page) = &outcome.html {
                 writeln!(err, "HTML report written to {}", page.display())?;
             }
-            Ok(match outcome.signal {
-                Some(signal_hook::consts::SIGINT) => ExitStatus::Interrupted,
-                Some(_) => ExitStatus::Terminated,
-                None => ExitStatus::Success,
-            })
+            Ok(ExitStatus::after(outcome.signal))
         }
     }
 }
@@ -129,11 +136,7 @@ fn batch(a: args::BatchArgs, out: &mut dyn Write) -> Result<ExitStatus> {
     check_batch_options(&config)?;
     let outcome = driver::batch(&config)?;
     out.write_all(outcome.summary.as_bytes())?;
-    Ok(match outcome.signal {
-        None => ExitStatus::Success,
-        Some(signal_hook::consts::SIGINT) => ExitStatus::Interrupted,
-        Some(_) => ExitStatus::Terminated,
-    })
+    Ok(ExitStatus::after(outcome.signal))
 }
 
 /// Checks the options a batch passes to its tasks before any task runs: none the batch sets itself,
@@ -246,11 +249,7 @@ fn compare(a: args::CompareArgs, out: &mut dyn Write, err: &mut dyn Write) -> Re
     if let Some(page) = &outcome.html {
         writeln!(err, "HTML report written to {}", page.display())?;
     }
-    Ok(match outcome.signal {
-        Some(signal_hook::consts::SIGINT) => ExitStatus::Interrupted,
-        Some(_) => ExitStatus::Terminated,
-        None => ExitStatus::Success,
-    })
+    Ok(ExitStatus::after(outcome.signal))
 }
 
 /// Watches `--timelimit` and `--memory-limit` over the whole run of `vcov coverage` or `vcov

@@ -614,24 +614,8 @@ fn write_keys(kw: &mut KeyWriter, w: &World, live: &Liveness, st: &SymState, tag
         base
     });
     let is_counter = |v: VarId| base.is_some() && shift.is_some_and(|s| s.is_counter(v));
-    for (frame, locals) in st.frames.iter().zip(&frames) {
-        kw.u64(frame.func.0 as u64);
-        kw.u64(frame.call_site.map_or(u64::MAX, |c| c.0 as u64));
-        for &(&v, &id) in locals {
-            kw.u64(v.0 as u64);
-            if let Some(o) = st.mem.get(id) {
-                match base {
-                    Some(b) if is_counter(v) => kw.shifted(id, o, b),
-                    _ => kw.object(id, o),
-                }
-            }
-            if kw.too_big() {
-                return None;
-            }
-        }
-        kw.u64(u64::MAX - 1);
-    }
-    for (&v, &id) in st.globals.iter() {
+    // Keys variable `v` held in object `id`; false once the key is too big to keep.
+    let key_variable = |kw: &mut KeyWriter<'_>, v: VarId, id| {
         kw.u64(v.0 as u64);
         if let Some(o) = st.mem.get(id) {
             match base {
@@ -639,7 +623,20 @@ fn write_keys(kw: &mut KeyWriter, w: &World, live: &Liveness, st: &SymState, tag
                 _ => kw.object(id, o),
             }
         }
-        if kw.too_big() {
+        !kw.too_big()
+    };
+    for (frame, locals) in st.frames.iter().zip(&frames) {
+        kw.u64(frame.func.0 as u64);
+        kw.u64(frame.call_site.map_or(u64::MAX, |c| c.0 as u64));
+        for &(&v, &id) in locals {
+            if !key_variable(&mut *kw, v, id) {
+                return None;
+            }
+        }
+        kw.u64(u64::MAX - 1);
+    }
+    for (&v, &id) in st.globals.iter() {
+        if !key_variable(&mut *kw, v, id) {
             return None;
         }
     }

@@ -458,15 +458,7 @@ impl Lowerer<'_> {
                 Ok(mk(ExprKind::Index(Box::new(base), Box::new(idx)), elem, span))
             }
             B::Assign => {
-                let l = self.expr(lhs)?;
-                if !is_lvalue(&l) {
-                    return self.err(span, "lvalue required as left operand of assignment");
-                }
-                let r = self.expr(rhs)?;
-                if matches!(self.types.kind(r.ty), TypeKind::Void) {
-                    return self.err(span, "void value not ignored as it ought to be");
-                }
-                let r = self.rvalue(r);
+                let (l, r) = self.assignment_operands(lhs, rhs, span)?;
                 let ty = l.ty;
                 let r = self.convert(r, ty);
                 Ok(mk(ExprKind::Assign(Box::new(l), Box::new(r)), ty, span))
@@ -482,15 +474,7 @@ impl Lowerer<'_> {
             | B::AssignBitwiseXor
             | B::AssignBitwiseOr => {
                 let o = bin(op).expect("compound operator");
-                let l = self.expr(lhs)?;
-                if !is_lvalue(&l) {
-                    return self.err(span, "lvalue required as left operand of assignment");
-                }
-                let r = self.expr(rhs)?;
-                if matches!(self.types.kind(r.ty), TypeKind::Void) {
-                    return self.err(span, "void value not ignored as it ought to be");
-                }
-                let r = self.rvalue(r);
+                let (l, r) = self.assignment_operands(lhs, rhs, span)?;
                 let ty = l.ty;
                 let (r, comp) = if self.is_pointer(ty) {
                     let r = self.promote(r);
@@ -513,6 +497,24 @@ impl Lowerer<'_> {
                 self.binary_typed(o, a, b, span)
             }
         }
+    }
+
+    /// The operands of an assignment (plain or compound): an lvalue, and a value that is not void.
+    fn assignment_operands(
+        &mut self,
+        lhs: &Node<ast::Expression>,
+        rhs: &Node<ast::Expression>,
+        span: Span,
+    ) -> Res<(Expr, Expr)> {
+        let l = self.expr(lhs)?;
+        if !is_lvalue(&l) {
+            return self.err(span, "lvalue required as left operand of assignment");
+        }
+        let r = self.expr(rhs)?;
+        if matches!(self.types.kind(r.ty), TypeKind::Void) {
+            return self.err(span, "void value not ignored as it ought to be");
+        }
+        Ok((l, self.rvalue(r)))
     }
 
     /// Types `a op b` for rvalue operands.
