@@ -28,27 +28,7 @@ fn vcov_with_umask(umask: &str, cwd: &Path, args: &[&str]) -> Run {
 
 /// Runs `vcov` and fails the test if it has not ended after `limit` (a hang guard, not a timing).
 fn vcov_within(args: &[&str], limit: Duration) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_vcov"))
-        .args(args)
-        .current_dir(root())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            panic!("vcov {args:?} did not end within {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let out = child.wait_with_output().unwrap();
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    vcov_within_cpu(args, limit).0
 }
 
 /// `vcov_within` that also gives the CPU time the run used (user and system, from `wait4`).
