@@ -3,7 +3,8 @@
 ../shared/corpus/cpachecker) whose program has more than 1000 lines to cover, `vcov coverage
 --generate targeted` with several time limits (default 5, 15, 30 and 60 s). Prints one row per run
 and limit: lines of the over-approximation, covered, proven not coverable (with the arguments named
-in the report's `not_coverable_by`, when it has them), left undecided, the share decided, and why the
+in the report's `not_coverable_by`, when it has them), left undecided, the share decided, the lines
+decided under the assumptions the run did not accept (`decided_assuming`: `+N NAMES`), and why the
 result is not exact.
 
   bench/drivers.py                         # the table of issue #13 (about 20 minutes with 1 job)
@@ -58,6 +59,9 @@ def measure(vcov, run_dir, limit, work, assume, alias_links):
         reason=j.get("inexact_reason") or "",
         by="; ".join(sorted(set(j.get("not_coverable_by", {}).values()))),
         ub=j.get("undefined_behaviour", {}).get("paths", 0),
+        # What the run decides under the assumptions it did not accept (`decided_assuming`).
+        assuming=",".join(a["name"] for d in j.get("decided_assuming", []) for a in d["assumptions"]),
+        decided_assuming=sum(len(d["line_status"]) for d in j.get("decided_assuming", [])),
     )
     row["undecided"] = row["over"] - row["covered"] - row["not_coverable"]
     row["decided"] = (row["covered"] + row["not_coverable"]) / row["over"] if row["over"] else 1.0
@@ -95,16 +99,20 @@ def main():
         jobs = [(r, l) for r in drivers for l in limits]
         with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
             rows = list(pool.map(lambda rl: measure(a.vcov, rl[0], rl[1], work, a.assume, not a.no_alias_links), jobs))
-    cols = ["run", "limit", "over", "covered", "not_coverable", "undecided", "decided", "exact", "stopped_by", "by", "reason"]
-    print("%-32s %5s %6s %7s %8s %9s %7s  %s" % ("run", "limit", "over", "covered", "not cov.", "undecided",
-                                                "decided", "why not exact"))
+    cols = ["run", "limit", "over", "covered", "not_coverable", "undecided", "decided", "decided_assuming",
+            "assuming", "exact", "stopped_by", "by", "reason"]
+    print("%-32s %5s %6s %7s %8s %9s %7s %9s  %s" % ("run", "limit", "over", "covered", "not cov.", "undecided",
+                                                     "decided", "assuming", "why not exact"))
     for r in rows:
         if "error" in r:
             print("%-32s %4ds  ERROR %s" % (r["run"], r["limit"], r["error"]))
             continue
         why = "exact" if r["exact"] else (r["reason"][:70])
-        print("%-32s %4ds %6d %7d %8d %9d %6.1f%%  %s" % (r["run"], r["limit"], r["over"], r["covered"],
-                                                         r["not_coverable"], r["undecided"], 100 * r["decided"], why))
+        # `+N X`: N more lines decided assuming X (`decided_assuming`).
+        assuming = "+%d %s" % (r["decided_assuming"], r["assuming"]) if r["decided_assuming"] else "-"
+        print("%-32s %4ds %6d %7d %8d %9d %6.1f%% %9s  %s" % (r["run"], r["limit"], r["over"], r["covered"],
+                                                              r["not_coverable"], r["undecided"], 100 * r["decided"],
+                                                              assuming, why))
     top = max(limits)
     last = [r for r in rows if r["limit"] == top]
     good = [r for r in last if "error" not in r and r["decided"] >= 0.95]

@@ -10,9 +10,9 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use super::result::{
-    self, BlockedAt, BranchInfo, Confirmation, CoverageResult, Dropped, ExecutionRecord, ExecutionSource, FunctionInfo,
-    InexactReason, InputValue, LineStatus, Origin, ProofFacts, PropertyStatus, Provenance, SearchState, Times,
-    UndecidedLines,
+    self, BlockedAt, BranchInfo, Confirmation, CoverageResult, DecidedAssuming, Dropped, ExecutionRecord,
+    ExecutionSource, FunctionInfo, InexactReason, InputValue, LineStatus, Origin, ProofFacts, PropertyStatus,
+    Provenance, SearchEnd, SearchState, Times, UndecidedLines,
 };
 use super::search::{FoundBug, SearchOutcome};
 use super::{undecided, Analysis, RuledOut};
@@ -201,6 +201,14 @@ pub fn assemble(analysis: &Analysis, prog: &Program, a: Assembly<'_>) -> (Covera
         &ruled_out.all,
         &ruled_out.by_undefined_call,
     );
+    let decided_assuming = end
+        .filter(|_| !dropped.any())
+        .and_then(SearchEnd::complete_assuming)
+        .map(|assumptions| DecidedAssuming {
+            assumptions,
+            not_coverable: line_status.iter().filter(|(_, s)| **s == LineStatus::Unknown).map(|(&l, _)| l).collect(),
+        })
+        .filter(|d| !d.not_coverable.is_empty());
     let bug = o.and_then(|o| o.bugs.first());
     let undecided = o.and_then(|o| undecided_lines(analysis, prog, o, &line_status));
     let result = CoverageResult {
@@ -241,6 +249,7 @@ pub fn assemble(analysis: &Analysis, prog: &Program, a: Assembly<'_>) -> (Covera
             .map(|o| o.assumed.union(if proven.is_empty() { symex::Approx::NONE } else { o.proof_assumed }))
             .unwrap_or_default()
             .assumptions(),
+        decided_assuming,
         not_coverable_by,
         undefined_paths: o.map_or(0, |o| o.undefined_paths),
         undefined: o.map(|o| o.undefined.clone()).unwrap_or_default(),
@@ -278,6 +287,13 @@ pub fn gain_execution(result: &mut CoverageResult, mut rec: ExecutionRecord, fro
         }
         if !matches!(result.line_status.get(&l), Some(LineStatus::Covered(_)) | None) {
             result.line_status.insert(l, LineStatus::Covered(rec.id));
+        }
+    }
+    // A real execution covers them: no assumption makes them not coverable.
+    if let Some(d) = &mut result.decided_assuming {
+        d.not_coverable.retain(|l| !lines.contains(l));
+        if d.not_coverable.is_empty() {
+            result.decided_assuming = None;
         }
     }
     let mut under: Vec<u32> = result.under_lines.iter().copied().chain(lines.iter().copied()).collect();

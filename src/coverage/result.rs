@@ -243,6 +243,9 @@ pub struct SearchEnd {
     pub unaccepted: Approx,
     /// The first execution or violation the concrete interpreter refused.
     pub rejected: Option<Rejected>,
+    /// Whether the interpreter refused a path for another reason than the approximations it made
+    /// (it ran otherwise, or the solver gave no inputs).
+    pub refused: bool,
     /// Paths a search other than the targeted one pruned as covered by explored states.
     pub pruned: u64,
 }
@@ -309,6 +312,30 @@ impl SearchEnd {
     pub fn complete(&self) -> bool {
         self.reason().is_none()
     }
+
+    /// The environment assumptions (`--assume`) under which the search alone would decide every
+    /// line, when it does not and they are its only obstacle: the approximations its paths made that
+    /// the user did not accept, each one a user may accept. The paths explored do not depend on
+    /// `--assume` (only which of them are accepted), so a run accepting these explores the same paths
+    /// and is complete; violations refused for these approximations would be accepted as findings.
+    pub fn complete_assuming(&self) -> Option<Approx> {
+        if self.complete() || self.unaccepted.is_empty() || self.refused || !Approx::ASSUMABLE.contains(self.unaccepted)
+        {
+            return None;
+        }
+        let assuming = SearchEnd { unaccepted: Approx::NONE, rejected: None, ..self.clone() };
+        assuming.complete().then_some(self.unaccepted)
+    }
+}
+
+/// What a search that is complete only under assumptions the user did not accept decides under
+/// them (`SearchEnd::complete_assuming`): a second answer beside the sound one, never mixed into it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecidedAssuming {
+    /// The assumptions.
+    pub assumptions: Approx,
+    /// The lines undecided in the sound result that are not coverable under them, ascending.
+    pub not_coverable: Vec<u32>,
 }
 
 /// Executions a result does not claim, though the search found them.
@@ -876,6 +903,9 @@ pub struct CoverageResult {
     /// The environment assumptions the result relies on (accepted by the user with `--assume` and
     /// made by the search or the proof): their names and what they state.
     pub assumed: Vec<(&'static str, &'static str)>,
+    /// What the search decides under the assumptions it did not accept, when only they keep the
+    /// result from being exact (`line_status` stays the sound answer).
+    pub decided_assuming: Option<DecidedAssuming>,
     /// For every line proven not coverable, the argument (`not_coverable_by`).
     pub not_coverable_by: BTreeMap<u32, NotCoverableBy>,
     /// Paths the search ended at possible undefined behaviour.
@@ -1304,6 +1334,34 @@ mod tests {
         let cut = SearchEnd { cuts: (1, None, None), ..done };
         assert_eq!(search_state(Some(&cut), none), SearchState::Incomplete);
         assert_eq!(cut.stopped_by(), None);
+    }
+
+    #[test]
+    fn a_search_is_complete_assuming_only_what_alone_keeps_it_from_being_complete() {
+        let done = SearchEnd { exhausted: true, ..SearchEnd::default() };
+        assert_eq!(done.complete_assuming(), None, "complete already");
+        let fresh = SearchEnd { unaccepted: Approx::LAZY_MEMORY, ..done.clone() };
+        assert_eq!(fresh.complete_assuming(), Some(Approx::LAZY_MEMORY));
+        let both = SearchEnd { unaccepted: Approx::LAZY_MEMORY.union(Approx::EXTERN_WRITE), ..done.clone() };
+        assert_eq!(both.complete_assuming(), Some(Approx::LAZY_MEMORY.union(Approx::EXTERN_WRITE)));
+        // Violations refused for their approximations would be accepted as findings under them.
+        let violation =
+            Rejected { violation: true, why: crate::symex::Rejection::Approximated(Approx::LAZY_MEMORY), at: None };
+        let refused_for_it = SearchEnd { rejected: Some(violation), ..fresh.clone() };
+        assert_eq!(refused_for_it.complete_assuming(), Some(Approx::LAZY_MEMORY));
+        // No assumption removes any other obstacle.
+        for other in [
+            SearchEnd { refused: true, ..fresh.clone() },
+            SearchEnd { unaccepted: Approx::ABSTRACT, ..done.clone() },
+            SearchEnd { cuts: (1, None, None), ..fresh.clone() },
+            SearchEnd { exhausted: false, ..fresh.clone() },
+            SearchEnd { max_executions: Some(3), ..fresh.clone() },
+            SearchEnd { stop: Some(StopReason::Time), ..fresh.clone() },
+            SearchEnd { stopped_at_bug: true, ..fresh.clone() },
+            SearchEnd { pruned: 2, ..fresh.clone() },
+        ] {
+            assert_eq!(other.complete_assuming(), None, "{other:?}");
+        }
     }
 
     #[test]

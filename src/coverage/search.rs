@@ -603,6 +603,7 @@ fn search_beside(
         cuts: (summary.lossy_cuts(), summary.first_other_cut.clone(), first_cut_line),
         unaccepted,
         rejected,
+        refused: out.not_confirmed > 0,
         pruned,
     };
     out.property = if !out.bugs.is_empty() {

@@ -141,6 +141,9 @@ pub fn compare_summary(c: &Compared) -> String {
             "  ",
             "      ",
         ));
+        if let Some(note) = super::text::decided_assuming(r) {
+            out.push_str(&super::text::wrap(&format!("{note} ({})", r.instance), "  ", "      "));
+        }
         if !r.exact() {
             let why = match (&r.inexact_reason, r.stopped_by) {
                 (Some(why), _) => why.to_string(),

@@ -451,7 +451,7 @@ fn headline(r: &CoverageResult, c: &Counts) -> String {
         undecided.push(format!("{} over-approximation only", c.over_only));
     }
     let undecided = if undecided.is_empty() { String::new() } else { format!(" ({})", undecided.join(", ")) };
-    format!(
+    let mut text = format!(
         "<b>{}</b> of the {over} lines of the over-approximation ({}%) are <b>decided</b>: {} covered, {} proven \
          not coverable; <b>{}</b> ({}%) are <b>undecided</b>{undecided}. {} of the {} lines to cover lie outside \
          it (unexplored).",
@@ -463,7 +463,19 @@ fn headline(r: &CoverageResult, c: &Counts) -> String {
         pct(c.undecided(), over),
         c.unexplored,
         r.lines_to_cover.len()
-    )
+    );
+    if let Some(d) = &r.decided_assuming {
+        let names = escape(&d.assumptions.assumption_names().join(","));
+        let n = d.not_coverable.len();
+        text.push_str(&format!(
+            " <b>Assuming {names}</b>, {n} of the undecided lines ({}%) are not coverable and {} stay undecided: the \
+             search is complete under {} (<code>--assume {names}</code> makes it the result).",
+            pct(n, over),
+            c.undecided() - n,
+            d.assumptions.assumptions().iter().map(|(_, st)| escape(st)).collect::<Vec<_>>().join("; ")
+        ));
+    }
+    text
 }
 
 /// Everything the summary says about one result besides its figures, line numbers linked.

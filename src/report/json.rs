@@ -34,6 +34,10 @@ struct Report<'a> {
     /// The accepted environment assumptions (`--assume`) the result relies on.
     assumptions: Vec<Assumption>,
     line_status: BTreeMap<u32, &'static str>,
+    /// What the run decides under assumptions it did not accept, when only they keep it from being
+    /// exact: each set, with the status under it of the lines `line_status` leaves undecided.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    decided_assuming: Vec<DecidedAssumingJson>,
     not_coverable_by: BTreeMap<u32, String>,
     undefined_behaviour: Undefined<'a>,
     /// Paths that violate the property only relative to the accepted assumptions.
@@ -149,6 +153,13 @@ struct Abstraction<'a> {
 struct Assumption {
     name: &'static str,
     statement: &'static str,
+}
+
+/// One set of assumptions and what the run decides under them.
+#[derive(Serialize)]
+struct DecidedAssumingJson {
+    assumptions: Vec<Assumption>,
+    line_status: BTreeMap<u32, &'static str>,
 }
 
 /// The undecided lines sorted by why (`coverage::undecided`).
@@ -331,6 +342,19 @@ pub fn coverage_json(res: &CoverageResult) -> String {
                 .collect(),
         },
         line_status: res.line_status.iter().map(|(l, s)| (*l, s.name())).collect(),
+        decided_assuming: res
+            .decided_assuming
+            .iter()
+            .map(|d| DecidedAssumingJson {
+                assumptions: d
+                    .assumptions
+                    .assumptions()
+                    .into_iter()
+                    .map(|(name, statement)| Assumption { name, statement })
+                    .collect(),
+                line_status: d.not_coverable.iter().map(|&l| (l, LineStatus::NotCoverable.name())).collect(),
+            })
+            .collect(),
         covered_by: res
             .line_status
             .iter()

@@ -334,6 +334,9 @@ impl Approx {
         self.0 & (Approx::LAZY_MEMORY.0 | Approx::UNMODELLED.0 | Approx::ABSTRACT.0) == 0
     }
 
+    /// Every approximation a user can accept as an assumption (`ASSUMPTIONS`).
+    pub const ASSUMABLE: Approx = Approx::LAZY_MEMORY.union(Approx::EXTERN_WRITE).union(Approx::UNMODELLED);
+
     /// The environment assumptions a user can accept (`--assume`): name, the approximation it makes
     /// part of the model, and what it states. Without them the model over-approximates: body-less
     /// functions may write anything through their pointers, unknown pointers may alias.

@@ -230,6 +230,75 @@ fn approximations_block_exactness_unless_the_user_assumes_them() {
 }
 
 #[test]
+fn a_search_complete_but_for_an_assumption_says_what_it_decides_under_it() {
+    // `get_node` may return `&n0` (its address is in a global), so `p->v = x` may set `n0.v` to 7:
+    // line 17 is undecided in the sound model; assuming fresh pointers, `n0.v` stays 0 and the
+    // exhaustive search decides it. Line 11 (`head` is never null) is decided soundly, by the values.
+    let program = "fixtures/c/coverage/alias_or_fresh.c";
+    let aa = "assumption-automata/true.spc";
+    let j = run_json(&[program, "--aa", aa]);
+    assert_eq!(j["exact"], false, "{j}");
+    assert_eq!(j["line_status"]["11"], "not_coverable", "{j}");
+    assert_eq!(j["line_status"]["17"], "unknown", "{j}");
+    let d = j["decided_assuming"].as_array().unwrap();
+    assert_eq!(d.len(), 1, "{j}");
+    assert_eq!(d[0]["assumptions"][0]["name"], "fresh-pointers");
+    assert_eq!(d[0]["line_status"], serde_json::json!({"17": "not_coverable"}));
+    // The three figures in the summary a user reads, and in the HTML report.
+    let run = vcov(["coverage", program, "--aa", aa, "--no-progress"]);
+    assert!(run.stdout.contains("10 covered, 1 proven not coverable;\n      1 undecided (8.3%)"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("decided assuming fresh-pointers: 1 more line(s) not coverable, 0 undecided"),
+        "{}",
+        run.stdout
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let html = dir.path().join("html");
+    let run = vcov(["coverage", program, "--aa", aa, "--no-progress", "--html", html.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let page = std::fs::read_to_string(html.join("index.html")).unwrap();
+    assert!(
+        page.contains("<b>Assuming fresh-pointers</b>, 1 of the undecided lines (8.3%) are not coverable"),
+        "{page}"
+    );
+    // Exact without an obstacle, or with one no assumption removes: nothing to add.
+    let j = run_json(&["fixtures/c/coverage/mode_guard.c", "--aa", "fixtures/automata/mode_guard_aa.txt"]);
+    assert!(j.get("decided_assuming").is_none(), "{j}");
+    let j = run_json(&["fixtures/c/coverage/list_walk.c", "--aa", aa]);
+    assert_eq!(j["exact"], false, "{j}");
+    assert!(j.get("decided_assuming").is_none(), "{j}");
+}
+
+/// What a run says it decides under assumptions is what a run accepting them decides: the same
+/// status for every line, exact.
+#[test]
+fn what_is_decided_assuming_is_what_a_run_under_the_assumptions_decides() {
+    let aa = "assumption-automata/true.spc";
+    let mut checked = 0;
+    for program in [
+        "fixtures/c/coverage/alias_or_fresh.c",
+        "fixtures/c/coverage/extern_write.c",
+        "fixtures/c/coverage/extern_reached.c",
+        "fixtures/c/coverage/fresh_pointer_violation.c",
+    ] {
+        let plain = run_json(&[program, "--aa", aa]);
+        let d = &plain["decided_assuming"][0];
+        let names: Vec<&str> =
+            d["assumptions"].as_array().unwrap().iter().map(|a| a["name"].as_str().unwrap()).collect();
+        let mut expected = plain["line_status"].as_object().unwrap().clone();
+        for (line, status) in d["line_status"].as_object().unwrap() {
+            assert_eq!(expected[line], "unknown", "{program}: line {line} was decided soundly");
+            expected.insert(line.clone(), status.clone());
+        }
+        let assumed = run_json(&[program, "--aa", aa, "--assume", &names.join(",")]);
+        assert_eq!(assumed["exact"], true, "{program}: {assumed}");
+        assert_eq!(assumed["line_status"].as_object().unwrap(), &expected, "{program}");
+        checked += 1;
+    }
+    assert_eq!(checked, 4);
+}
+
+#[test]
 fn what_functions_without_body_may_write_matters_only_where_the_path_reads_it() {
     // `reg(&d)` may write `d` and, through `d.buf`, `data`; `secret` never escapes, and `d.id` is
     // written by the path after the last call: no read depends on what `reg` writes, so the
