@@ -261,6 +261,13 @@ fn a_search_complete_but_for_an_assumption_says_what_it_decides_under_it() {
         page.contains("<b>Assuming fresh-pointers</b>, 1 of the undecided lines (8.3%) are not coverable"),
         "{page}"
     );
+    let run = vcov(["compare", program, "--aa", aa, "--aa", aa, "--name", "a", "--name", "b", "--no-progress"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("decided assuming fresh-pointers: 1 more line(s) not coverable, 0 undecided"),
+        "{}",
+        run.stdout
+    );
     // Exact without an obstacle, or with one no assumption removes: nothing to add.
     let j = run_json(&["fixtures/c/coverage/mode_guard.c", "--aa", "fixtures/automata/mode_guard_aa.txt"]);
     assert!(j.get("decided_assuming").is_none(), "{j}");
