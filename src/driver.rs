@@ -95,9 +95,23 @@ pub(crate) fn file_name(p: &Path) -> String {
     p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
 }
 
-/// CPU time of this process so far, in seconds.
-pub fn cpu_seconds() -> f64 {
+/// The process's CPU time when `mark_start` ran.
+static CPU_AT_START: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
+
+/// The process's CPU time, whatever ran in it: the kernel keeps it across `exec`, so under `cargo
+/// run` it starts with what cargo's child used before it became vcov.
+fn process_cpu_seconds() -> f64 {
     cpu_time::ProcessTime::try_now().map(|t| t.as_duration().as_secs_f64()).unwrap_or(0.0)
+}
+
+/// Marks the start of vcov's own CPU time (`cpu_seconds`); the first call counts.
+pub fn mark_start() {
+    CPU_AT_START.get_or_init(process_cpu_seconds);
+}
+
+/// CPU time vcov used so far (since `mark_start`), in seconds.
+pub fn cpu_seconds() -> f64 {
+    (process_cpu_seconds() - CPU_AT_START.get().copied().unwrap_or(0.0)).max(0.0)
 }
 
 /// `vcov scores`: the Reach score of every automaton state, as CSV.

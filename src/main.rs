@@ -12,6 +12,7 @@ use vcov::cli::{self, args::Cli, ExitStatus};
 static LAST_PANIC: Mutex<Option<String>> = Mutex::new(None);
 
 fn main() -> ExitCode {
+    vcov::driver::mark_start();
     let cli = Cli::parse();
     // Standard output and error are locked one write at a time, never across the run: the progress
     // line is drawn from another thread while the command runs.

@@ -403,6 +403,28 @@ fn a_limit_passed_while_reading_still_gives_the_report_when_composing_ends_withi
     assert!(j["over_approximation"]["lines"].as_array().unwrap().len() > 2_000, "{}", j["over_approximation"]);
 }
 
+/// The CPU time a report gives is vcov's own: the kernel keeps a process's CPU time across `exec`,
+/// so what ran in the process before it became vcov (cargo's child under `cargo run`, a wrapper
+/// script) must not count.
+#[test]
+fn the_cpu_time_reported_is_what_vcov_used() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.json");
+    // The shell burns CPU for a while, then becomes vcov.
+    let script = format!(
+        "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done; exec \"$0\" coverage fixtures/e2e/calls/program.c \
+         --aa fixtures/e2e/calls/aa.txt --no-progress --json {}",
+        out.display()
+    );
+    let run =
+        Command::new("sh").args(["-c", &script, env!("CARGO_BIN_EXE_vcov")]).current_dir(root()).output().unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let t = json(&out)["time_seconds"].clone();
+    let (cpu, total) = (t["cpu"].as_f64().unwrap(), t["total"].as_f64().unwrap());
+    // Two threads at most read the inputs of this small run at once.
+    assert!(cpu <= 2.0 * total + 0.05, "cpu {cpu} s for a run of {total} s");
+}
+
 #[test]
 fn a_report_is_valid_after_a_signal_or_a_limit_and_says_which() {
     let dir = tempfile::tempdir().unwrap();
