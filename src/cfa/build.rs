@@ -1,7 +1,7 @@
 //! Builds one function's automaton from its statements, following CPAchecker's `CFAFunctionBuilder`:
 //! which edges exist, their raw texts, their locations, and which code counts as dead.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::effects::{Ctx, SideItem, SimpleStmt};
 use super::graph::Graph;
@@ -61,7 +61,7 @@ impl<'a> FnBuilder<'a> {
             loop_start: Vec::new(),
             loop_next: Vec::new(),
             switches: Vec::new(),
-            labels: HashMap::new(),
+            labels: HashMap::default(),
             goto_needed: Vec::new(),
         }
     }
@@ -69,7 +69,7 @@ impl<'a> FnBuilder<'a> {
     /// The CPAchecker names of each function's locals and parameters, by function index: one pass
     /// over the variables for all functions.
     pub fn locals_by_function(prog: &Program) -> Vec<HashSet<String>> {
-        let mut names = vec![HashSet::new(); prog.funcs.len()];
+        let mut names = vec![HashSet::default(); prog.funcs.len()];
         for v in &prog.vars {
             if let crate::cfront::ir::VarKind::Local(f) | crate::cfront::ir::VarKind::Param(f, _) = v.kind {
                 names[f.idx()].insert(v.cpa_name.clone());
@@ -532,7 +532,7 @@ impl<'a> FnBuilder<'a> {
     }
 
     fn path_exists(&self, from: NodeId, to: NodeId) -> bool {
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let mut stack = vec![from];
         while let Some(n) = stack.pop() {
             if n == to {

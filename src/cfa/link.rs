@@ -2,7 +2,7 @@
 //! simplifier, function-pointer resolution, blank-loop termination, the global prefix of `main`, and
 //! the second pass that turns calls of defined functions into call/summary/return edges.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::build::FnBuilder;
 use super::graph::Graph;
@@ -139,7 +139,7 @@ fn simplify_function(g: &mut Graph, root: NodeId) {
     // Branching points in an order where each comes after its predecessors; nodes in or after a loop
     // are never reached by this order (as in CPAchecker).
     let mut points = Vec::new();
-    let mut visited = HashSet::new();
+    let mut visited = HashSet::default();
     let mut waitlist = vec![root];
     while let Some(cur) = waitlist.pop() {
         if visited.contains(&cur) {
@@ -179,7 +179,7 @@ fn simplify_function(g: &mut Graph, root: NodeId) {
 }
 
 fn end_of_blank_chain(g: &Graph, mut cur: NodeId) -> NodeId {
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     while g.out[cur.idx()].len() == 1 && matches!(g.edge(g.out[cur.idx()][0]).kind, EdgeKind::Blank(_)) {
         if !seen.insert(cur) {
             return cur;
@@ -212,14 +212,14 @@ type GlobalEntry = (EdgeKind, String, Option<(u32, u32)>);
 /// de-duplication (by printed form; redundant typedefs and late forward declarations dropped).
 fn global_entries(prog: &Program) -> Vec<GlobalEntry> {
     let mut res = Vec::new();
-    let mut seen = HashSet::new();
-    let mut records = HashSet::new();
-    let mut initialized = HashSet::new();
+    let mut seen = HashSet::default();
+    let mut records = HashSet::default();
+    let mut initialized = HashSet::default();
     let first_line = |span: Span| prog.file.user_lines(span).map(|(l, _)| (l, l));
     // Declarations whose nested struct and union definitions got their entries.
-    let mut nested_done = HashSet::new();
+    let mut nested_done = HashSet::default();
     // How many typedef entries (and other entries without a tag) each declaration has.
-    let mut typedefs_per_span: std::collections::HashMap<Span, usize> = std::collections::HashMap::new();
+    let mut typedefs_per_span: HashMap<Span, usize> = HashMap::default();
     for d in prog.globals.iter().chain(&prog.late_globals) {
         if let GlobalDecl::Type { span, tag: None } = d {
             *typedefs_per_span.entry(*span).or_default() += 1;
@@ -595,7 +595,7 @@ fn collect_functions(prog: &Program, e: &Expr, out: &mut Vec<String>) {
 /// A loop made of blank edges only (`L: goto L;`, `while (1);`) ends in a termination node.
 fn terminate_blank_loops(g: &mut Graph, entries_by_name: &[NodeId]) {
     // Each function's nodes in creation order, functions by name.
-    let mut by_func: HashMap<FuncId, Vec<NodeId>> = HashMap::new();
+    let mut by_func: HashMap<FuncId, Vec<NodeId>> = HashMap::default();
     for (i, n) in g.nodes.iter().enumerate() {
         by_func.entry(n.func).or_default().push(NodeId::from_idx(i));
     }
@@ -604,7 +604,7 @@ fn terminate_blank_loops(g: &mut Graph, entries_by_name: &[NodeId]) {
         order.extend(by_func.remove(&g.nodes[entry.idx()].func).unwrap_or_default());
     }
     for node in order {
-        let mut visited = HashSet::from([node]);
+        let mut visited: HashSet<NodeId> = [node].into_iter().collect();
         let mut queue = std::collections::VecDeque::from([node]);
         while let Some(cur) = queue.pop_front() {
             let blanks: Vec<EdgeId> =

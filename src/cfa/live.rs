@@ -6,7 +6,7 @@
 //! Invariant: conservative: a local whose address is taken is live everywhere in its function, and
 //! every variable an expression names counts as read.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::rc::Rc;
 
 use fixedbitset::FixedBitSet;
@@ -23,13 +23,13 @@ pub struct LiveLocals {
 impl LiveLocals {
     /// Live locals at every loop head and call return site of `cfa`.
     pub fn compute(prog: &Program, cfa: &Cfa) -> LiveLocals {
-        let mut live = HashMap::new();
-        let mut nodes_of: HashMap<FuncId, Vec<NodeId>> = HashMap::new();
+        let mut live = HashMap::default();
+        let mut nodes_of: HashMap<FuncId, Vec<NodeId>> = HashMap::default();
         for i in 0..cfa.n_nodes() {
             let n = NodeId::from_idx(i);
             nodes_of.entry(cfa.node(n).func).or_default().push(n);
         }
-        let mut wanted: HashSet<NodeId> = HashSet::new();
+        let mut wanted: HashSet<NodeId> = HashSet::default();
         for cs in &cfa.call_sites {
             if let Some(r) = cs.return_node {
                 wanted.insert(r);
@@ -83,7 +83,7 @@ fn analyse(
     let nl = locals.len();
     // Per edge: uses and definitions; escaping locals are always live.
     let mut escaping = FixedBitSet::with_capacity(nl);
-    let mut effects: HashMap<EdgeId, (FixedBitSet, FixedBitSet)> = HashMap::new();
+    let mut effects: HashMap<EdgeId, (FixedBitSet, FixedBitSet)> = HashMap::default();
     for &n in nodes {
         for &e in cfa.out_edges(n) {
             let edge = cfa.edge(e);

@@ -5,7 +5,7 @@
 //!
 //! Invariant: blanking replaces ASCII bytes by spaces, so every byte offset stays valid.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::base::Span;
 

@@ -3,7 +3,7 @@
 //! Invariant: a `TypeId` is valid for the `Types` table that made it; identical types get identical ids
 //! (records are identified by their `RecordId`, not by their fields).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::id_type;
 
@@ -295,7 +295,7 @@ pub struct Types {
 impl Types {
     /// An empty table for `dm`, with the basic types pre-interned.
     pub fn new(dm: DataModel) -> Types {
-        let mut t = Types { dm, kinds: Vec::new(), intern: HashMap::new(), records: Vec::new() };
+        let mut t = Types { dm, kinds: Vec::new(), intern: HashMap::default(), records: Vec::new() };
         t.intern(TypeKind::Void);
         t.intern(TypeKind::Int(IntType::INT));
         t

@@ -56,12 +56,11 @@
 //! Invariant: every entry enclosing a completing (or guide-pruned) path is `Always` before it is
 //! `Complete`; a `Dep(a)` names a strict ancestor `a`.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 use std::time::Duration;
 
-use rustc_hash::FxBuildHasher;
 use sha2::{Digest, Sha256};
 
 use super::exec::World;
@@ -177,7 +176,7 @@ pub(crate) struct Cache {
     values: HashMap<[u8; 32], Vec<u32>>,
     raw: HashMap<[u8; 32], Vec<u32>>,
     /// Entries paths wait for (`Probe::Wait`).
-    watched: HashSet<u32, FxBuildHasher>,
+    watched: HashSet<u32>,
     /// Watched entries that stopped being pending, in the order they did.
     released: Vec<u32>,
     pub stats: CacheStats,
@@ -399,9 +398,9 @@ struct KeyWriter<'a> {
     aig: &'a Aig,
     can: Vec<u8>,
     raw: Vec<u8>,
-    ids: HashMap<u32, u32, FxBuildHasher>,
+    ids: HashMap<u32, u32>,
     next: u32,
-    inputs: HashSet<u32, FxBuildHasher>,
+    inputs: HashSet<u32>,
     stack: Vec<u32>,
 }
 
@@ -410,8 +409,8 @@ struct KeyWriter<'a> {
 pub(crate) struct KeyScratch {
     can: Vec<u8>,
     raw: Vec<u8>,
-    ids: HashMap<u32, u32, FxBuildHasher>,
-    inputs: HashSet<u32, FxBuildHasher>,
+    ids: HashMap<u32, u32>,
+    inputs: HashSet<u32>,
     stack: Vec<u32>,
 }
 
@@ -663,7 +662,7 @@ fn write_keys(kw: &mut KeyWriter, w: &World, live: &Liveness, st: &SymState, tag
             v
         };
         let mut chosen = vec![false; conj.len()];
-        let mut reach: HashSet<u32, FxBuildHasher> = kw.inputs.clone();
+        let mut reach: HashSet<u32> = kw.inputs.clone();
         loop {
             let mut changed = false;
             for (i, c) in conj.iter().enumerate() {

@@ -5,7 +5,7 @@ mod expr;
 mod init;
 mod stmt;
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use lang_c::ast;
 use lang_c::span::Node;
@@ -187,15 +187,15 @@ impl<'a> Lowerer<'a> {
             types,
             vars: Vec::new(),
             funcs: Vec::new(),
-            func_by_name: HashMap::new(),
-            global_var_by_name: HashMap::new(),
+            func_by_name: HashMap::default(),
+            global_var_by_name: HashMap::default(),
             strings: Vec::new(),
             globals: Vec::new(),
             late_globals: Vec::new(),
             scopes: vec![scope],
             diags: Vec::new(),
             cur_func: None,
-            local_names: HashMap::new(),
+            local_names: HashMap::default(),
             size_t,
             ptrdiff_t,
             n_enums: 0,
