@@ -241,11 +241,10 @@ pub struct SearchEnd {
     pub cuts: (u64, Option<CutReason>, Option<u32>),
     /// Approximations the paths made that the user did not accept.
     pub unaccepted: Approx,
-    /// The first execution or violation the concrete interpreter refused.
+    /// The first execution or violation the concrete interpreter refused for another reason than
+    /// the approximations it made (it ran otherwise, or the solver gave no inputs); a violation
+    /// refused for them leaves them in `unaccepted`.
     pub rejected: Option<Rejected>,
-    /// Whether the interpreter refused a path for another reason than the approximations it made
-    /// (it ran otherwise, or the solver gave no inputs).
-    pub refused: bool,
     /// Paths a search other than the targeted one pruned as covered by explored states.
     pub pruned: u64,
 }
@@ -319,11 +318,10 @@ impl SearchEnd {
     /// `--assume` (only which of them are accepted), so a run accepting these explores the same paths
     /// and is complete; violations refused for these approximations would be accepted as findings.
     pub fn complete_assuming(&self) -> Option<Approx> {
-        if self.complete() || self.unaccepted.is_empty() || self.refused || !Approx::ASSUMABLE.contains(self.unaccepted)
-        {
+        if self.complete() || !Approx::ASSUMABLE.contains(self.unaccepted) {
             return None;
         }
-        let assuming = SearchEnd { unaccepted: Approx::NONE, rejected: None, ..self.clone() };
+        let assuming = SearchEnd { unaccepted: Approx::NONE, ..self.clone() };
         assuming.complete().then_some(self.unaccepted)
     }
 }
@@ -1344,14 +1342,10 @@ mod tests {
         assert_eq!(fresh.complete_assuming(), Some(Approx::LAZY_MEMORY));
         let both = SearchEnd { unaccepted: Approx::LAZY_MEMORY.union(Approx::EXTERN_WRITE), ..done.clone() };
         assert_eq!(both.complete_assuming(), Some(Approx::LAZY_MEMORY.union(Approx::EXTERN_WRITE)));
-        // Violations refused for their approximations would be accepted as findings under them.
-        let violation =
-            Rejected { violation: true, why: crate::symex::Rejection::Approximated(Approx::LAZY_MEMORY), at: None };
-        let refused_for_it = SearchEnd { rejected: Some(violation), ..fresh.clone() };
-        assert_eq!(refused_for_it.complete_assuming(), Some(Approx::LAZY_MEMORY));
         // No assumption removes any other obstacle.
+        let refused = Rejected { violation: false, why: crate::symex::Rejection::NoModel, at: None };
         for other in [
-            SearchEnd { refused: true, ..fresh.clone() },
+            SearchEnd { rejected: Some(refused), ..fresh.clone() },
             SearchEnd { unaccepted: Approx::ABSTRACT, ..done.clone() },
             SearchEnd { cuts: (1, None, None), ..fresh.clone() },
             SearchEnd { exhausted: false, ..fresh.clone() },

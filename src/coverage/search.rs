@@ -497,14 +497,16 @@ fn search_beside(
             Ok(c) => (memory_facts(prog, &c.inputs, &c.allocs), c.edges, c.inputs),
             Err(r) => {
                 explorer.reject_completion(&outcome);
-                if !matches!(r.why, symex::Rejection::Approximated(_)) {
-                    out.not_confirmed += 1;
-                    *out.refusals.entry(Refusal::of(cfa, &r)).or_default() += 1;
-                }
                 if outcome.end == PathEnd::Violation {
                     violation_rejected.get_or_insert(r.clone());
                 }
-                rejected.get_or_insert(r);
+                // A violation refused for its approximations leaves them in the summary, where
+                // they are the search's obstacle (`SearchEnd::unaccepted`).
+                if !matches!(r.why, symex::Rejection::Approximated(_)) {
+                    out.not_confirmed += 1;
+                    *out.refusals.entry(Refusal::of(cfa, &r)).or_default() += 1;
+                    rejected.get_or_insert(r);
+                }
                 continue;
             }
         };
@@ -603,7 +605,6 @@ fn search_beside(
         cuts: (summary.lossy_cuts(), summary.first_other_cut.clone(), first_cut_line),
         unaccepted,
         rejected,
-        refused: out.not_confirmed > 0,
         pruned,
     };
     out.property = if !out.bugs.is_empty() {

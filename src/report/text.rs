@@ -138,9 +138,9 @@ pub fn coverage_summary(res: &CoverageResult) -> String {
     out
 }
 
-/// `decided assuming fresh-pointers: 3622 more line(s) not coverable, 0 undecided (--assume
-/// fresh-pointers makes it the result)`: the answer under the assumptions the run did not accept, when
-/// it has one.
+/// `decided assuming fresh-pointers: 3622 more line(s) not coverable, 0 undecided (the search is
+/// complete under these assumptions; --assume fresh-pointers makes it the result)`: the answer under
+/// the assumptions the run did not accept, when it has one.
 pub(super) fn decided_assuming(res: &CoverageResult) -> Option<String> {
     let d = res.decided_assuming.as_ref()?;
     let names = d.assumptions.assumption_names().join(",");
