@@ -331,7 +331,7 @@ fn join(old: &Env, new: &Env) -> Option<Env> {
         for (j, a) in chunk.iter().enumerate() {
             let Some(a) = a else { continue };
             let joined = match other.and_then(|o| o[j].as_ref()) {
-                Some(b) if a.includes(b) => continue,
+                Some(b) if a.same(b) || a.includes(b) => continue,
                 Some(b) => a.join(b),
                 None => None,
             };
@@ -371,12 +371,7 @@ impl Val {
     /// The join, `None` for any value.
     fn join(&self, other: &Val) -> Option<Val> {
         match (self, other) {
-            (Val::Is(a), Val::Is(b)) => {
-                let mut u: Vec<i128> = a.iter().chain(b.iter()).copied().collect();
-                u.sort_unstable();
-                u.dedup();
-                (u.len() <= MAX_VALUES).then_some(Val::Is(u.into()))
-            }
+            (Val::Is(a), Val::Is(b)) => merge(a, b).map(|u| Val::Is(u.into())),
             (Val::Not(a), Val::Not(b)) => {
                 let both: Vec<i128> = a.iter().filter(|x| b.contains(x)).copied().collect();
                 (!both.is_empty()).then_some(Val::Not(both.into()))
@@ -394,10 +389,20 @@ impl Val {
         }
     }
 
+    /// Whether `self` and `other` are one value, shared (a cheap test before `includes`: states
+    /// mostly hold the values their predecessors held).
+    fn same(&self, other: &Val) -> bool {
+        match (self, other) {
+            (Val::Is(a), Val::Is(b)) | (Val::Not(a), Val::Not(b)) => Rc::ptr_eq(a, b),
+            (Val::Bits(a), Val::Bits(b)) => Rc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+
     /// Whether every possible value of `other` is one of `self` (the join of the two is `self`).
     fn includes(&self, other: &Val) -> bool {
         match (self, other) {
-            (Val::Is(a), Val::Is(b)) => b.iter().all(|x| a.binary_search(x).is_ok()),
+            (Val::Is(a), Val::Is(b)) => a == b || b.iter().all(|x| a.binary_search(x).is_ok()),
             (Val::Not(a), Val::Not(b)) => a.iter().all(|x| b.contains(x)),
             (Val::Not(x), Val::Is(s)) => s.iter().all(|c| !x.contains(c)),
             (Val::Is(_), Val::Not(_)) => false,
@@ -439,6 +444,39 @@ impl Val {
             _ => Some(Val::Bits(Rc::new(KnownBits { known, ones: ones & known }))),
         }
     }
+}
+
+/// The union of two sorted sets of values, `None` if it has more than `MAX_VALUES`.
+fn merge(a: &[i128], b: &[i128]) -> Option<Vec<i128>> {
+    let mut u = Vec::with_capacity(MAX_VALUES.min(a.len() + b.len()));
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        let next = match (a.get(i), b.get(j)) {
+            (Some(&x), Some(&y)) if x == y => {
+                i += 1;
+                j += 1;
+                x
+            }
+            (Some(&x), Some(&y)) if x < y => {
+                i += 1;
+                x
+            }
+            (Some(&x), None) => {
+                i += 1;
+                x
+            }
+            (_, Some(&y)) => {
+                j += 1;
+                y
+            }
+            (None, None) => unreachable!("the loop ends first"),
+        };
+        if u.len() == MAX_VALUES {
+            return None;
+        }
+        u.push(next);
+    }
+    Some(u)
 }
 
 /// Known bits `(known, ones)` of a value converted to `to` (C's conversion: wraparound, `_Bool`
