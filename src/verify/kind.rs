@@ -14,11 +14,12 @@
 //!   every reachable state is good: TRUE.
 //!
 //! *Invariants* strengthen the step case. Candidates from templates over the state variables in
-//! scope at each loop head (`v = w`, `v + w = u`, `v ≤ w`, `v < w`, `0 ≤ v`) are filtered by a
-//! Houdini fixpoint over one step from an arbitrary state: a candidate is dropped while some step
-//! from a state that satisfies all remaining ones (the entry state is unconstrained) reaches a
-//! state that violates it. What is left is inductive, so it holds in every reachable state: an
-//! invariant is used only after it is proven.
+//! scope at each loop head (`v = w`, `v + w = u`, `v ≤ w`, `v < w`, `0 ≤ v`) and the affine
+//! equalities and bounds simulated runs satisfy there (`verify::sample`, `Σ cᵢ·vᵢ + c = 0`,
+//! `p·a + q·b ≤ c`) are filtered by a Houdini fixpoint over one step from an arbitrary state: a
+//! candidate is dropped while some step from a state that satisfies all remaining ones (the entry
+//! state is unconstrained) reaches a state that violates it. What is left is inductive, so it holds
+//! in every reachable state: an invariant is used only after it is proven.
 //!
 //! Invariant: a TRUE comes only from an unsatisfiable base or step query over the over-approximating
 //! transition system; a FALSE only from a concrete run (`symex::interpret`) that reaches the violation.
@@ -31,6 +32,7 @@ use crate::cfront::ir::Program;
 use crate::sat::{Aig, AigLit, Bv, CadicalBackend, Encoder, Lit, SatBackend, SatResult};
 use crate::symex::{self, Budget, ConcreteEnd, InputValue, Property, StopReason};
 
+use super::sample::{self, Linear};
 use super::ts::{self, Step, Ts};
 
 /// Limits and switches of the engine.
@@ -175,6 +177,8 @@ struct Engine<'t, 'a> {
     aig: Aig,
     config: &'t KindConfig,
     solver_calls: u64,
+    /// The linear constraints candidates of `Template::Linear` stand for.
+    linear: Vec<Linear>,
 }
 
 impl<'t, 'a> Engine<'t, 'a> {
@@ -185,7 +189,7 @@ impl<'t, 'a> Engine<'t, 'a> {
         // found before any solving.
         let (pc, vars) = ts.fresh_state(&mut aig);
         ts.encode_step(&mut aig, &pc, &vars).map_err(|u| Halt::Why(format!("unsupported: {}", u.0)))?;
-        Ok(Engine { prog, cfa, property, ts, aig, config, solver_calls: 0 })
+        Ok(Engine { prog, cfa, property, ts, aig, config, solver_calls: 0, linear: Vec::new() })
     }
 
     /// Tells the progress line what the engine is at (`Progress::kind_phase`).
@@ -228,13 +232,25 @@ impl<'t, 'a> Engine<'t, 'a> {
         let mut invariants = Vec::new();
         self.phase(1);
         if self.config.invariants {
-            // Cheap templates first, then sums relative to what the first phase proved; a phase
-            // that does not reach its fixpoint within its share of the time proves nothing.
+            // Cheap templates first, then the equalities simulated runs suggest, sums and the runs'
+            // bounds (the most numerous), each relative to what the phases before proved; a phase
+            // that does not reach its fixpoint within its share of the time proves nothing. Of the
+            // simulated runs' invariants, those the others imply are left out (they would only
+            // weigh on every later query and the witness).
             let (cheap, sums): (Vec<Candidate>, Vec<Candidate>) =
                 self.candidates().into_iter().partition(|c| !matches!(c.kind, Template::Sum(..)));
-            stats.candidates = cheap.len() + sums.len();
-            for phase in [cheap, sums] {
+            let (equalities, bounds): (Vec<Candidate>, Vec<Candidate>) = self
+                .sampled_candidates()
+                .into_iter()
+                .partition(|c| matches!(c.kind, Template::Linear(i) if !self.linear[i].at_most));
+            stats.candidates = cheap.len() + sums.len() + equalities.len() + bounds.len();
+            for (k, phase) in [cheap, equalities, sums, bounds].into_iter().enumerate() {
+                // The bounds only when the step case needs more than the others at k = 0.
+                if k == 3 && !phase.is_empty() && self.inductive(&invariants)? {
+                    break;
+                }
                 let proven = self.houdini(phase, &invariants)?;
+                let proven = if k % 2 == 1 { self.without_implied(proven, &invariants)? } else { proven };
                 invariants.extend(proven);
             }
         }
@@ -366,7 +382,7 @@ impl<'t, 'a> Engine<'t, 'a> {
     /// `pc` at the candidate's cut point implies the candidate.
     fn candidate_holds(&mut self, c: &Candidate, pc: &Bv, vars: &[Bv]) -> AigLit {
         let at = pc.eq(&mut self.aig, &self.ts.pc_const(c.cut));
-        let v = c.eval(&mut self.aig, vars);
+        let v = c.eval(&mut self.aig, vars, &self.linear, &self.ts.vars);
         self.aig.implies(at, v)
     }
 
@@ -460,6 +476,62 @@ impl<'t, 'a> Engine<'t, 'a> {
         Ok(cands)
     }
 
+    /// Whether no step from a state (at any cut point) that satisfies `invariants` can be bad: the
+    /// step case at k = 0.
+    fn inductive(&mut self, invariants: &[Candidate]) -> H<bool> {
+        let mut solver = self.solver();
+        let mut enc = Encoder::default();
+        let (pc, vars) = self.ts.fresh_state(&mut self.aig);
+        let valid = self.ts.pc_valid(&mut self.aig, &pc);
+        let inv = self.holds(invariants, &pc, &vars);
+        enc.assert(&self.aig, &mut solver, valid);
+        enc.assert(&self.aig, &mut solver, inv);
+        let st = self.encode(&pc, &vars)?;
+        let bad = self.aig.or(st.err, st.ub);
+        let bad = enc.lit(&self.aig, &mut solver, bad);
+        Ok(!self.solve(&mut solver, &[bad])?)
+    }
+
+    /// `proven` (invariants) without those that `known` and the others of `proven` imply at their cut
+    /// point, the later ones dropped first.
+    fn without_implied(&mut self, mut proven: Vec<Candidate>, known: &[Candidate]) -> H<Vec<Candidate>> {
+        if proven.len() < 2 {
+            return Ok(proven);
+        }
+        let mut solver = self.solver();
+        let mut enc = Encoder::default();
+        let (pc, vars) = self.ts.fresh_state(&mut self.aig);
+        let known = self.holds(known, &pc, &vars);
+        enc.assert(&self.aig, &mut solver, known);
+        let mut acts = Vec::with_capacity(proven.len());
+        let mut holds = Vec::with_capacity(proven.len());
+        for c in &proven {
+            let h = self.candidate_holds(c, &pc, &vars);
+            let act = solver.new_var().pos();
+            enc.assert_under(&self.aig, &mut solver, act, h);
+            acts.push(act);
+            holds.push(h);
+        }
+        let mut alive = vec![true; proven.len()];
+        for i in (0..proven.len()).rev() {
+            self.check()?;
+            let at = pc.eq(&mut self.aig, &self.ts.pc_const(proven[i].cut));
+            let broken = self.aig.and(at, !holds[i]);
+            let mut assumptions: Vec<Lit> =
+                (0..proven.len()).filter(|&j| j != i && alive[j]).map(|j| acts[j]).collect();
+            assumptions.push(enc.lit(&self.aig, &mut solver, broken));
+            if !self.solve(&mut solver, &assumptions)? {
+                alive[i] = false;
+            }
+        }
+        let mut k = 0;
+        proven.retain(|_| {
+            k += 1;
+            alive[k - 1]
+        });
+        Ok(proven)
+    }
+
     /// The template candidates at every loop head.
     fn candidates(&self) -> Vec<Candidate> {
         let ts = &self.ts;
@@ -475,20 +547,8 @@ impl<'t, 'a> Engine<'t, 'a> {
         consts.sort_by_key(|c| (c.unsigned_abs(), *c));
         consts.dedup();
         consts.truncate(6);
-        for (cut, &node) in ts.cuts.iter().enumerate().skip(1) {
-            let ctx = ts.nodes[node as usize].ctx;
-            // The contexts whose locals are live here: this one and its callers.
-            let mut chain = vec![ctx];
-            let mut c = ts.ctxs[ctx as usize].parent;
-            while let Some(p) = c {
-                chain.push(p);
-                c = ts.ctxs[p as usize].parent;
-            }
-            let scope: Vec<usize> = (0..ts.vars.len())
-                .filter(|&i| ts.vars[i].ctx.is_none_or(|c| chain.contains(&c)))
-                .filter(|&i| ts.vars[i].repr.bits > 1)
-                .collect();
-            let cut = cut as u32;
+        for cut in 1..ts.cuts.len() as u32 {
+            let scope = self.scope(cut);
             for &a in &scope {
                 let r = ts.vars[a].repr;
                 if r.signed {
@@ -527,7 +587,7 @@ impl<'t, 'a> Engine<'t, 'a> {
                     }
                 }
             }
-            if scope.len() <= 12 {
+            if scope.len() <= MAX_SUM_SCOPE {
                 for &s in &scope {
                     for (x, &a) in scope.iter().enumerate() {
                         for &b in &scope[x + 1..] {
@@ -541,9 +601,79 @@ impl<'t, 'a> Engine<'t, 'a> {
             }
         }
         for c in &mut res {
-            c.signed = ts.vars[c.kind.first()].repr.signed;
+            c.signed = c.kind.first().is_some_and(|a| ts.vars[a].repr.signed);
         }
         res.truncate(self.config.max_candidates);
+        res
+    }
+
+    /// The state variables (indices into `Ts::vars`) in scope at cut point `cut`, but for 1-bit
+    /// ones: the globals and the variables of its context and of its callers.
+    fn scope(&self, cut: u32) -> Vec<usize> {
+        let ts = &self.ts;
+        let ctx = ts.nodes[ts.cuts[cut as usize] as usize].ctx;
+        let mut chain = vec![ctx];
+        let mut c = ts.ctxs[ctx as usize].parent;
+        while let Some(p) = c {
+            chain.push(p);
+            c = ts.ctxs[p as usize].parent;
+        }
+        (0..ts.vars.len())
+            .filter(|&i| ts.vars[i].ctx.is_none_or(|c| chain.contains(&c)))
+            .filter(|&i| ts.vars[i].repr.bits > 1)
+            .collect()
+    }
+
+    /// Candidates from simulated runs (`verify::sample`): at every loop head, the affine equalities
+    /// over the variables in scope (of at most 64 bits) and the bounds over those of at most 32
+    /// bits that every sampled state there satisfies.
+    fn sampled_candidates(&mut self) -> Vec<Candidate> {
+        let budget = &self.config.budget;
+        let Ok(samples) = sample::simulate(&self.ts, &|| budget.exhausted().is_some()) else { return Vec::new() };
+        let mut res = Vec::new();
+        for cut in 1..self.ts.cuts.len() as u32 {
+            let scope: Vec<usize> = self.scope(cut).into_iter().filter(|&i| self.ts.vars[i].repr.bits <= 64).collect();
+            for eq in sample::equalities(cut, &samples[cut as usize], &scope) {
+                // Two variables equal, a variable constant, or `a + b == s` of one width: the
+                // templates have them already (`candidates`).
+                let width = |v: usize| self.ts.vars[v].repr.bits;
+                let plain = match eq.terms.as_slice() {
+                    [_] => true,
+                    [(_, a), (_, b)] => eq.constant == 0 && *a == -*b,
+                    &[(a, ka), (b, kb), (c, kc)] => {
+                        eq.constant == 0
+                            && [ka, kb, kc].iter().all(|k| k.abs() == 1)
+                            && ka + kb + kc != 3 * ka.signum()
+                            && width(a) == width(b)
+                            && width(b) == width(c)
+                            && scope.len() <= MAX_SUM_SCOPE
+                    }
+                    _ => false,
+                };
+                // Coefficients a C constant of 64 bits writes as they are (`describe`).
+                let big = |k: i128| k.unsigned_abs() >= 1 << 62;
+                if plain || big(eq.constant) || eq.terms.iter().any(|&(_, k)| big(k)) {
+                    continue;
+                }
+                res.push(Candidate { cut, kind: Template::Linear(self.linear.len()), signed: false });
+                self.linear.push(eq);
+            }
+            // Bounds over variables of at most 32 bits: with coefficients of at most 3, exact in 64.
+            let narrow: Vec<usize> = scope.iter().copied().filter(|&i| self.ts.vars[i].repr.bits <= 32).collect();
+            let range = |v: usize| {
+                let r = self.ts.vars[v].repr;
+                let (bits, signed) = (r.bits as i128, r.signed);
+                if signed {
+                    (-(1 << (bits - 1)), (1 << (bits - 1)) - 1)
+                } else {
+                    (0, (1 << bits) - 1)
+                }
+            };
+            for b in sample::bounds(cut, &samples[cut as usize], &narrow, &range) {
+                res.push(Candidate { cut, kind: Template::Linear(self.linear.len()), signed: false });
+                self.linear.push(b);
+            }
+        }
         res
     }
 
@@ -622,6 +752,34 @@ impl<'t, 'a> Engine<'t, 'a> {
                 };
                 (expr, vec![a, b, s])
             }
+            Template::Linear(i) => {
+                // An equality in `unsigned long long`, modular as the candidate (a signed variable
+                // converts by its value modulo 2^64, as sign extension does); a bound in `long long`
+                // (no overflow: variables of at most 32 bits, coefficients of at most 3).
+                let eq = &self.linear[i];
+                let (ty, suffix, rel) =
+                    if eq.at_most { ("long long", "LL", "<=") } else { ("unsigned long long", "ULL", "==") };
+                let mut expr = String::new();
+                for (k, &(v, coeff)) in eq.terms.iter().enumerate() {
+                    expr.push_str(match (coeff < 0, k) {
+                        (true, 0) => "-",
+                        (true, _) => " - ",
+                        (false, 0) => "",
+                        (false, _) => " + ",
+                    });
+                    expr.push_str(&format!("({ty}){}", name(v)));
+                    if coeff.abs() != 1 {
+                        expr.push_str(&format!(" * {}{suffix}", coeff.unsigned_abs()));
+                    }
+                }
+                match eq.constant {
+                    0 => {}
+                    c if c < 0 => expr.push_str(&format!(" - {}{suffix}", c.unsigned_abs())),
+                    c => expr.push_str(&format!(" + {c}{suffix}")),
+                }
+                expr.push_str(&format!(" {rel} 0{suffix}"));
+                (expr, eq.terms.iter().map(|&(v, _)| v).collect())
+            }
         };
         let vars = vars.into_iter().map(|i| var(i).var).collect();
         Some(Invariant { node: node.cfa, func: self.ts.ctxs[node.ctx as usize].func, expr, vars })
@@ -659,6 +817,9 @@ fn c_literal(k: i128, bits: u32, signed: bool) -> Option<String> {
     }
     Some(format!("{k}{suffix}"))
 }
+
+/// Variables in scope at a loop head up to which `a + b == s` templates are tried.
+const MAX_SUM_SCOPE: usize = 12;
 
 /// A candidate invariant: a template instance at a cut point.
 #[derive(Clone, Copy, Debug)]
@@ -711,12 +872,16 @@ enum Template {
     Lt(usize, usize, bool),
     /// `a + b == s`, modulo the common width.
     Sum(usize, usize, usize),
+    /// The linear constraint `Engine::linear[i]` in 64 bits (each variable sign- or zero-extended as
+    /// its type): an equality modulo 2^64, a bound `≤ 0` signed (of variables of at most 32 bits and
+    /// small coefficients: exact).
+    Linear(usize),
 }
 
 impl Template {
-    /// The template's first variable.
-    fn first(self) -> usize {
-        match self {
+    /// The template's first variable (`None` for an affine equality, whose variables are elsewhere).
+    fn first(self) -> Option<usize> {
+        Some(match self {
             Template::NonNeg(a)
             | Template::Parity(a, _)
             | Template::AtMost(a, _)
@@ -725,13 +890,28 @@ impl Template {
             | Template::Le(a, _, _)
             | Template::Lt(a, _, _)
             | Template::Sum(a, _, _) => a,
-        }
+            Template::Linear(_) => return None,
+        })
     }
 }
 
 impl Candidate {
-    fn eval(&self, aig: &mut Aig, vars: &[Bv]) -> AigLit {
+    fn eval(&self, aig: &mut Aig, vars: &[Bv], linear: &[Linear], state: &[ts::StateVar]) -> AigLit {
         match self.kind {
+            Template::Linear(i) => {
+                let eq = &linear[i];
+                let mut sum = Bv::constant(eq.constant as u128, 64);
+                for &(v, k) in &eq.terms {
+                    let x = if state[v].repr.signed { vars[v].sext(64) } else { vars[v].zext(64) };
+                    let term = x.mul(aig, &Bv::constant(k as u128, 64));
+                    sum = sum.add(aig, &term);
+                }
+                if eq.at_most {
+                    sum.sle(aig, &Bv::zero(64))
+                } else {
+                    sum.is_zero(aig)
+                }
+            }
             Template::NonNeg(a) => !vars[a].bit(vars[a].width() - 1),
             Template::Parity(a, odd) => vars[a].bit(0).xor_complement(!odd),
             Template::AtMost(a, c) | Template::AtLeast(a, c) => {
@@ -811,6 +991,26 @@ mod tests {
     fn a_sum_invariant_proves_count_up_down() {
         let src = format!("{HEAD}int main(void) {{\n  unsigned int n = __VERIFIER_nondet_uint();\n  unsigned int x = n, y = 0;\n  while (x > 0) {{\n    x--;\n    y++;\n  }}\n  if (y != n) reach_error();\n  return 0;\n}}\n");
         check(&src, "true by k-induction at 0 with [x <= n, x + y == n]");
+    }
+
+    #[test]
+    fn an_affine_equality_of_simulated_runs_proves_the_loop() {
+        // `x - y == i - j` over four variables: no template has it; the runs show it.
+        let src = format!("{HEAD}int main(void) {{\n  int i = __VERIFIER_nondet_int();\n  int j = __VERIFIER_nondet_int();\n  if (!(i >= 0 && j >= 0)) return 0;\n  int x = i;\n  int y = j;\n  while (x != 0) {{\n    x--;\n    y--;\n  }}\n  if (i == j && y != 0) reach_error();\n  return 0;\n}}\n");
+        check(
+            &src,
+            "true by k-induction at 0 with [0 <= i, 0 <= j, 0 <= x, x <= i, (unsigned long long)i - (unsigned long long)j - (unsigned long long)x + (unsigned long long)y == 0ULL]",
+        );
+    }
+
+    #[test]
+    fn a_bound_of_simulated_runs_proves_the_loop_when_the_templates_do_not() {
+        // `2*i - x <= 0` (the runs' bound): `x` grows by 2 or 3, `i` by 1; the step case needs it.
+        let src = format!("{HEAD}int main(void) {{\n  int n = __VERIFIER_nondet_int();\n  if (!(0 < n && n < 1000)) return 0;\n  int i = 0;\n  int x = 0;\n  while (i < n) {{\n    if (__VERIFIER_nondet_int()) x = x + 2; else x = x + 3;\n    i++;\n  }}\n  if (x < 2 * n) reach_error();\n  return 0;\n}}\n");
+        check(
+            &src,
+            "true by k-induction at 0 with [0 <= n, n <= 1000, 0 <= i, i <= 1000, i <= n, -(long long)n + 1LL <= 0LL, (long long)i * 2LL - (long long)x <= 0LL, -(long long)i * 3LL + (long long)x <= 0LL]",
+        );
     }
 
     #[test]

@@ -18,6 +18,7 @@
 pub mod condition;
 pub mod kind;
 pub mod region;
+pub mod sample;
 pub mod task;
 pub mod ts;
 
@@ -288,7 +289,11 @@ pub fn decide_guided<G: Observer>(
                 Ok(_) => recv.recv().ok(),
             };
             let Some(((res, stats), bfs)) = second else {
-                let said = if decided { "not finished" } else { "internal error" };
+                let said = match (decided, limited) {
+                    (true, _) => "not finished",
+                    (false, true) => "stopped by the limit before it answered",
+                    (false, false) => "internal error",
+                };
                 return Decision { kind: Some((KindStats::default(), said.into())), ..first };
             };
             let res = combine(Some(first), res, stats);

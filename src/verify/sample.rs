@@ -1,0 +1,468 @@
+//! Candidate invariants from runs: the transition system of `verify::ts` simulated on concrete
+//! inputs, and the affine equalities every state it visits at a loop head satisfies.
+//!
+//! This is the dynamic half of dynamic invariant generation (as in Daikon or DIG): what holds of
+//! every sampled state is only a *candidate*. `verify::kind` proves candidates inductive (Houdini)
+//! over the bit-precise transition system before it uses one; a candidate the runs made up (too
+//! few samples, inputs that missed a branch) is dropped there. So nothing here needs to be sound,
+//! only cheap and deterministic.
+//!
+//! The simulation evaluates the circuit of one step (`Ts::encode_step`) for 64 runs at once, one
+//! bit of a machine word per run. A run starts at the entry with small values, draws the inputs of
+//! each step (mostly small numbers: the constants of loop programs are), and starts again when its
+//! step is blocked (an assumption fails, the program ended), may be bad, or it took its share of
+//! steps.
+//!
+//! Invariant: the same program and limits give the same candidates (a fixed seed, no clock).
+
+use rustc_hash::FxHashSet;
+
+use crate::sat::{Aig, AigLit, AigNode};
+
+use super::ts::{InputKind, Ts, Unsupported};
+
+/// Runs simulated at once (the bits of a word).
+const LANES: usize = 64;
+/// Distinct states kept per cut point.
+const MAX_SAMPLES: usize = 2_048;
+/// Circuit nodes evaluated in all, over every step (a bound on the simulation's time).
+const MAX_WORK: usize = 40_000_000;
+/// Steps of one run before it starts again from the entry.
+const RUN_STEPS: u32 = 400;
+/// Blocked steps in a row after which a run starts again.
+const MAX_BLOCKED: u32 = 8;
+/// Equalities kept per cut point.
+const MAX_EQUALITIES: usize = 8;
+/// Samples a cut point needs before its equalities are worth a proof.
+const MIN_SAMPLES: usize = 3;
+
+/// `Σ coeffs[i] · vars[i] + constant = 0` (or `≤ 0`) over state variables (indices into
+/// `Ts::vars`), each variable taken at its value as a mathematical integer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Linear {
+    /// The cut point it holds at.
+    pub cut: u32,
+    /// Variables and their (non-zero) coefficients, by variable.
+    pub terms: Vec<(usize, i128)>,
+    /// The constant term.
+    pub constant: i128,
+    /// `≤ 0` rather than `= 0`.
+    pub at_most: bool,
+}
+
+/// The states the simulation visited at each cut point (values of every state variable, signed
+/// as the variable's type), at most `MAX_SAMPLES` each.
+pub fn simulate(ts: &Ts, give_up: &dyn Fn() -> bool) -> Result<Vec<Vec<Vec<i128>>>, Unsupported> {
+    let mut aig = Aig::default();
+    let (pc, vars) = ts.fresh_state(&mut aig);
+    let step = ts.encode_step(&mut aig, &pc, &vars)?;
+    let n_nodes = aig.n_nodes();
+    // Where each input of the circuit gets its value.
+    #[derive(Clone, Copy)]
+    enum Source {
+        Pc(u32),
+        Var(usize, u32),
+        Drawn(usize, u32),
+    }
+    let mut source = vec![None; aig.n_inputs()];
+    let mut bind = |lit: AigLit, s: Source| {
+        if let Some(i) = aig.input_of(lit) {
+            source[i.idx()] = Some(s);
+        }
+    };
+    for (j, &b) in pc.bits().iter().enumerate() {
+        bind(b, Source::Pc(j as u32));
+    }
+    for (v, bv) in vars.iter().enumerate() {
+        for (j, &b) in bv.bits().iter().enumerate() {
+            bind(b, Source::Var(v, j as u32));
+        }
+    }
+    for (k, input) in step.inputs.iter().enumerate() {
+        for (j, &b) in input.bv.bits().iter().enumerate() {
+            bind(b, Source::Drawn(k, j as u32));
+        }
+    }
+    let signed_input: Vec<bool> = step
+        .inputs
+        .iter()
+        .map(|i| match i.kind {
+            InputKind::Call { ty, .. } => ts.prog.types.as_int(ty).is_some_and(|t| t.signed),
+            _ => false,
+        })
+        .collect();
+    let mut rng = SplitMix(0x5eed_1e55_c0ff_ee00);
+    let mut lanes: Vec<Lane> = (0..LANES).map(|_| Lane::start(ts, &mut rng)).collect();
+    let mut samples: Vec<FxHashSet<Vec<i128>>> = vec![FxHashSet::default(); ts.cuts.len()];
+    let mut val = vec![0u64; n_nodes];
+    let mut input_words = vec![0u64; aig.n_inputs()];
+    let mut drawn = vec![vec![0u128; step.inputs.len()]; LANES];
+    let steps = MAX_WORK / n_nodes.max(1);
+    let value = |val: &[u64], l: AigLit| val[l.node_idx()] ^ if l.is_complemented() { u64::MAX } else { 0 };
+    for round in 0..steps {
+        if round % 16 == 0 && give_up() {
+            break;
+        }
+        for d in drawn.iter_mut() {
+            for (k, x) in d.iter_mut().enumerate() {
+                *x = rng.draw(step.inputs[k].bv.width(), signed_input[k]);
+            }
+        }
+        for (i, w) in input_words.iter_mut().enumerate() {
+            *w = 0;
+            for (lane, l) in lanes.iter().enumerate() {
+                let bit = match source[i] {
+                    Some(Source::Pc(j)) => l.pc >> j & 1 == 1,
+                    Some(Source::Var(v, j)) => l.vars[v] >> j & 1 == 1,
+                    Some(Source::Drawn(k, j)) => drawn[lane][k] >> j & 1 == 1,
+                    None => rng.next() & 1 == 1,
+                };
+                *w |= (bit as u64) << lane;
+            }
+        }
+        for i in 1..n_nodes {
+            val[i] = match aig.node(AigLit::from_raw((i as u32) << 1)) {
+                AigNode::Const => 0,
+                AigNode::Input(inp) => input_words[inp.idx()],
+                AigNode::And(a, b) => value(&val, a) & value(&val, b),
+            };
+        }
+        let (cont, bad) = (value(&val, step.cont), value(&val, step.err) | value(&val, step.ub));
+        for (lane, l) in lanes.iter_mut().enumerate() {
+            let bit = |lit: AigLit| value(&val, lit) >> lane & 1 == 1;
+            if bad >> lane & 1 == 1 || l.steps >= RUN_STEPS || l.blocked >= MAX_BLOCKED {
+                *l = Lane::start(ts, &mut rng);
+                continue;
+            }
+            l.steps += 1;
+            if cont >> lane & 1 == 0 {
+                l.blocked += 1;
+                continue;
+            }
+            l.blocked = 0;
+            l.pc = step.next_pc.bits().iter().enumerate().fold(0, |acc, (j, &b)| acc | (bit(b) as u32) << j);
+            for (v, bv) in step.next.iter().enumerate() {
+                l.vars[v] = bv.bits().iter().enumerate().fold(0u128, |acc, (j, &b)| acc | (bit(b) as u128) << j);
+            }
+            let Some(seen) = samples.get_mut(l.pc as usize) else { continue };
+            if l.pc != 0 && seen.len() < MAX_SAMPLES {
+                seen.insert(
+                    ts.vars.iter().zip(&l.vars).map(|(sv, &x)| as_int(x, sv.repr.bits, sv.repr.signed)).collect(),
+                );
+            }
+        }
+    }
+    Ok(samples
+        .into_iter()
+        .map(|s| {
+            let mut v: Vec<Vec<i128>> = s.into_iter().collect();
+            v.sort_unstable();
+            v
+        })
+        .collect())
+}
+
+/// A prime near 2^61, the field the equalities are solved in.
+const P: u64 = (1 << 61) - 1;
+
+/// The affine equalities over the variables `scope` (indices into a sample) that every sample
+/// satisfies, at most `MAX_EQUALITIES`, each with coprime integer coefficients, the first positive;
+/// none when there are fewer than `MIN_SAMPLES` samples.
+///
+/// The samples' null space is computed modulo the prime `P` (no overflow, however large the
+/// values), its coefficients brought back to small fractions (rational reconstruction), and each
+/// equality kept only if it holds of every sample in the integers.
+pub fn equalities(cut: u32, samples: &[Vec<i128>], scope: &[usize]) -> Vec<Linear> {
+    if samples.len() < MIN_SAMPLES || scope.is_empty() {
+        return Vec::new();
+    }
+    let n = scope.len() + 1;
+    let row_of = |s: &[i128]| -> Vec<u64> { std::iter::once(1).chain(scope.iter().map(|&v| modp(s[v]))).collect() };
+    // Reduced row echelon form, modulo P: rows with their pivot column (entry 1, zero in every
+    // other row).
+    let mut basis: Vec<(usize, Vec<u64>)> = Vec::new();
+    for s in samples {
+        let mut row = row_of(s);
+        for (p, b) in &basis {
+            let f = row[*p];
+            if f != 0 {
+                sub_scaled(&mut row, b, f);
+            }
+        }
+        let Some(p) = row.iter().position(|&x| x != 0) else { continue };
+        let inv = inverse(row[p]);
+        row.iter_mut().for_each(|x| *x = mulmod(*x, inv));
+        for (_, b) in basis.iter_mut() {
+            let f = b[p];
+            if f != 0 {
+                sub_scaled(b, &row, f);
+            }
+        }
+        basis.push((p, row));
+        if basis.len() == n {
+            return Vec::new();
+        }
+    }
+    let mut res = Vec::new();
+    for free in (0..n).filter(|c| basis.iter().all(|(p, _)| p != c)) {
+        // x_free = 1, other free columns 0: each pivot column is minus the row's entry at `free`.
+        let mut fracs = vec![(0i128, 1i128); n];
+        fracs[free] = (1, 1);
+        let mut ok = true;
+        for (p, r) in &basis {
+            match reconstruct((P - r[free]) % P) {
+                Some(f) => fracs[*p] = f,
+                None => ok = false,
+            }
+        }
+        let Some(scale) = fracs.iter().try_fold(1i128, |l, &(_, d)| lcm(l, d)).filter(|_| ok) else { continue };
+        let Some(coeffs) = fracs.iter().map(|&(a, d)| a.checked_mul(scale / d)).collect::<Option<Vec<i128>>>() else {
+            continue;
+        };
+        let g = coeffs.iter().fold(0, |g, &c| gcd(g, c.abs()));
+        let sign = if coeffs[1..].iter().find(|&&c| c != 0).is_some_and(|&c| c < 0) { -1 } else { 1 };
+        let terms: Vec<(usize, i128)> =
+            scope.iter().zip(&coeffs[1..]).filter(|(_, &c)| c != 0).map(|(&v, &c)| (v, sign * c / g)).collect();
+        let eq = Linear { cut, terms, constant: sign * coeffs[0] / g, at_most: false };
+        if !eq.terms.is_empty() && samples.iter().all(|s| eq.holds(s)) {
+            res.push(eq);
+        }
+        if res.len() == MAX_EQUALITIES {
+            break;
+        }
+    }
+    res
+}
+
+/// Coefficients `(p, q)` of the bounds `p·a + q·b ≤ c` tried for two variables.
+const PAIR_COEFFS: [(i128, i128); 12] =
+    [(1, -1), (-1, 1), (1, 1), (-1, -1), (1, -2), (-2, 1), (2, -1), (-1, 2), (1, -3), (-3, 1), (3, -1), (-1, 3)];
+/// Bounds further from zero than this are not tried (a variable with values that large is mostly
+/// one nothing bounds).
+const MAX_BOUND: i128 = 1 << 24;
+/// Bounds kept per cut point.
+const MAX_BOUNDS: usize = 256;
+
+/// The tightest bounds `x ≤ c`, `-x ≤ c` and `p·a + q·b ≤ c` (`PAIR_COEFFS`) over the variables
+/// `scope` that every sample satisfies, with `|c| ≤ MAX_BOUND`, at most `MAX_BOUNDS`; none when
+/// there are fewer than `MIN_SAMPLES` samples. Left out: a bound every value of the variables'
+/// types (`range`: least and greatest) satisfies, and a bound on two variables that their bounds
+/// of one each imply (the corner of the samples' box); `a ≤ b` and `a < b` are templates of their
+/// own.
+pub fn bounds(cut: u32, samples: &[Vec<i128>], scope: &[usize], range: &dyn Fn(usize) -> (i128, i128)) -> Vec<Linear> {
+    if samples.len() < MIN_SAMPLES {
+        return Vec::new();
+    }
+    let extreme = |v: usize, k: i128, of: &dyn Fn(&mut dyn Iterator<Item = i128>) -> Option<i128>| {
+        of(&mut samples.iter().map(|s| k * s[v]))
+    };
+    // The greatest value of `k·v` over the samples, and over the type.
+    let sample_max = |v: usize, k: i128| extreme(v, k, &|it| it.max()).expect("samples");
+    let type_max = |v: usize, k: i128| {
+        let (lo, hi) = range(v);
+        (k * lo).max(k * hi)
+    };
+    let mut res = Vec::new();
+    let mut push = |terms: Vec<(usize, i128)>| {
+        let max = samples.iter().map(|s| terms.iter().map(|&(v, k)| k * s[v]).sum::<i128>()).max().expect("samples");
+        let by_type: i128 = terms.iter().map(|&(v, k)| type_max(v, k)).sum();
+        let by_box: i128 = terms.iter().map(|&(v, k)| sample_max(v, k)).sum();
+        let plain = matches!(terms.as_slice(), [(_, 1), (_, -1)] | [(_, -1), (_, 1)]) && (max == 0 || max == -1);
+        let implied = by_type <= max || (terms.len() > 1 && by_box <= max);
+        if max.abs() <= MAX_BOUND && !plain && !implied && res.len() < MAX_BOUNDS {
+            res.push(Linear { cut, terms, constant: -max, at_most: true });
+        }
+    };
+    for &a in scope {
+        push(vec![(a, 1)]);
+        push(vec![(a, -1)]);
+    }
+    for (i, &a) in scope.iter().enumerate() {
+        for &b in &scope[i + 1..] {
+            for (p, q) in PAIR_COEFFS {
+                push(vec![(a, p), (b, q)]);
+            }
+        }
+    }
+    res
+}
+
+impl Linear {
+    /// Whether the sample satisfies it (in the integers; not on overflow).
+    fn holds(&self, sample: &[i128]) -> bool {
+        self.terms
+            .iter()
+            .try_fold(self.constant, |acc, &(v, k)| acc.checked_add(k.checked_mul(sample[v])?))
+            .is_some_and(|sum| if self.at_most { sum <= 0 } else { sum == 0 })
+    }
+}
+
+/// `x` modulo `P`, in `0..P`.
+fn modp(x: i128) -> u64 {
+    x.rem_euclid(P as i128) as u64
+}
+
+fn mulmod(a: u64, b: u64) -> u64 {
+    (a as u128 * b as u128 % P as u128) as u64
+}
+
+/// `row -= f * by`, modulo `P`.
+fn sub_scaled(row: &mut [u64], by: &[u64], f: u64) {
+    for (x, &y) in row.iter_mut().zip(by) {
+        *x = (*x + P - mulmod(f, y)) % P;
+    }
+}
+
+/// The inverse of `a` (not 0) modulo `P` (Fermat: a^(P-2)).
+fn inverse(a: u64) -> u64 {
+    let (mut base, mut e, mut acc) = (a, P - 2, 1u64);
+    while e > 0 {
+        if e & 1 == 1 {
+            acc = mulmod(acc, base);
+        }
+        base = mulmod(base, base);
+        e >>= 1;
+    }
+    acc
+}
+
+/// The fraction `a / d` (`d > 0`, both below 2^30 in magnitude) that is `u` modulo `P`, if there
+/// is one (rational reconstruction by the extended Euclidean algorithm).
+fn reconstruct(u: u64) -> Option<(i128, i128)> {
+    const BOUND: i128 = 1 << 30;
+    let (mut r0, mut r1) = (P as i128, u as i128);
+    let (mut t0, mut t1) = (0i128, 1i128);
+    while r1 >= BOUND {
+        let q = r0 / r1;
+        (r0, r1) = (r1, r0 - q * r1);
+        (t0, t1) = (t1, t0 - q * t1);
+    }
+    let (a, d) = if t1 < 0 { (-r1, -t1) } else { (r1, t1) };
+    (d != 0 && d < BOUND && gcd(a.abs(), d) == 1).then_some((a, d))
+}
+
+fn gcd(mut a: i128, mut b: i128) -> i128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+fn lcm(a: i128, b: i128) -> Option<i128> {
+    (a / gcd(a, b)).checked_mul(b)
+}
+
+/// The `bits`-bit pattern `x` as an integer of its signedness.
+fn as_int(x: u128, bits: u32, signed: bool) -> i128 {
+    if bits >= 128 {
+        return x as i128;
+    }
+    let x = x & ((1u128 << bits) - 1);
+    if signed && x >> (bits - 1) & 1 == 1 {
+        (x | !((1u128 << bits) - 1)) as i128
+    } else {
+        x as i128
+    }
+}
+
+/// One simulated run.
+struct Lane {
+    pc: u32,
+    vars: Vec<u128>,
+    steps: u32,
+    blocked: u32,
+}
+
+impl Lane {
+    /// A run at the entry; variables small (the entry's step sets what the program initializes).
+    fn start(ts: &Ts, rng: &mut SplitMix) -> Lane {
+        let vars = ts.vars.iter().map(|v| rng.draw(v.repr.bits, v.repr.signed)).collect();
+        Lane { pc: 0, vars, steps: 0, blocked: 0 }
+    }
+}
+
+/// A small deterministic generator (SplitMix64).
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A value of `bits` bits: mostly small (0 to 8, then to 100, negative ones when signed),
+    /// sometimes larger, now and then any pattern.
+    fn draw(&mut self, bits: u32, signed: bool) -> u128 {
+        let r = self.next();
+        let small = |n: u64| (r >> 8) % n;
+        let x: i128 = match r % 16 {
+            0..=5 => small(9) as i128,
+            6..=7 if signed => -(small(8) as i128) - 1,
+            6..=9 => small(101) as i128,
+            10..=11 if signed => -(small(100) as i128) - 1,
+            10..=12 => small(10_001) as i128,
+            13 => 1,
+            _ => ((self.next() as u128) << 64 | self.next() as u128) as i128,
+        };
+        let mask = if bits >= 128 { u128::MAX } else { (1u128 << bits) - 1 };
+        x as u128 & mask
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn eqs(samples: &[&[i128]]) -> Vec<(Vec<(usize, i128)>, i128)> {
+        let samples: Vec<Vec<i128>> = samples.iter().map(|s| s.to_vec()).collect();
+        let scope: Vec<usize> = (0..samples[0].len()).collect();
+        equalities(1, &samples, &scope).into_iter().map(|e| (e.terms, e.constant)).collect()
+    }
+
+    #[test]
+    fn the_equalities_of_the_samples_are_found_with_coprime_coefficients() {
+        // x - y = 3 and 2x + z = 10 on every sample.
+        let found = eqs(&[&[3, 0, 4], &[4, 1, 2], &[7, 4, -4], &[10, 7, -10]]);
+        assert_eq!(found.len(), 2, "{found:?}");
+        for (terms, c) in &found {
+            for s in [[3i128, 0, 4], [4, 1, 2], [7, 4, -4]] {
+                let v: i128 = terms.iter().map(|&(i, k)| k * s[i]).sum::<i128>() + c;
+                assert_eq!(v, 0, "{terms:?} {c}");
+            }
+            let g = terms.iter().fold(c.abs(), |g, &(_, k)| gcd(g, k.abs()));
+            assert_eq!(g, 1);
+        }
+    }
+
+    #[test]
+    fn independent_samples_give_no_equality_and_too_few_give_none() {
+        assert!(eqs(&[&[0, 0], &[1, 0], &[0, 1], &[5, 7]]).is_empty());
+        assert!(eqs(&[&[0, 0], &[1, 1]]).is_empty());
+    }
+
+    #[test]
+    fn bounds_are_the_tightest_the_samples_allow() {
+        let samples: Vec<Vec<i128>> = vec![vec![0, 0], vec![1, 3], vec![2, 6], vec![3, 7]];
+        // `a` a signed int, `b` an unsigned one.
+        let range = |v: usize| if v == 0 { (-(1 << 31), (1 << 31) - 1) } else { (0, (1 << 32) - 1) };
+        let found = bounds(2, &samples, &[0, 1], &range);
+        let has = |terms: &[(usize, i128)], c: i128| found.iter().any(|b| b.terms == terms && b.constant == c);
+        assert!(has(&[(0, 1)], -3) && has(&[(0, -1)], 0) && has(&[(1, 1)], -7));
+        // `-b <= 0` holds of every unsigned value.
+        assert!(!found.iter().any(|b| b.terms == [(1, -1)]));
+        // 3a - b <= 2 (at a = 3), b - 3a <= 0; a + b <= 10 is what a <= 3 and b <= 7 give.
+        assert!(has(&[(0, 3), (1, -1)], -2) && has(&[(0, -3), (1, 1)], 0));
+        assert!(!found.iter().any(|b| b.terms == [(0, 1), (1, 1)]));
+        assert!(found.iter().all(|b| samples.iter().all(|s| b.holds(s))));
+    }
+
+    #[test]
+    fn values_are_read_in_their_signedness() {
+        assert_eq!(as_int(0xff, 8, true), -1);
+        assert_eq!(as_int(0xff, 8, false), 255);
+        assert_eq!(as_int(0x1_0000_0005, 32, false), 5);
+    }
+}
