@@ -11,7 +11,8 @@
 //! bit of a machine word per run. A run starts at the entry with small values, draws the inputs of
 //! each step (mostly small numbers: the constants of loop programs are), and starts again when its
 //! step is blocked (an assumption fails, the program ended), may be bad, or it took its share of
-//! steps.
+//! steps. The simulation ends after `MAX_ROUNDS` steps, or sooner when the circuit is large
+//! (`MAX_WORK`) or the runs stopped finding new states.
 //!
 //! Invariant: the same program and limits give the same candidates (a fixed seed, no clock).
 
@@ -27,6 +28,10 @@ const LANES: usize = 64;
 const MAX_SAMPLES: usize = 2_048;
 /// Circuit nodes evaluated in all, over every step (a bound on the simulation's time).
 const MAX_WORK: usize = 40_000_000;
+/// Steps of the 64 runs at most.
+const MAX_ROUNDS: usize = 2_000;
+/// Steps without a new state at any loop head after which the simulation ends.
+const MAX_STALE_ROUNDS: usize = 64;
 /// Steps of one run before it starts again from the entry.
 const RUN_STEPS: u32 = 400;
 /// Blocked steps in a row after which a run starts again.
@@ -97,12 +102,14 @@ pub fn simulate(ts: &Ts, give_up: &dyn Fn() -> bool) -> Result<Vec<Vec<Vec<i128>
     let mut val = vec![0u64; n_nodes];
     let mut input_words = vec![0u64; aig.n_inputs()];
     let mut drawn = vec![vec![0u128; step.inputs.len()]; LANES];
-    let steps = MAX_WORK / n_nodes.max(1);
+    let steps = (MAX_WORK / n_nodes.max(1)).min(MAX_ROUNDS);
+    let mut stale = 0;
     let value = |val: &[u64], l: AigLit| val[l.node_idx()] ^ if l.is_complemented() { u64::MAX } else { 0 };
     for round in 0..steps {
-        if round % 16 == 0 && give_up() {
+        if (round % 16 == 0 && give_up()) || stale > MAX_STALE_ROUNDS {
             break;
         }
+        stale += 1;
         for d in drawn.iter_mut() {
             for (k, x) in d.iter_mut().enumerate() {
                 *x = rng.draw(step.inputs[k].bv.width(), signed_input[k]);
@@ -145,10 +152,10 @@ pub fn simulate(ts: &Ts, give_up: &dyn Fn() -> bool) -> Result<Vec<Vec<Vec<i128>
                 l.vars[v] = bv.bits().iter().enumerate().fold(0u128, |acc, (j, &b)| acc | (bit(b) as u128) << j);
             }
             let Some(seen) = samples.get_mut(l.pc as usize) else { continue };
-            if l.pc != 0 && seen.len() < MAX_SAMPLES {
-                seen.insert(
-                    ts.vars.iter().zip(&l.vars).map(|(sv, &x)| as_int(x, sv.repr.bits, sv.repr.signed)).collect(),
-                );
+            let state =
+                || ts.vars.iter().zip(&l.vars).map(|(sv, &x)| as_int(x, sv.repr.bits, sv.repr.signed)).collect();
+            if l.pc != 0 && seen.len() < MAX_SAMPLES && seen.insert(state()) {
+                stale = 0;
             }
         }
     }
