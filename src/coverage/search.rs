@@ -309,6 +309,11 @@ impl ValuesBeside<'_> {
         }
     }
 
+    /// Whether it has started (or ended).
+    fn started(&self) -> bool {
+        self.start.is_none()
+    }
+
     /// Whether its result is still to be taken.
     fn pending(&self) -> bool {
         self.start.is_some() || self.handle.is_some()
@@ -554,12 +559,35 @@ fn search_beside(
     if let Some(p) = share {
         p.end(own_since(&out.executions, &mut published));
     }
-    if !out.bugs.is_empty() && !config.continue_after_bug {
+    let bug_stop = !out.bugs.is_empty() && !config.continue_after_bug;
+    // A path pruned as covered has the futures of an explored state, but not its prefix: the
+    // lines its executions would cover are not all known. Only the targeted search keeps the
+    // prefix's uncovered lines in its tags.
+    let pruned = match config.generate {
+        Generate::Targeted => 0,
+        _ => explorer.stats().cache.hits,
+    };
+    let end_of = |summary: &symex::Summary, guide: &CoverageGuide| SearchEnd {
+        all_decided: config.generate == Generate::Targeted && guide.n_open() == 0,
+        exhausted: summary.exhausted,
+        stop: summary.stop,
+        max_executions: limited.then_some(limit),
+        stopped_at_bug: bug_stop,
+        cuts: (summary.lossy_cuts(), summary.first_other_cut.clone(), first_cut_line),
+        unaccepted: summary.approx.without(config.assume),
+        rejected: rejected.clone(),
+        pruned,
+    };
+    let mut summary = explorer.summary();
+    // The value analysis decides nothing a complete search has not: one that ended before it
+    // started does without it (it would only name another argument for the same lines), unless
+    // paths met undefined behaviour: then it tells which lines lie past an undefined call.
+    let complete = end_of(&summary, explorer.guide()).complete();
+    if bug_stop || (!values.started() && complete && out.undefined_paths == 0) {
         values.abandon();
     } else {
         out.join_values(&mut values, explorer.guide_mut());
     }
-    let mut summary = explorer.summary();
     // An exhausted search whose paths read what functions without body may have written decides
     // the rest in the model where they write arbitrary values (a lossy cut or a limit would leave
     // paths unexplored that the proof does not make up for).
@@ -585,28 +613,9 @@ fn search_beside(
     out.times.proof = proof_seconds;
     out.times.search = t_search.elapsed().as_secs_f64() - proof_seconds;
     out.tally = std::mem::take(&mut explorer.guide_mut().tally);
-    let all_covered = config.generate == Generate::Targeted && explorer.guide().n_open() == 0;
     let unaccepted = summary.approx.without(config.assume);
     out.assumed = summary.approx.without(unaccepted);
-    let bug_stop = !out.bugs.is_empty() && !config.continue_after_bug;
-    // A path pruned as covered has the futures of an explored state, but not its prefix: the
-    // lines its executions would cover are not all known. Only the targeted search keeps the
-    // prefix's uncovered lines in its tags.
-    let pruned = match config.generate {
-        Generate::Targeted => 0,
-        _ => out.stats.map_or(0, |s| s.cache.hits),
-    };
-    out.end = SearchEnd {
-        all_decided: all_covered,
-        exhausted: summary.exhausted,
-        stop: summary.stop,
-        max_executions: limited.then_some(limit),
-        stopped_at_bug: bug_stop,
-        cuts: (summary.lossy_cuts(), summary.first_other_cut.clone(), first_cut_line),
-        unaccepted,
-        rejected,
-        pruned,
-    };
+    out.end = end_of(&summary, explorer.guide());
     out.property = if !out.bugs.is_empty() {
         if out.bug_in_region {
             PropertyStatus::FoundInRegion

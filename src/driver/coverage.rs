@@ -139,11 +139,13 @@ pub const DEFAULT_PROPERTY_TEXT: &str =
 pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
     let start = Instant::now();
     check_outputs(config)?;
-    // The two inputs are independent; the largest of each takes about a second to read.
-    let (prog, aut) = rayon::join(
-        || load_program(&config.program, config.data_model, &config.preprocess),
-        || load_automaton(&config.automaton),
-    );
+    // The two inputs are independent; the largest of each takes about a second to read. (One
+    // scoped thread: a thread pool would cost more to start than the smallest inputs take.)
+    let (prog, aut) = std::thread::scope(|s| {
+        let aut = s.spawn(|| load_automaton(&config.automaton));
+        let prog = load_program(&config.program, config.data_model, &config.preprocess);
+        (prog, aut.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+    });
     let ((mut prog, mut diags), (aut, aut_diags)) = (prog?, aut?);
     diags.extend(aut_diags);
     let t_parse = start.elapsed().as_secs_f64();

@@ -194,7 +194,8 @@ impl Watchdog {
             .spawn(move || {
                 // The process's CPU time when the deadline passed (the first look after it).
                 let mut cpu_at_deadline: Option<f64> = None;
-                let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+                // Looked up once it is needed: a short run does not pay for reading the cgroup.
+                let mut cores: Option<f64> = None;
                 while !q.load(Ordering::Relaxed) {
                     let resident = crate::symex::resident_bytes().unwrap_or(0);
                     if resident > limits.memory_bytes {
@@ -203,6 +204,8 @@ impl Watchdog {
                     let late = limits.deadline.and_then(|d| Instant::now().checked_duration_since(d)).map(|wall| {
                         let now = super::cpu_seconds();
                         let since = (now - *cpu_at_deadline.get_or_insert(now)).max(0.0);
+                        let cores = *cores
+                            .get_or_insert_with(|| std::thread::available_parallelism().map_or(1, |n| n.get()) as f64);
                         Late {
                             wall,
                             cpu: Duration::from_secs_f64(since),

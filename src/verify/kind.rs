@@ -32,6 +32,7 @@ use crate::cfront::ir::Program;
 use crate::sat::{Aig, AigLit, Bv, CadicalBackend, Encoder, Lit, SatBackend, SatResult};
 use crate::symex::{self, Budget, ConcreteEnd, InputValue, Property, StopReason};
 
+use super::poly::{self, PolyEq};
 use super::sample::{self, Linear};
 use super::ts::{self, Step, Ts};
 
@@ -179,6 +180,17 @@ struct Engine<'t, 'a> {
     solver_calls: u64,
     /// The linear constraints candidates of `Template::Linear` stand for.
     linear: Vec<Linear>,
+    /// The polynomial equalities candidates of `Template::Poly` stand for.
+    polys: Vec<PolyEq>,
+    /// Pairs of state variables `(a, b)` the program multiplies as `a * b`.
+    mul_order: std::collections::BTreeSet<(usize, usize)>,
+}
+
+/// What candidates' circuits refer to besides the state.
+struct Tables<'e> {
+    linear: &'e [Linear],
+    polys: &'e [PolyEq],
+    mul_order: &'e std::collections::BTreeSet<(usize, usize)>,
 }
 
 impl<'t, 'a> Engine<'t, 'a> {
@@ -189,7 +201,18 @@ impl<'t, 'a> Engine<'t, 'a> {
         // found before any solving.
         let (pc, vars) = ts.fresh_state(&mut aig);
         ts.encode_step(&mut aig, &pc, &vars).map_err(|u| Halt::Why(format!("unsupported: {}", u.0)))?;
-        Ok(Engine { prog, cfa, property, ts, aig, config, solver_calls: 0, linear: Vec::new() })
+        Ok(Engine {
+            prog,
+            cfa,
+            property,
+            ts,
+            aig,
+            config,
+            solver_calls: 0,
+            linear: Vec::new(),
+            polys: Vec::new(),
+            mul_order: Default::default(),
+        })
     }
 
     /// Tells the progress line what the engine is at (`Progress::kind_phase`).
@@ -239,19 +262,32 @@ impl<'t, 'a> Engine<'t, 'a> {
             // weigh on every later query and the witness).
             let (cheap, sums): (Vec<Candidate>, Vec<Candidate>) =
                 self.candidates().into_iter().partition(|c| !matches!(c.kind, Template::Sum(..)));
-            let (equalities, bounds): (Vec<Candidate>, Vec<Candidate>) = self
-                .sampled_candidates()
-                .into_iter()
-                .partition(|c| matches!(c.kind, Template::Linear(i) if !self.linear[i].at_most));
-            stats.candidates = cheap.len() + sums.len() + equalities.len() + bounds.len();
+            let (sampled, polys) = self.sampled_candidates();
+            let (equalities, bounds): (Vec<Candidate>, Vec<Candidate>) =
+                sampled.into_iter().partition(|c| matches!(c.kind, Template::Linear(i) if !self.linear[i].at_most));
+            stats.candidates = cheap.len() + sums.len() + equalities.len() + bounds.len() + polys.len();
+            let mut enough = false;
             for (k, phase) in [cheap, equalities, sums, bounds].into_iter().enumerate() {
                 // The bounds only when the step case needs more than the others at k = 0.
                 if k == 3 && !phase.is_empty() && self.inductive(&invariants)? {
+                    enough = true;
                     break;
                 }
                 let proven = self.houdini(phase, &invariants)?;
                 let proven = if k % 2 == 1 { self.without_implied(proven, &invariants)? } else { proven };
                 invariants.extend(proven);
+            }
+            // The polynomial equalities, proven by algebra (`verify::poly`), only when the step
+            // case still needs more: their multipliers weigh on every query.
+            if !polys.is_empty() && !enough && !self.inductive(&invariants)? {
+                // Kept only if they settle a condition of the program or make the step case at
+                // k = 0 go through: otherwise their multipliers would only slow every later step.
+                let (proven, blocked) = self.proven_polys(polys);
+                let mut with = invariants.clone();
+                with.extend(proven);
+                if blocked > 0 || self.inductive(&with)? {
+                    invariants = with;
+                }
             }
         }
         stats.proven = invariants.len();
@@ -382,7 +418,8 @@ impl<'t, 'a> Engine<'t, 'a> {
     /// `pc` at the candidate's cut point implies the candidate.
     fn candidate_holds(&mut self, c: &Candidate, pc: &Bv, vars: &[Bv]) -> AigLit {
         let at = pc.eq(&mut self.aig, &self.ts.pc_const(c.cut));
-        let v = c.eval(&mut self.aig, vars, &self.linear, &self.ts.vars);
+        let tables = Tables { linear: &self.linear, polys: &self.polys, mul_order: &self.mul_order };
+        let v = c.eval(&mut self.aig, vars, &tables, &self.ts.vars);
         self.aig.implies(at, v)
     }
 
@@ -627,12 +664,27 @@ impl<'t, 'a> Engine<'t, 'a> {
     /// Candidates from simulated runs (`verify::sample`): at every loop head, the affine equalities
     /// over the variables in scope (of at most 64 bits) and the bounds over those of at most 32
     /// bits that every sampled state there satisfies.
-    fn sampled_candidates(&mut self) -> Vec<Candidate> {
+    fn sampled_candidates(&mut self) -> (Vec<Candidate>, Vec<Candidate>) {
         let budget = &self.config.budget;
-        let Ok(samples) = sample::simulate(&self.ts, &|| budget.exhausted().is_some()) else { return Vec::new() };
+        let Ok(samples) = sample::simulate(&self.ts, &|| budget.exhausted().is_some()) else {
+            return (Vec::new(), Vec::new());
+        };
         let mut res = Vec::new();
+        let mut polys = Vec::new();
         for cut in 1..self.ts.cuts.len() as u32 {
             let scope: Vec<usize> = self.scope(cut).into_iter().filter(|&i| self.ts.vars[i].repr.bits <= 64).collect();
+            let mut widths: Vec<u32> = scope.iter().map(|&v| self.ts.vars[v].repr.bits).collect();
+            widths.sort_unstable();
+            widths.dedup();
+            for bits in widths {
+                // Narrower variables join the widest polynomials extended (`poly::EXT_BITS`).
+                let fits = |b: u32| b == bits || bits == poly::EXT_BITS && b < bits;
+                let vars: Vec<usize> = scope.iter().copied().filter(|&v| fits(self.ts.vars[v].repr.bits)).collect();
+                for eq in sample::poly_equalities(cut, &samples[cut as usize], &vars, bits) {
+                    polys.push(Candidate { cut, kind: Template::Poly(self.polys.len()), signed: false });
+                    self.polys.push(eq);
+                }
+            }
             for eq in sample::equalities(cut, &samples[cut as usize], &scope) {
                 // Two variables equal, a variable constant, or `a + b == s` of one width: the
                 // templates have them already (`candidates`).
@@ -672,6 +724,86 @@ impl<'t, 'a> Engine<'t, 'a> {
             for b in sample::bounds(cut, &samples[cut as usize], &narrow, &range) {
                 res.push(Candidate { cut, kind: Template::Linear(self.linear.len()), signed: false });
                 self.linear.push(b);
+            }
+        }
+        (res, polys)
+    }
+
+    /// Of the polynomial candidates `cands`, those the algebra of `verify::poly` proves (none if the
+    /// transition system's steps have too many paths to follow), and how many conditions of the
+    /// program they refute (now blocked in the transition system).
+    fn proven_polys(&mut self, cands: Vec<Candidate>) -> (Vec<Candidate>, usize) {
+        let Some(walk) = poly::walk(&self.ts) else { return (Vec::new(), 0) };
+        let eqs: Vec<PolyEq> = cands
+            .iter()
+            .map(|c| match c.kind {
+                Template::Poly(i) => self.polys[i].clone(),
+                _ => unreachable!("polynomial candidates only"),
+            })
+            .collect();
+        self.mul_order = self.products();
+        let budget = &self.config.budget;
+        let alive = poly::prove(&walk, &eqs, &|| budget.exhausted().is_some());
+
+        // What they make false is taken out of the steps: a comparison of the program the
+        // invariants decide need not be decided again by SAT inside multipliers.
+        let mut blocked = 0;
+        if alive.iter().any(|&a| a) {
+            let refuted = poly::refuted(&walk, &eqs, &alive);
+            self.ts.block(&refuted);
+            blocked = refuted.len();
+        }
+        (cands.into_iter().zip(alive).filter(|(_, a)| *a).map(|(c, _)| c).collect(), blocked)
+    }
+
+    /// The pairs of state variables `(a, b)` the reachable code multiplies as `a * b` (through
+    /// conversions).
+    fn products(&self) -> std::collections::BTreeSet<(usize, usize)> {
+        use crate::cfa::EdgeKind;
+        use crate::cfront::ir::{BinOp, Expr, ExprKind};
+        fn visit(e: &Expr, out: &mut Vec<(crate::cfront::ir::VarId, crate::cfront::ir::VarId)>) {
+            let var = |x: &Expr| match &x.strip_implicit().kind {
+                ExprKind::Var(v) => Some(*v),
+                ExprKind::Cast(y, _) => match &y.kind {
+                    ExprKind::Var(v) => Some(*v),
+                    _ => None,
+                },
+                _ => None,
+            };
+            match &e.kind {
+                ExprKind::Binary(op, a, b) => {
+                    if let (BinOp::Mul, Some(x), Some(y)) = (op, var(a), var(b)) {
+                        out.push((x, y));
+                    }
+                    visit(a, out);
+                    visit(b, out);
+                }
+                ExprKind::Unary(_, a) | ExprKind::Cast(a, _) => visit(a, out),
+                ExprKind::Cond(a, b, c) => [a, b, c].into_iter().for_each(|x| visit(x, out)),
+                ExprKind::Comma(a, b) => {
+                    visit(a, out);
+                    visit(b, out);
+                }
+                _ => {}
+            }
+        }
+        let ts = &self.ts;
+        let mut res = std::collections::BTreeSet::new();
+        for ie in &ts.edges {
+            let ctx = ts.nodes[ie.src as usize].ctx;
+            let mut found = Vec::new();
+            match &self.cfa.edge(ie.edge).kind {
+                EdgeKind::Assign { rhs: x, .. } | EdgeKind::Assume { cond: x, .. } | EdgeKind::Eval(x) => {
+                    visit(x, &mut found)
+                }
+                EdgeKind::ReturnStmt(Some(x)) => visit(x, &mut found),
+                EdgeKind::Call(cs) => self.cfa.call_site(*cs).args.iter().for_each(|a| visit(a, &mut found)),
+                _ => {}
+            }
+            for (x, y) in found {
+                if let (Some(a), Some(b)) = (ts.var_of(x, ctx), ts.var_of(y, ctx)) {
+                    res.insert((a as usize, b as usize));
+                }
             }
         }
         res
@@ -751,6 +883,36 @@ impl<'t, 'a> Engine<'t, 'a> {
                     format!("({u})(({u}){} + ({u}){}) == ({u}){}", name(a), name(b), name(s))
                 };
                 (expr, vec![a, b, s])
+            }
+            Template::Poly(i) => {
+                // Modular arithmetic in the unsigned type of the variables' width (of at least
+                // `unsigned int`'s, so that nothing is promoted to `int`), cut to the width.
+                let eq = &self.polys[i];
+                let ty = c_int_type(eq.bits.max(32), false)?;
+                let suffix = if eq.bits > 32 { "ULL" } else { "U" };
+                let mut expr = String::new();
+                for (k, (m, coeff)) in eq.terms.iter().enumerate() {
+                    expr.push_str(match (*coeff < 0, k) {
+                        (true, 0) => "-",
+                        (true, _) => " - ",
+                        (false, 0) => "",
+                        (false, _) => " + ",
+                    });
+                    let factors: Vec<String> = m.iter().map(|&v| format!("({ty}){}", name(v))).collect();
+                    match (factors.is_empty(), coeff.unsigned_abs()) {
+                        (true, k) => expr.push_str(&format!("{k}{suffix}")),
+                        (false, 1) => expr.push_str(&factors.join(" * ")),
+                        (false, k) => expr.push_str(&format!("{} * {k}{suffix}", factors.join(" * "))),
+                    }
+                }
+                let expr = match eq.bits {
+                    32 | 64 => format!("{expr} == 0{suffix}"),
+                    b => format!("({})({expr}) == 0", c_int_type(b, false)?),
+                };
+                let mut vars: Vec<usize> = eq.terms.iter().flat_map(|(m, _)| m.iter().copied()).collect();
+                vars.sort_unstable();
+                vars.dedup();
+                (expr, vars)
             }
             Template::Linear(i) => {
                 // An equality in `unsigned long long`, modular as the candidate (a signed variable
@@ -876,6 +1038,9 @@ enum Template {
     /// its type): an equality modulo 2^64, a bound `≤ 0` signed (of variables of at most 32 bits and
     /// small coefficients: exact).
     Linear(usize),
+    /// The polynomial equality `Engine::polys[i]`, modulo 2^bits of its variables (proven by
+    /// `verify::poly`, not by Houdini).
+    Poly(usize),
 }
 
 impl Template {
@@ -890,14 +1055,56 @@ impl Template {
             | Template::Le(a, _, _)
             | Template::Lt(a, _, _)
             | Template::Sum(a, _, _) => a,
-            Template::Linear(_) => return None,
+            Template::Linear(_) | Template::Poly(_) => return None,
         })
     }
 }
 
 impl Candidate {
-    fn eval(&self, aig: &mut Aig, vars: &[Bv], linear: &[Linear], state: &[ts::StateVar]) -> AigLit {
+    fn eval(&self, aig: &mut Aig, vars: &[Bv], tables: &Tables, state: &[ts::StateVar]) -> AigLit {
+        let linear = tables.linear;
         match self.kind {
+            Template::Poly(i) => {
+                // `Σ_{k>0} k·m == Σ_{k<0} -k·m` modulo 2^bits, each product of two variables in the
+                // order the program multiplies them (the same circuit as the program's, shared).
+                let eq = &tables.polys[i];
+                let w = eq.bits;
+                let (mut pos, mut neg) = (Bv::zero(w), Bv::zero(w));
+                for (m, k) in &eq.terms {
+                    let mut ops = m.clone();
+                    if let [a, b] = ops[..] {
+                        if tables.mul_order.contains(&(b, a)) && !tables.mul_order.contains(&(a, b)) {
+                            ops = vec![b, a];
+                        }
+                    }
+                    let scale = Bv::constant(k.unsigned_abs() & mask(w), w);
+                    let term = match ops.split_first() {
+                        None => scale,
+                        Some((&first, rest)) => {
+                            let ext = |v: usize| {
+                                let r = state[v].repr;
+                                match (r.bits < w, r.signed) {
+                                    (false, _) => vars[v].clone(),
+                                    (true, true) => vars[v].sext(w),
+                                    (true, false) => vars[v].zext(w),
+                                }
+                            };
+                            let t = rest.iter().fold(ext(first), |t, &v| t.mul(aig, &ext(v)));
+                            if k.unsigned_abs() == 1 {
+                                t
+                            } else {
+                                t.mul(aig, &scale)
+                            }
+                        }
+                    };
+                    if *k > 0 {
+                        pos = pos.add(aig, &term);
+                    } else {
+                        neg = neg.add(aig, &term);
+                    }
+                }
+                pos.eq(aig, &neg)
+            }
             Template::Linear(i) => {
                 let eq = &linear[i];
                 let mut sum = Bv::constant(eq.constant as u128, 64);
@@ -1010,6 +1217,23 @@ mod tests {
         check(
             &src,
             "true by k-induction at 0 with [0 <= n, n <= 1000, 0 <= i, i <= 1000, i <= n, -(long long)n + 1LL <= 0LL, (long long)i * 2LL - (long long)x <= 0LL, -(long long)i * 3LL + (long long)x <= 0LL]",
+        );
+    }
+
+    #[test]
+    fn a_polynomial_equality_of_simulated_runs_is_proven_by_algebra() {
+        // `y*y + y == 2*x` over `long long`, with the bound an `int` (nla-digbench's ps2): SAT alone
+        // cannot show it inductive through the multipliers; substituting the loop's updates does.
+        let src = format!("{HEAD}int main(void) {{\n  int k = __VERIFIER_nondet_int();\n  long long y = 0, x = 0, c = 0;\n  while (c < k) {{\n    c = c + 1;\n    y = y + 1;\n    x = y + x;\n  }}\n  if (y * y - 2 * x + y != 0) reach_error();\n  return 0;\n}}\n");
+        check(
+            &src,
+            "true by k-induction at 0 with [0 <= y, 0LL <= y, 0 <= c, 0LL <= c, y == c, y <= c, c <= y, (unsigned long long)y - (unsigned long long)c == 0ULL, (unsigned long long)y - (unsigned long long)x * 2ULL + (unsigned long long)y * (unsigned long long)y == 0ULL]",
+        );
+        // A product over a narrower variable, extended as C does (geo1): `x*z - x - y + 1 == 0`.
+        let src = format!("{HEAD}int main(void) {{\n  int z = __VERIFIER_nondet_int();\n  int k = __VERIFIER_nondet_int();\n  if (!(z >= 1 && k >= 1)) return 0;\n  long long x = 1, y = z, c = 1;\n  while (c < k) {{\n    c = c + 1;\n    x = x * z + 1;\n    y = y * z;\n  }}\n  x = x * (z - 1);\n  if (1 + x - y != 0) reach_error();\n  return 0;\n}}\n");
+        check(
+            &src,
+            "true by k-induction at 0 with [0 <= z, 1 <= z, 0 <= k, 1 <= k, 0 <= c, 0LL <= c, 1LL <= c, -1ULL + (unsigned long long)x + (unsigned long long)y - (unsigned long long)z * (unsigned long long)x == 0ULL]",
         );
     }
 

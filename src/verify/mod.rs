@@ -17,6 +17,7 @@
 
 pub mod condition;
 pub mod kind;
+pub mod poly;
 pub mod region;
 pub mod sample;
 pub mod task;

@@ -20,6 +20,7 @@ use rustc_hash::FxHashSet;
 
 use crate::sat::{Aig, AigLit, AigNode};
 
+use super::poly::PolyEq;
 use super::ts::{InputKind, Ts, Unsupported};
 
 /// Runs simulated at once (the bits of a word).
@@ -170,7 +171,7 @@ pub fn simulate(ts: &Ts, give_up: &dyn Fn() -> bool) -> Result<Vec<Vec<Vec<i128>
 }
 
 /// A prime near 2^61, the field the equalities are solved in.
-const P: u64 = (1 << 61) - 1;
+pub(super) const P: u64 = (1 << 61) - 1;
 
 /// The affine equalities over the variables `scope` (indices into a sample) that every sample
 /// satisfies, at most `MAX_EQUALITIES`, each with coprime integer coefficients, the first positive;
@@ -184,12 +185,32 @@ pub fn equalities(cut: u32, samples: &[Vec<i128>], scope: &[usize]) -> Vec<Linea
         return Vec::new();
     }
     let n = scope.len() + 1;
-    let row_of = |s: &[i128]| -> Vec<u64> { std::iter::once(1).chain(scope.iter().map(|&v| modp(s[v]))).collect() };
+    let rows = samples.iter().map(|s| std::iter::once(1).chain(scope.iter().map(|&v| modp(s[v]))).collect());
+    let mut res = Vec::new();
+    for coeffs in null_space(rows, n) {
+        let terms: Vec<(usize, i128)> =
+            scope.iter().zip(&coeffs[1..]).filter(|(_, &c)| c != 0).map(|(&v, &c)| (v, c)).collect();
+        let eq = Linear { cut, terms, constant: coeffs[0], at_most: false };
+        if !eq.terms.is_empty() && samples.iter().all(|s| eq.holds(s)) {
+            res.push(eq);
+        }
+        if res.len() == MAX_EQUALITIES {
+            break;
+        }
+    }
+    res
+}
+
+/// A basis of the vectors `x` (of `n` integers, coprime, the first non-zero one after `x[0]`
+/// positive) with `row · x = 0` modulo `P` for every row: one per column not a pivot of the rows'
+/// reduced echelon form (that column 1, the others free 0), brought back from `P` to small
+/// fractions (rational reconstruction); those without one are left out. Empty when the rows have
+/// full rank.
+fn null_space(rows: impl Iterator<Item = Vec<u64>>, n: usize) -> Vec<Vec<i128>> {
     // Reduced row echelon form, modulo P: rows with their pivot column (entry 1, zero in every
     // other row).
     let mut basis: Vec<(usize, Vec<u64>)> = Vec::new();
-    for s in samples {
-        let mut row = row_of(s);
+    for mut row in rows {
         for (p, b) in &basis {
             let f = row[*p];
             if f != 0 {
@@ -228,14 +249,123 @@ pub fn equalities(cut: u32, samples: &[Vec<i128>], scope: &[usize]) -> Vec<Linea
         };
         let g = coeffs.iter().fold(0, |g, &c| gcd(g, c.abs()));
         let sign = if coeffs[1..].iter().find(|&&c| c != 0).is_some_and(|&c| c < 0) { -1 } else { 1 };
-        let terms: Vec<(usize, i128)> =
-            scope.iter().zip(&coeffs[1..]).filter(|(_, &c)| c != 0).map(|(&v, &c)| (v, sign * c / g)).collect();
-        let eq = Linear { cut, terms, constant: sign * coeffs[0] / g, at_most: false };
-        if !eq.terms.is_empty() && samples.iter().all(|s| eq.holds(s)) {
-            res.push(eq);
+        res.push(coeffs.iter().map(|&c| sign * c / g).collect());
+    }
+    res
+}
+
+/// The most monomials `poly_equalities` takes as columns (the degree is the highest that keeps
+/// their number below this).
+const MAX_MONOMIALS: usize = 70;
+/// The highest degree `poly_equalities` tries.
+const MAX_POLY_DEGREE: usize = 4;
+/// The samples `poly_equalities` solves over.
+const POLY_ROWS: usize = 4 * MAX_MONOMIALS;
+/// The most polynomial equalities per cut point and width.
+const MAX_POLY_EQUALITIES: usize = 16;
+
+/// The polynomial equalities over `vars` (state variables of `bits` bits, at most 64) that every
+/// sample at `cut` satisfies modulo `2^bits`, of degree 1 up to the highest that keeps the
+/// monomials at most `MAX_MONOMIALS`: degree by degree, each equality kept only if it is no
+/// combination of those already kept times monomials (`y == c` gives `y*c == c*c` and more; only
+/// the first is kept).
+pub fn poly_equalities(cut: u32, samples: &[Vec<i128>], vars: &[usize], bits: u32) -> Vec<PolyEq> {
+    if samples.len() < MIN_SAMPLES || vars.is_empty() || bits > 64 {
+        return Vec::new();
+    }
+    let count = |d: usize| (1..=d).fold(1usize, |c, k| c * (vars.len() + k) / k);
+    let Some(degree) = (2..=MAX_POLY_DEGREE).rev().find(|&d| count(d) <= MAX_MONOMIALS) else { return Vec::new() };
+    // Monomials over positions in `vars`, by degree.
+    let mut monos: Vec<Vec<usize>> = vec![Vec::new()];
+    let mut last = vec![Vec::new()];
+    for _ in 0..degree {
+        let mut next = Vec::new();
+        for m in &last {
+            for v in m.last().copied().unwrap_or(0)..vars.len() {
+                let mut m2: Vec<usize> = m.clone();
+                m2.push(v);
+                next.push(m2);
+            }
         }
-        if res.len() == MAX_EQUALITIES {
-            break;
+        monos.extend(next.iter().cloned());
+        last = next;
+    }
+    let value = |s: &[i128], m: &[usize]| m.iter().fold(1u64, |acc, &v| mulmod(acc, modp(s[vars[v]])));
+    // The equalities are found among states whose values did not wrap around (a wrapped value is
+    // almost always far from 0): one that holds modulo 2^bits only is no equality of the integers.
+    let small = |s: &&Vec<i128>| vars.iter().all(|&v| s[v].unsigned_abs() < 1u128 << (bits - bits / 4));
+    let found: Vec<&Vec<i128>> = samples.iter().filter(small).collect();
+    if found.len() < MIN_SAMPLES {
+        return Vec::new();
+    }
+    // A spread of them is enough to find the equalities (at most `MAX_MONOMIALS` columns); every
+    // sample checks them.
+    let stride = found.len().div_ceil(POLY_ROWS);
+    let found: Vec<&Vec<i128>> = found.into_iter().step_by(stride).collect();
+    let mut kept: Vec<Vec<i128>> = Vec::new();
+    let mut res = Vec::new();
+    for d in 1..=degree {
+        let n = monos.iter().take_while(|m| m.len() <= d).count();
+        let rows = found.iter().map(|s| monos[..n].iter().map(|m| value(s, m)).collect());
+        // What the equalities kept so far give at this degree: each times every monomial that fits.
+        let mut span: Vec<(usize, Vec<u64>)> = Vec::new();
+        let add = |span: &mut Vec<(usize, Vec<u64>)>, mut v: Vec<u64>| -> bool {
+            for (p, b) in span.iter() {
+                let f = v[*p];
+                if f != 0 {
+                    sub_scaled(&mut v, b, f);
+                }
+            }
+            let Some(p) = v.iter().position(|&x| x != 0) else { return false };
+            let inv = inverse(v[p]);
+            v.iter_mut().for_each(|x| *x = mulmod(*x, inv));
+            span.push((p, v));
+            true
+        };
+        for k in &kept {
+            let kd = (0..k.len()).filter(|&i| k[i] != 0).map(|i| monos[i].len()).max().unwrap_or(0);
+            for m in monos[..n].iter().filter(|m| m.len() + kd <= d) {
+                let mut v = vec![0u64; n];
+                for (i, &c) in k.iter().enumerate().filter(|(_, &c)| c != 0) {
+                    let mut prod: Vec<usize> = monos[i].iter().chain(m).copied().collect();
+                    prod.sort_unstable();
+                    let j = monos[..n].iter().position(|x| *x == prod).expect("a monomial of degree at most d");
+                    v[j] = (v[j] + modp(c)) % P;
+                }
+                add(&mut span, v);
+            }
+        }
+        for coeffs in null_space(rows, n) {
+            if res.len() == MAX_POLY_EQUALITIES {
+                return res;
+            }
+            let v: Vec<u64> = coeffs.iter().map(|&c| modp(c)).collect();
+            if !add(&mut span, v) {
+                continue;
+            }
+            let eq = PolyEq {
+                cut,
+                bits,
+                terms: monos[..n]
+                    .iter()
+                    .zip(&coeffs)
+                    .filter(|(_, &c)| c != 0)
+                    .map(|(m, &c)| (m.iter().map(|&v| vars[v]).collect(), c))
+                    .collect(),
+            };
+            let holds = |s: &Vec<i128>| {
+                let sum = eq.terms.iter().fold(0u128, |acc, (m, c)| {
+                    let t = m.iter().fold(*c as u128, |t, &v| t.wrapping_mul(s[v] as u128));
+                    acc.wrapping_add(t)
+                });
+                sum & ((1u128 << bits) - 1) == 0
+            };
+            if samples.iter().all(holds) {
+                let mut full = coeffs.clone();
+                full.resize(monos.len(), 0);
+                kept.push(full);
+                res.push(eq);
+            }
         }
     }
     res
@@ -305,23 +435,23 @@ impl Linear {
 }
 
 /// `x` modulo `P`, in `0..P`.
-fn modp(x: i128) -> u64 {
+pub(super) fn modp(x: i128) -> u64 {
     x.rem_euclid(P as i128) as u64
 }
 
-fn mulmod(a: u64, b: u64) -> u64 {
+pub(super) fn mulmod(a: u64, b: u64) -> u64 {
     (a as u128 * b as u128 % P as u128) as u64
 }
 
 /// `row -= f * by`, modulo `P`.
-fn sub_scaled(row: &mut [u64], by: &[u64], f: u64) {
+pub(super) fn sub_scaled(row: &mut [u64], by: &[u64], f: u64) {
     for (x, &y) in row.iter_mut().zip(by) {
         *x = (*x + P - mulmod(f, y)) % P;
     }
 }
 
 /// The inverse of `a` (not 0) modulo `P` (Fermat: a^(P-2)).
-fn inverse(a: u64) -> u64 {
+pub(super) fn inverse(a: u64) -> u64 {
     let (mut base, mut e, mut acc) = (a, P - 2, 1u64);
     while e > 0 {
         if e & 1 == 1 {
@@ -335,7 +465,7 @@ fn inverse(a: u64) -> u64 {
 
 /// The fraction `a / d` (`d > 0`, both below 2^30 in magnitude) that is `u` modulo `P`, if there
 /// is one (rational reconstruction by the extended Euclidean algorithm).
-fn reconstruct(u: u64) -> Option<(i128, i128)> {
+pub(super) fn reconstruct(u: u64) -> Option<(i128, i128)> {
     const BOUND: i128 = 1 << 30;
     let (mut r0, mut r1) = (P as i128, u as i128);
     let (mut t0, mut t1) = (0i128, 1i128);

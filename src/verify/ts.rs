@@ -173,6 +173,8 @@ pub struct Ts<'a> {
     var_index: BTreeMap<(VarId, u32), u32>,
     /// The width of `pc`.
     pub pc_bits: u32,
+    /// Per inlined condition edge, whether it is never taken (`block`).
+    blocked: Vec<bool>,
 }
 
 /// The values of the state variables along a path, shared until written.
@@ -205,12 +207,23 @@ impl<'a> Ts<'a> {
             vars: Vec::new(),
             var_index: BTreeMap::new(),
             pc_bits: 1,
+            blocked: Vec::new(),
         };
         ts.inline()?;
         ts.find_cuts();
         ts.collect_vars()?;
         ts.pc_bits = (usize::BITS - (ts.cuts.len().max(2) - 1).leading_zeros()).max(1);
         Ok(ts)
+    }
+
+    /// Makes steps never take the inlined condition edges `edges`: for conditions shown false in
+    /// every state the invariants the steps are taken from allow (`verify::poly::refuted`), so that
+    /// only steps from such states may be encoded afterwards.
+    pub fn block(&mut self, edges: &[u32]) {
+        self.blocked.resize(self.edges.len(), false);
+        for &ie in edges {
+            self.blocked[ie as usize] = true;
+        }
     }
 
     /// The symbolic executor's facts about the program.
@@ -704,6 +717,9 @@ impl Enc<'_, '_> {
             Some(bv)
         };
         for (k, (&ie, &lit)) in outs.iter().zip(&lits).enumerate() {
+            if ts.blocked.get(ie as usize) == Some(&true) {
+                continue;
+            }
             let mut g = self.aig.and(reach, lit);
             if let Some(sel) = &choice {
                 let is_k = sel.eq(self.aig, &Bv::constant(k as u128, sel.width()));

@@ -735,22 +735,27 @@ fn an_uninitialized_local_is_replayed_with_the_bytes_vcov_read() {
 }
 
 #[test]
-fn lines_behind_a_branch_the_values_rule_out_are_not_coverable_before_any_search() {
+fn lines_behind_a_branch_the_values_rule_out_are_not_coverable_without_a_complete_search() {
     // The automaton sends `[state == 1]` to `__TRUE`, as CPAchecker does with a branch its analysis
     // ruled out, so the handler counts in the over-approximation; `state` is 0 there, which the
-    // value analysis of the product shows without the search.
+    // value analysis of the product shows without the search. A search that explores every path
+    // (the default here) decides them by itself, and the value analysis is not run; one stopped
+    // after the first execution leaves them to it.
     let program = "fixtures/c/coverage/mode_guard.c";
     let aa = "fixtures/automata/mode_guard_aa.txt";
-    let j = run_json(&[program, "--aa", aa]);
-    assert_eq!(j["exact"], true, "{j}");
-    for l in ["4", "5", "11"] {
-        assert_eq!(j["line_status"][l], "not_coverable", "line {l}: {j}");
-        assert_eq!(j["not_coverable_by"][l], "value analysis of automaton x CFA", "line {l}");
+    let complete = run_json(&[program, "--aa", aa]);
+    let j = run_json(&[program, "--aa", aa, "--max-executions", "1"]);
+    for (j, by) in [(&complete, "exhaustive search"), (&j, "value analysis of automaton x CFA")] {
+        assert_eq!(j["exact"], true, "{j}");
+        for l in ["4", "5", "11"] {
+            assert_eq!(j["line_status"][l], "not_coverable", "line {l}: {j}");
+            assert_eq!(j["not_coverable_by"][l], by, "line {l}");
+        }
+        assert_eq!(nums(&j["over_approximation"]["lines"]), [2, 4, 5, 9, 10, 11, 13, 14]);
+        assert_eq!(nums(&j["under_approximation"]["lines"]), [2, 9, 10, 13, 14]);
     }
-    assert_eq!(nums(&j["over_approximation"]["lines"]), [2, 4, 5, 9, 10, 11, 13, 14]);
-    assert_eq!(nums(&j["under_approximation"]["lines"]), [2, 9, 10, 13, 14]);
     // The same in the text report a user reads.
-    let run = vcov(["coverage", program, "--aa", aa, "--no-progress"]);
+    let run = vcov(["coverage", program, "--aa", aa, "--no-progress", "--max-executions", "1"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
         run.stdout.contains("3 line(s) not coverable: the values of the program's variables rule out"),
@@ -771,8 +776,12 @@ fn a_line_only_an_edge_into_the_unexplored_region_counts_for_is_not_coverable() 
     assert_eq!(nums(&j["under_approximation"]["lines"]), [2, 9, 10]);
     assert_eq!(j["line_status"]["13"], "not_coverable", "{j}");
     assert_eq!(j["not_coverable_by"]["13"], "only on edges into the unexplored region");
-    // The handler behind `[state == 1]`: `state` is 0 there.
-    assert_eq!(j["not_coverable_by"]["11"], "value analysis of automaton x CFA");
+    // The handler behind `[state == 1]`: `state` is 0 there (the value analysis says so when the
+    // search does not explore every path).
+    assert_eq!(j["not_coverable_by"]["11"], "exhaustive search");
+    let stopped = run_json(&[program, "--aa", aa, "--max-executions", "1"]);
+    assert_eq!(stopped["not_coverable_by"]["11"], "value analysis of automaton x CFA", "{stopped}");
+    assert_eq!(stopped["not_coverable_by"]["13"], "only on edges into the unexplored region");
     let run = vcov(["coverage", program, "--aa", aa, "--no-progress"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
