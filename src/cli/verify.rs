@@ -203,6 +203,25 @@ pub fn run(args: VerifyArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
         }
     }
     driver::watchdog::finish();
+    // The witnesses are written before anything is printed: a reader that closes the pipe after
+    // the verdict (`| head -1`) must not keep them from being written.
+    let mut written = Vec::new();
+    for path in &args.witness {
+        let yaml = path.extension().is_some_and(|e| e == "yml" || e == "yaml");
+        let text = if yaml { &report.witness_yaml } else { &report.witness };
+        match text {
+            Some(text) => {
+                crate::driver::write_atomically(path, text.as_bytes())
+                    .with_context(|| format!("{}: cannot write the witness", path.display()))?;
+                written.push(path);
+            }
+            // vcov writes no YAML violation witnesses (format 2.0 `violation_sequence`).
+            None if yaml && report.verdict == Verdict::False => {
+                writeln!(err, "note: {}: no YAML violation witness (the GraphML one is written)", path.display())?
+            }
+            None => {}
+        }
+    }
     writeln!(out, "Verification result: {}", report.verdict)?;
     if let Some(basis) = &report.basis {
         writeln!(out, "Basis: {basis}")?;
@@ -213,21 +232,8 @@ pub fn run(args: VerifyArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
     if let Some(by) = confirmed_by {
         writeln!(out, "Counterexample confirmed by: {by}")?;
     }
-    for path in &args.witness {
-        let yaml = path.extension().is_some_and(|e| e == "yml" || e == "yaml");
-        let text = if yaml { &report.witness_yaml } else { &report.witness };
-        match text {
-            Some(text) => {
-                crate::driver::write_atomically(path, text.as_bytes())
-                    .with_context(|| format!("{}: cannot write the witness", path.display()))?;
-                writeln!(out, "Witness written to {}", path.display())?;
-            }
-            // vcov writes no YAML violation witnesses (format 2.0 `violation_sequence`).
-            None if yaml && report.verdict == Verdict::False => {
-                writeln!(err, "note: {}: no YAML violation witness (the GraphML one is written)", path.display())?
-            }
-            None => {}
-        }
+    for path in written {
+        writeln!(out, "Witness written to {}", path.display())?;
     }
     if args.stats {
         write!(out, "{}", report.stats)?;

@@ -1238,6 +1238,17 @@ mod tests {
     }
 
     #[test]
+    fn a_polynomial_equality_may_need_what_the_path_compared() {
+        // `y1*x2 + y2 + y3 == x1` (nla-digbench's mannadiv): on the branch `y2 + 1 == x2`, the
+        // update is a multiple of the invariant only given that equality.
+        let src = format!("{HEAD}int main(void) {{\n  int x1 = __VERIFIER_nondet_int();\n  int x2 = __VERIFIER_nondet_int();\n  if (!(x1 >= 0 && x1 < 1000 && x2 > 0 && x2 < 1000)) return 0;\n  int y1 = 0, y2 = 0, y3 = x1;\n  while (y3 != 0) {{\n    if (y2 + 1 == x2) {{\n      y1 = y1 + 1;\n      y2 = 0;\n    }} else {{\n      y2 = y2 + 1;\n    }}\n    y3 = y3 - 1;\n  }}\n  if (y1 * x2 + y2 != x1) reach_error();\n  return 0;\n}}\n");
+        check(
+            &src,
+            "true by k-induction at 0 with [0 <= x1, x1 <= 1000, 0 <= x2, 1 <= x2, x2 <= 1000, 0 <= y2, y2 <= 1000, 0 <= y3, y3 <= 1000, y3 <= x1, y2 <= x2, y2 < x2, (unsigned int)x1 - (unsigned int)y2 - (unsigned int)y3 - (unsigned int)x2 * (unsigned int)y1 == 0U]",
+        );
+    }
+
+    #[test]
     fn invariants_over_signed_variables_are_exact_in_c() {
         // `x` odd and negative: `x % 2 == 1` would be false in C; a sum of signed variables is
         // written in unsigned arithmetic of their width (a signed overflow would be undefined).

@@ -12,8 +12,9 @@
 //! polynomial over the integers that is zero is zero modulo `2^bits`, and so is one whose every
 //! coefficient is a multiple of `2^bits`. A candidate at cut point `c` is *inductive* relative to
 //! the others when, for every path of a step into `c`, its polynomial after the path is a sum of
-//! multiples `λ·m·g` of the candidates `g` of its width at the path's start (`m` a monomial, `λ`
-//! a constant): the candidates hold before the step, so that sum is zero after it. The entry has no
+//! multiples `λ·m·g` of the candidates `g` of its width at the path's start and of the equalities
+//! `g == 0` the path's own conditions say (`m` a monomial, `λ` a constant): those hold where the path
+//! goes, so that sum is zero after it. The entry has no
 //! candidates, so the paths from it establish each candidate at first arrival. The multipliers `λ`
 //! are found modulo a prime and checked again, exactly, modulo `2^bits` (`in_span`): what is
 //! accepted does not depend on the search for `λ`.
@@ -210,11 +211,14 @@ pub struct StepPath {
     pub to: u32,
     /// Per state variable, its value at `to`, modulo `2^bits` of the variable.
     pub next: Vec<Poly>,
+    /// The equalities its conditions say (`p == 0` modulo `2^bits`, over the start's atoms).
+    pub facts: Rc<Vec<(Poly, u32)>>,
 }
 
-/// A condition a path takes: the inlined edge, the cut point the path started at, and what the
-/// condition says there if it says that a polynomial is not zero (modulo `2^bits`).
-type Taken = (u32, u32, Option<(Poly, u32)>);
+/// A condition a path takes: the inlined edge, the cut point the path started at, what the
+/// condition says there if it says that a polynomial is not zero (modulo `2^bits`), and the
+/// equalities the path's earlier conditions say.
+type Taken = (u32, u32, Option<(Poly, u32)>, Rc<Vec<(Poly, u32)>>);
 
 /// The steps between cut points, path by path.
 pub struct Walk {
@@ -283,14 +287,15 @@ impl Walker<'_, '_> {
     /// Every path from inlined node `start` (the cut point `from`) to the next cut points.
     fn walk(&mut self, from: u32, start: u32, env: Rc<Vec<Val>>) -> Option<()> {
         let ts = self.ts;
-        let mut stack = vec![(start, env)];
-        while let Some((v, env)) = stack.pop() {
+        let mut stack = vec![(start, env, Rc::new(Vec::new()))];
+        while let Some((v, env, facts)) = stack.pop() {
             let outs = ts.out_edges(v);
             let ctx = ts.nodes[v as usize].ctx;
             let single = outs.len() == 1
                 && !matches!(ts.cfa.edge(ts.edges[outs[0] as usize].edge).kind, EdgeKind::Assume { .. });
             for &ie in outs {
                 let iedge = ts.edges[ie as usize];
+                let mut facts = facts.clone();
                 let env = if single {
                     match self.edge(ie, ctx, env.clone())? {
                         Effect::Moved(env) => env,
@@ -306,11 +311,15 @@ impl Walker<'_, '_> {
                             continue;
                         }
                     }
-                    let nonzero = c.rel.filter(|r| r.zero != *truth && c.p.as_constant().is_none());
+                    let rel = c.rel.filter(|_| c.p.as_constant().is_none());
+                    let nonzero = rel.as_ref().filter(|r| r.zero != *truth).map(|r| (r.p.clone(), r.bits));
                     if self.conds.len() >= 8 * MAX_PATHS {
                         return None;
                     }
-                    self.conds.push((ie, from, nonzero.map(|r| (r.p.clone(), r.bits))));
+                    self.conds.push((ie, from, nonzero, facts.clone()));
+                    if let Some(r) = rel.filter(|r| r.zero == *truth) {
+                        Rc::make_mut(&mut facts).push((r.p.clone(), r.bits));
+                    }
                     env.clone()
                 };
                 let Target::Node(w) = iedge.dst else { continue };
@@ -332,9 +341,9 @@ impl Walker<'_, '_> {
                             };
                             next.push(ext);
                         }
-                        self.paths.push(StepPath { from, to, next });
+                        self.paths.push(StepPath { from, to, next, facts });
                     }
-                    None => stack.push((w, env)),
+                    None => stack.push((w, env, facts)),
                 }
             }
         }
@@ -484,8 +493,18 @@ impl Walker<'_, '_> {
             }
             return res;
         }
-        if let Some(w) = v.wide.filter(|_| to.bits == EXT_BITS) {
-            return Val::new(w, to.bits);
+        if let Some(w) = v.wide.clone().filter(|_| to.bits <= EXT_BITS) {
+            // The extension to `EXT_BITS` is known: the value extended to any width up to it is it
+            // cut there, and keeps it unless a signed value becomes an unsigned one (whose
+            // extension would be by zeros).
+            if to.bits == EXT_BITS {
+                return Val::new(w, to.bits);
+            }
+            let mut res = Val::new(w.truncate(to.bits), to.bits);
+            if !(from.signed && !to.signed) {
+                res.wide = Some(w);
+            }
+            return res;
         }
         match self.extended(&v.p, v.bits, from.signed, to.bits) {
             Some(p) => Val::new(p, to.bits),
@@ -674,8 +693,8 @@ impl PolyEq {
 }
 
 /// Which of `cands` hold in every reachable state: the greatest subset each of whose members is
-/// inductive relative to the subset along every path of `paths` (see the module's comment); `false`
-/// for all when `give_up` says so first.
+/// inductive relative to the subset (and the equalities the path's conditions say) along every path
+/// of `paths` (see the module's comment); `false` for all when `give_up` says so first.
 pub fn prove(walk: &Walk, cands: &[PolyEq], give_up: &dyn Fn() -> bool) -> Vec<bool> {
     let paths = &walk.paths;
     let widths = &walk.widths;
@@ -697,9 +716,11 @@ pub fn prove(walk: &Walk, cands: &[PolyEq], give_up: &dyn Fn() -> bool) -> Vec<b
                     return vec![false; cands.len()];
                 }
                 let q = after.entry((pi, j)).or_insert_with(|| polys[j].substitute(&path.next, c.bits));
+                // The candidates kept at the path's start, and what its conditions say.
                 let gens: Vec<&Poly> = (0..cands.len())
                     .filter(|&g| alive[g] && cands[g].cut == path.from && cands[g].bits == c.bits)
                     .map(|g| &polys[g])
+                    .chain(path.facts.iter().filter(|(_, b)| *b == c.bits).map(|(p, _)| p))
                     .collect();
                 if !q.as_ref().is_some_and(|q| in_span(q, &gens, c.bits)) {
                     alive[j] = false;
@@ -842,11 +863,12 @@ fn inverse_odd(d: u128) -> u128 {
 pub fn refuted(walk: &Walk, cands: &[PolyEq], alive: &[bool]) -> Vec<u32> {
     let polys: Vec<Option<Poly>> = cands.iter().zip(alive).map(|(c, &a)| a.then(|| c.poly(&walk.widths))).collect();
     let mut verdict: BTreeMap<u32, bool> = BTreeMap::new();
-    for (ie, from, nonzero) in &walk.conds {
+    for (ie, from, nonzero, facts) in &walk.conds {
         let ok = nonzero.as_ref().is_some_and(|(p, bits)| {
             let gens: Vec<&Poly> = (0..cands.len())
                 .filter(|&g| cands[g].cut == *from && cands[g].bits == *bits)
                 .filter_map(|g| polys[g].as_ref())
+                .chain(facts.iter().filter(|(_, b)| b == bits).map(|(p, _)| p))
                 .collect();
             *bits <= 64 && in_span(p, &gens, *bits)
         });

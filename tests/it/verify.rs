@@ -216,6 +216,30 @@ fn yaml_invariants(text: &str) -> Vec<(u32, u32, String, String)> {
 }
 
 #[test]
+fn witnesses_are_written_when_the_reader_closes_the_pipe_after_the_verdict() {
+    // `vcov verify ... | head -1`: stdout closes after the first line; both witnesses are still there.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (graphml, yml) = (dir.path().join("w.graphml"), dir.path().join("w.yml"));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_vcov"))
+        .args(["verify", path(&fixture("invariant_scopes.c")), "--kinduction", "--no-progress"])
+        .args(["--witness", path(&graphml), "--witness", path(&yml)])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("vcov runs");
+    let mut first = String::new();
+    {
+        use std::io::BufRead;
+        let stdout = child.stdout.take().expect("piped");
+        std::io::BufReader::new(stdout).read_line(&mut first).expect("a line");
+        // Dropping the reader closes the pipe.
+    }
+    child.wait().expect("vcov ends");
+    assert_eq!(first, "Verification result: TRUE\n");
+    assert!(std::fs::read_to_string(&graphml).expect("GraphML witness written").contains("<graphml"));
+    assert!(std::fs::read_to_string(&yml).expect("YAML witness written").contains("invariant_set"));
+}
+
+#[test]
 fn correctness_witnesses_hold_the_visible_invariants_of_the_proof() {
     let dir = tempfile::tempdir().expect("temp dir");
     let (graphml, yml) = (dir.path().join("w.graphml"), dir.path().join("w.yml"));
