@@ -501,7 +501,7 @@ impl Walker<'_, '_> {
                 return Val::new(w, to.bits);
             }
             let mut res = Val::new(w.truncate(to.bits), to.bits);
-            if !(from.signed && !to.signed) {
+            if !from.signed || to.signed {
                 res.wide = Some(w);
             }
             return res;
