@@ -32,7 +32,7 @@ use crate::cfront::ir::Program;
 use crate::sat::{Aig, AigLit, Bv, CadicalBackend, Encoder, Lit, SatBackend, SatResult};
 use crate::symex::{self, Budget, ConcreteEnd, InputValue, Property, StopReason};
 
-use super::poly::{self, PolyEq};
+use super::poly::{self, mask, PolyEq};
 use super::sample::{self, Linear};
 use super::ts::{self, Step, Ts};
 
@@ -744,7 +744,6 @@ impl<'t, 'a> Engine<'t, 'a> {
         self.mul_order = self.products();
         let budget = &self.config.budget;
         let alive = poly::prove(&walk, &eqs, &|| budget.exhausted().is_some());
-
         // What they make false is taken out of the steps: a comparison of the program the
         // invariants decide need not be decided again by SAT inside multipliers.
         let mut blocked = 0;
@@ -992,15 +991,6 @@ struct Candidate {
     signed: bool,
 }
 
-/// The mask of the low `bits` bits.
-fn mask(bits: u32) -> u128 {
-    if bits >= 128 {
-        u128::MAX
-    } else {
-        (1u128 << bits) - 1
-    }
-}
-
 /// The integer constants of `e`.
 fn int_consts(e: &crate::cfront::ir::Expr, out: &mut Vec<i128>) {
     use crate::cfront::ir::ExprKind;
@@ -1230,7 +1220,8 @@ mod tests {
             "true by k-induction at 0 with [0 <= y, 0LL <= y, 0 <= c, 0LL <= c, y == c, y <= c, c <= y, (unsigned long long)y - (unsigned long long)c == 0ULL, (unsigned long long)y - (unsigned long long)x * 2ULL + (unsigned long long)y * (unsigned long long)y == 0ULL]",
         );
         // A product over a narrower variable, extended as C does (geo1): `x*z - x - y + 1 == 0`.
-        let src = format!("{HEAD}int main(void) {{\n  int z = __VERIFIER_nondet_int();\n  int k = __VERIFIER_nondet_int();\n  if (!(z >= 1 && k >= 1)) return 0;\n  long long x = 1, y = z, c = 1;\n  while (c < k) {{\n    c = c + 1;\n    x = x * z + 1;\n    y = y * z;\n  }}\n  x = x * (z - 1);\n  if (1 + x - y != 0) reach_error();\n  return 0;\n}}\n");
+        // (geo1 itself computes `z - 1` in `int`, which may wrap around before it is extended.)
+        let src = format!("{HEAD}int main(void) {{\n  int z = __VERIFIER_nondet_int();\n  int k = __VERIFIER_nondet_int();\n  if (!(z >= 1 && k >= 1)) return 0;\n  long long x = 1, y = z, c = 1;\n  while (c < k) {{\n    c = c + 1;\n    x = x * z + 1;\n    y = y * z;\n  }}\n  x = x * ((long long)z - 1);\n  if (1 + x - y != 0) reach_error();\n  return 0;\n}}\n");
         check(
             &src,
             "true by k-induction at 0 with [0 <= z, 1 <= z, 0 <= k, 1 <= k, 0 <= c, 0LL <= c, 1LL <= c, -1ULL + (unsigned long long)x + (unsigned long long)y - (unsigned long long)z * (unsigned long long)x == 0ULL]",

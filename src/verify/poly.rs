@@ -14,13 +14,13 @@
 //! the others when, for every path of a step into `c`, its polynomial after the path is a sum of
 //! multiples `λ·m·g` of the candidates `g` of its width at the path's start and of the equalities
 //! `g == 0` the path's own conditions say (`m` a monomial, `λ` a constant): those hold where the path
-//! goes, so that sum is zero after it. The entry has no
-//! candidates, so the paths from it establish each candidate at first arrival. The multipliers `λ`
+//! goes, so that sum is zero after it. The entry has no candidates, so the paths from it establish
+//! each candidate at first arrival. The multipliers `λ`
 //! are found modulo a prime and checked again, exactly, modulo `2^bits` (`in_span`): what is
 //! accepted does not depend on the search for `λ`.
 //!
 //! Invariant: `prove` keeps a candidate only if every path into its cut point passes that exact
-//! check with the candidates kept (Houdini's fixpoint); what the walker does not model (`step_paths`
+//! check with the candidates kept (Houdini's fixpoint); what the walker does not model (`walk`
 //! returns `None`) proves nothing.
 
 use std::collections::BTreeMap;
@@ -59,7 +59,7 @@ pub type Mono = Vec<u32>;
 pub struct Poly(BTreeMap<Mono, u128>);
 
 /// The mask of the low `bits` bits.
-fn mask(bits: u32) -> u128 {
+pub(super) fn mask(bits: u32) -> u128 {
     if bits >= 128 {
         u128::MAX
     } else {
@@ -90,10 +90,21 @@ impl Poly {
     }
 
     fn add_term(&mut self, m: Mono, k: u128, bits: u32) {
-        let e = self.0.entry(m).or_insert(0);
-        *e = e.wrapping_add(k) & mask(bits);
-        if *e == 0 {
-            self.0.retain(|_, c| *c != 0);
+        use std::collections::btree_map::Entry;
+        match self.0.entry(m) {
+            Entry::Vacant(e) => {
+                if k & mask(bits) != 0 {
+                    e.insert(k & mask(bits));
+                }
+            }
+            Entry::Occupied(mut e) => {
+                let c = e.get().wrapping_add(k) & mask(bits);
+                if c == 0 {
+                    e.remove();
+                } else {
+                    *e.get_mut() = c;
+                }
+            }
         }
     }
 
@@ -114,11 +125,6 @@ impl Poly {
     /// The highest degree of a term (0 for constants).
     pub fn degree(&self) -> usize {
         self.0.keys().map(Vec::len).max().unwrap_or(0)
-    }
-
-    /// The terms, by monomial.
-    pub fn terms(&self) -> impl Iterator<Item = (&Mono, u128)> {
-        self.0.iter().map(|(m, &k)| (m, k))
     }
 
     /// `self + k · o`.
@@ -175,8 +181,8 @@ struct Val {
     bits: u32,
     rel: Option<Rc<Rel>>,
     /// For a value narrower than `EXT_BITS`: its extension (by its type's signedness) to
-    /// `EXT_BITS`, where known. Signed arithmetic keeps it: an operation that overflows is
-    /// undefined, and the step does not go on past it.
+    /// `EXT_BITS`, where known: of a state variable's value at the start, a constant, a widening
+    /// conversion of those. Not of arithmetic, which wraps around at the value's width.
     wide: Option<Poly>,
 }
 
@@ -240,10 +246,9 @@ pub fn walk(ts: &Ts) -> Option<Walk> {
         conds: Vec::new(),
         extensions: BTreeMap::new(),
     };
-    for (c, &v) in ts.cuts.iter().enumerate() {
-        let n = ts.vars.len();
-        let start: Vec<Val> = ts
-            .vars
+    let n = ts.vars.len();
+    let start: Rc<Vec<Val>> = Rc::new(
+        ts.vars
             .iter()
             .enumerate()
             .map(|(i, sv)| {
@@ -251,8 +256,10 @@ pub fn walk(ts: &Ts) -> Option<Walk> {
                 v.wide = (sv.repr.bits < EXT_BITS).then(|| Poly::atom(ext_atom(n, i)));
                 v
             })
-            .collect();
-        w.walk(c as u32, v, Rc::new(start))?;
+            .collect(),
+    );
+    for (c, &v) in ts.cuts.iter().enumerate() {
+        w.walk(c as u32, v, start.clone())?;
     }
     Some(Walk { paths: w.paths, conds: w.conds, widths: ts.vars.iter().map(|v| v.repr.bits).collect() })
 }
@@ -332,12 +339,12 @@ impl Walker<'_, '_> {
                         let mut next: Vec<Poly> = env.iter().map(|v| v.p.clone()).collect();
                         for (i, v) in env.iter().enumerate() {
                             let r = ts.vars[i].repr;
-                            let ext = match (r.bits < EXT_BITS)
-                                .then(|| v.wide.clone().or_else(|| self.extended(&v.p, r.bits, r.signed, EXT_BITS)))
-                            {
-                                Some(Some(p)) => p,
-                                Some(None) => self.extension(v.p.clone(), r.bits, r.signed, EXT_BITS).p,
-                                None => self.fresh(EXT_BITS).p,
+                            let ext = if r.bits < EXT_BITS {
+                                let wide = Repr { bits: EXT_BITS, is_bool: false, ..r };
+                                self.convert_value(v.clone(), r, wide).p
+                            } else {
+                                // No candidate has its atom (`PolyEq::poly`); a fresh one whatever.
+                                self.fresh(EXT_BITS).p
                             };
                             next.push(ext);
                         }
@@ -616,17 +623,9 @@ impl Walker<'_, '_> {
                     },
                     _ => return Some(self.fresh(rr.bits)),
                 };
-                let mut res = Val::new(p, w);
-                if ra.signed && w < EXT_BITS && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul) {
-                    // No overflow where the step goes on: the extension of the result is the
-                    // result of the extensions.
-                    res.wide = match (va.wide, vb.wide, op) {
-                        (Some(x), Some(y), BinOp::Add) => Some(x.add_scaled(&y, 1, EXT_BITS)),
-                        (Some(x), Some(y), BinOp::Sub) => Some(x.add_scaled(&y, mask(EXT_BITS), EXT_BITS)),
-                        (Some(x), Some(y), _) => x.mul(&y, EXT_BITS),
-                        _ => None,
-                    };
-                }
+                // No `wide`: the result may have wrapped around (signed arithmetic wraps in the
+                // transition system), so its extension is not the result of the extensions.
+                let res = Val::new(p, w);
                 if rr.bits != w {
                     self.convert(res, ra, rr)
                 } else {
@@ -787,8 +786,9 @@ fn in_span(q: &Poly, gens: &[&Poly], bits: u32) -> bool {
     sum == *q
 }
 
-/// Every monomial over `atoms` of degree at most `deg`, the constant first.
-fn monomials(atoms: &[u32], deg: usize) -> Vec<Mono> {
+/// Every monomial over `atoms` (ascending) of degree at most `deg`, by degree, the constant first,
+/// at most about `MAX_PRODUCTS` (the higher degrees left out).
+pub(super) fn monomials(atoms: &[u32], deg: usize) -> Vec<Mono> {
     let mut res = vec![Vec::new()];
     let mut last: Vec<Mono> = vec![Vec::new()];
     for _ in 0..deg {
@@ -900,6 +900,29 @@ mod tests {
         // A third of an invariant is one modulo 2^64 (3 is invertible there); a half is not.
         let third = poly(&[(&[0], 1)]);
         assert!(in_span(&Poly::default().add_scaled(&third, 3, 64), &[&third], 64));
+    }
+
+    /// The program `src` and its CFA.
+    fn system(src: &str) -> (crate::cfront::ir::Program, crate::cfa::Cfa) {
+        let file = crate::base::SourceFile::new("t.c", src.to_string());
+        let (mut prog, _) = crate::cfront::parse_program(file, crate::cfront::types::DataModel::Ilp32).expect("parses");
+        let (cfa, _) = crate::cfa::build(&mut prog, &crate::cfa::CfaConfig::default()).expect("builds");
+        (prog, cfa)
+    }
+
+    #[test]
+    fn arithmetic_of_narrow_values_wraps_before_it_is_extended() {
+        // `s == 2 * (long long)i` is no invariant: `i + i` wraps around in `int` (at i = 2^30) before
+        // it is converted. The algebra must not take `(long long)(i + i)` as `2 * (long long)i`.
+        let src = "int __VERIFIER_nondet_int(void);\nint main(void) {\n  int i = 0;\n  long long s = 0;\n  while (__VERIFIER_nondet_int()) {\n    i = i + 1;\n    s = (long long)(i + i);\n  }\n  return 0;\n}\n";
+        let (prog, cfa) = system(src);
+        let ts = Ts::build(&prog, &cfa, crate::symex::Property::UnreachCall).expect("a transition system");
+        let var = |name: &str| ts.vars.iter().position(|v| prog.var(v.var).name == name).expect("a state variable");
+        let (i, s) = (var("i"), var("s"));
+        let walk = walk(&ts).expect("paths");
+        let cut = walk.paths.iter().find(|p| p.from != 0).expect("the loop's step").to;
+        let cand = |terms: Vec<(Vec<usize>, i128)>| PolyEq { cut, bits: 64, terms };
+        assert_eq!(prove(&walk, &[cand(vec![(vec![s], 1), (vec![i], -2)])], &|| false), [false]);
     }
 
     #[test]

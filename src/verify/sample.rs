@@ -210,16 +210,8 @@ fn null_space(rows: impl Iterator<Item = Vec<u64>>, n: usize) -> Vec<Vec<i128>> 
     // Reduced row echelon form, modulo P: rows with their pivot column (entry 1, zero in every
     // other row).
     let mut basis: Vec<(usize, Vec<u64>)> = Vec::new();
-    for mut row in rows {
-        for (p, b) in &basis {
-            let f = row[*p];
-            if f != 0 {
-                sub_scaled(&mut row, b, f);
-            }
-        }
-        let Some(p) = row.iter().position(|&x| x != 0) else { continue };
-        let inv = inverse(row[p]);
-        row.iter_mut().for_each(|x| *x = mulmod(*x, inv));
+    for row in rows {
+        let Some((p, row)) = reduced(&basis, row) else { continue };
         for (_, b) in basis.iter_mut() {
             let f = b[p];
             if f != 0 {
@@ -254,6 +246,21 @@ fn null_space(rows: impl Iterator<Item = Vec<u64>>, n: usize) -> Vec<Vec<i128>> 
     res
 }
 
+/// `row` less its multiples of the echelon rows `basis` (each with its pivot column, entry 1 there),
+/// scaled to 1 at its first non-zero column, with that column; `None` if nothing is left.
+fn reduced(basis: &[(usize, Vec<u64>)], mut row: Vec<u64>) -> Option<(usize, Vec<u64>)> {
+    for (p, b) in basis {
+        let f = row[*p];
+        if f != 0 {
+            sub_scaled(&mut row, b, f);
+        }
+    }
+    let p = row.iter().position(|&x| x != 0)?;
+    let inv = inverse(row[p]);
+    row.iter_mut().for_each(|x| *x = mulmod(*x, inv));
+    Some((p, row))
+}
+
 /// The most monomials `poly_equalities` takes as columns (the degree is the highest that keeps
 /// their number below this).
 const MAX_MONOMIALS: usize = 70;
@@ -276,20 +283,11 @@ pub fn poly_equalities(cut: u32, samples: &[Vec<i128>], vars: &[usize], bits: u3
     let count = |d: usize| (1..=d).fold(1usize, |c, k| c * (vars.len() + k) / k);
     let Some(degree) = (2..=MAX_POLY_DEGREE).rev().find(|&d| count(d) <= MAX_MONOMIALS) else { return Vec::new() };
     // Monomials over positions in `vars`, by degree.
-    let mut monos: Vec<Vec<usize>> = vec![Vec::new()];
-    let mut last = vec![Vec::new()];
-    for _ in 0..degree {
-        let mut next = Vec::new();
-        for m in &last {
-            for v in m.last().copied().unwrap_or(0)..vars.len() {
-                let mut m2: Vec<usize> = m.clone();
-                m2.push(v);
-                next.push(m2);
-            }
-        }
-        monos.extend(next.iter().cloned());
-        last = next;
-    }
+    let positions: Vec<u32> = (0..vars.len() as u32).collect();
+    let monos: Vec<Vec<usize>> = super::poly::monomials(&positions, degree)
+        .into_iter()
+        .map(|m| m.into_iter().map(|v| v as usize).collect())
+        .collect();
     let value = |s: &[i128], m: &[usize]| m.iter().fold(1u64, |acc, &v| mulmod(acc, modp(s[vars[v]])));
     // The equalities are found among states whose values did not wrap around (a wrapped value is
     // almost always far from 0): one that holds modulo 2^bits only is no equality of the integers.
@@ -309,17 +307,9 @@ pub fn poly_equalities(cut: u32, samples: &[Vec<i128>], vars: &[usize], bits: u3
         let rows = found.iter().map(|s| monos[..n].iter().map(|m| value(s, m)).collect());
         // What the equalities kept so far give at this degree: each times every monomial that fits.
         let mut span: Vec<(usize, Vec<u64>)> = Vec::new();
-        let add = |span: &mut Vec<(usize, Vec<u64>)>, mut v: Vec<u64>| -> bool {
-            for (p, b) in span.iter() {
-                let f = v[*p];
-                if f != 0 {
-                    sub_scaled(&mut v, b, f);
-                }
-            }
-            let Some(p) = v.iter().position(|&x| x != 0) else { return false };
-            let inv = inverse(v[p]);
-            v.iter_mut().for_each(|x| *x = mulmod(*x, inv));
-            span.push((p, v));
+        let add = |span: &mut Vec<(usize, Vec<u64>)>, v: Vec<u64>| -> bool {
+            let Some(r) = reduced(span, v) else { return false };
+            span.push(r);
             true
         };
         for k in &kept {
@@ -358,7 +348,7 @@ pub fn poly_equalities(cut: u32, samples: &[Vec<i128>], vars: &[usize], bits: u3
                     let t = m.iter().fold(*c as u128, |t, &v| t.wrapping_mul(s[v] as u128));
                     acc.wrapping_add(t)
                 });
-                sum & ((1u128 << bits) - 1) == 0
+                sum & super::poly::mask(bits) == 0
             };
             if samples.iter().all(holds) {
                 let mut full = coeffs.clone();
