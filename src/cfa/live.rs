@@ -221,35 +221,7 @@ pub fn expr_vars(e: &Expr, uses: &mut Vec<VarId>, esc: &mut Vec<VarId>) {
             }
             expr_vars(x, uses, esc);
         }
-        ExprKind::Unary(_, x) | ExprKind::Cast(x, _) | ExprKind::Deref(x) | ExprKind::Member { base: x, .. } => {
-            expr_vars(x, uses, esc)
-        }
-        ExprKind::Binary(_, a, b)
-        | ExprKind::Index(a, b)
-        | ExprKind::Assign(a, b)
-        | ExprKind::Comma(a, b)
-        | ExprKind::CompoundAssign(_, a, b, _) => {
-            expr_vars(a, uses, esc);
-            expr_vars(b, uses, esc);
-        }
-        ExprKind::Cond(c, a, b) => {
-            expr_vars(c, uses, esc);
-            expr_vars(a, uses, esc);
-            expr_vars(b, uses, esc);
-        }
-        ExprKind::IncDec { target, .. } => expr_vars(target, uses, esc),
-        ExprKind::Call(f, args) => {
-            expr_vars(f, uses, esc);
-            args.iter().for_each(|a| expr_vars(a, uses, esc));
-        }
-        ExprKind::IntConst(_)
-        | ExprKind::FloatConst(_)
-        | ExprKind::Str(_)
-        | ExprKind::Func(_)
-        | ExprKind::SizeOf(_)
-        | ExprKind::SizeOfExpr(..)
-        | ExprKind::StmtExpr(_)
-        | ExprKind::Unsupported(_) => {}
+        _ => e.for_each_child(|x| expr_vars(x, uses, esc)),
     }
 }
 

@@ -12,14 +12,14 @@ pub fn eval_int(types: &Types, e: &Expr) -> Option<i128> {
     eval_int_with(types, e, &mut |_| None)
 }
 
-/// The value of `e` when every integer variable it reads, and every integer member of a variable
-/// (`v.f`, `v.f.g`) it reads, holds `read(x)` for that expression `x` (a value of its type; `None`:
-/// unknown). Like `eval_int` otherwise: `None` for other memory, calls, floating point and undefined
+/// The value of `e` when every integer variable it reads, and every integer member (`v.f`, `v.f.g`)
+/// or array element (`a[i]`) it reads, holds `read(x)` for that expression `x` (a value of its type;
+/// `None`: unknown). Like `eval_int` otherwise: `None` for other memory, calls, floating point and undefined
 /// results. `&&`, `||` and `?:` read only the operands C evaluates.
 pub fn eval_int_with(types: &Types, e: &Expr, read: &mut dyn FnMut(&Expr) -> Option<i128>) -> Option<i128> {
     let dm = types.data_model();
     match &e.kind {
-        ExprKind::Var(_) | ExprKind::Member { arrow: false, .. } => {
+        ExprKind::Var(_) | ExprKind::Member { arrow: false, .. } | ExprKind::Index(..) => {
             types.as_int(e.ty)?;
             read(e)
         }

@@ -513,6 +513,46 @@ impl Expr {
         e
     }
 
+    /// Calls `f` on each operand of the expression, left to right (not into a statement
+    /// expression's block, which is no expression).
+    pub fn for_each_child<'e>(&'e self, mut f: impl FnMut(&'e Expr)) {
+        match &self.kind {
+            ExprKind::Unary(_, x)
+            | ExprKind::Cast(x, _)
+            | ExprKind::Deref(x)
+            | ExprKind::AddrOf(x)
+            | ExprKind::Decay(x)
+            | ExprKind::Member { base: x, .. }
+            | ExprKind::IncDec { target: x, .. } => f(x),
+            ExprKind::Binary(_, a, b)
+            | ExprKind::Index(a, b)
+            | ExprKind::Assign(a, b)
+            | ExprKind::Comma(a, b)
+            | ExprKind::CompoundAssign(_, a, b, _) => {
+                f(a);
+                f(b);
+            }
+            ExprKind::Cond(c, a, b) => {
+                f(c);
+                f(a);
+                f(b);
+            }
+            ExprKind::Call(callee, args) => {
+                f(callee);
+                args.iter().for_each(f);
+            }
+            ExprKind::IntConst(_)
+            | ExprKind::FloatConst(_)
+            | ExprKind::Str(_)
+            | ExprKind::Var(_)
+            | ExprKind::Func(_)
+            | ExprKind::SizeOf(_)
+            | ExprKind::SizeOfExpr(..)
+            | ExprKind::StmtExpr(_)
+            | ExprKind::Unsupported(_) => {}
+        }
+    }
+
     /// The value if the expression is an integer constant (possibly behind casts already folded).
     pub fn as_int_const(&self) -> Option<i128> {
         match &self.kind {

@@ -200,6 +200,7 @@ pub fn assemble(analysis: &Analysis, prog: &Program, a: Assembly<'_>) -> (Covera
         &frontier,
         &ruled_out.all,
         &ruled_out.by_undefined_call,
+        &ruled_out.by_null_access,
     );
     let decided_assuming = end
         .filter(|_| !dropped.any())

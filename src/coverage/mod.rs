@@ -70,6 +70,9 @@ pub struct RuledOut {
     /// Those of `all` it rules out only because a call on every way there is undefined behaviour
     /// (`CallSite::incompatible_argument`).
     pub by_undefined_call: Vec<u32>,
+    /// Those of `all` it rules out only because every way there accesses memory through a null
+    /// pointer (`values::Undefined::null_access`), or that and such a call.
+    pub by_null_access: Vec<u32>,
 }
 
 /// One execution of the program as a path of CFA edges from the program entry.
@@ -107,24 +110,34 @@ impl ValuesJob<'_> {
     /// The lines the analysis rules out (`Analysis::lines_ruled_out`); nothing when `give_up` (a
     /// limit of the run passed) stopped it.
     pub fn run(&self, give_up: &dyn Fn() -> bool) -> RuledOut {
-        use crate::product::values;
-        let ruled_out = |undefined_calls: bool| -> Option<Vec<u32>> {
-            let kept = values::analyse(self.product, self.cfa, self.prog, undefined_calls, give_up)?.lines(
-                self.product,
-                self.cfa,
-                self.rule,
-            );
-            Some(self.over.iter().copied().filter(|l| kept.binary_search(l).is_err()).collect())
+        use crate::product::values::{self, Undefined};
+        let ruled_out = |rules: Undefined| -> Option<(Vec<u32>, bool)> {
+            let feasible = values::analyse(self.product, self.cfa, self.prog, rules, give_up)?;
+            let kept = feasible.lines(self.product, self.cfa, self.rule);
+            let out = self.over.iter().copied().filter(|l| kept.binary_search(l).is_err()).collect();
+            Some((out, feasible.cut_at_null))
         };
-        let Some(all) = ruled_out(true) else { return RuledOut::default() };
-        if !values::has_undefined_calls(self.cfa, self.prog) {
-            return RuledOut { all, by_undefined_call: Vec::new() };
+        let Some((all, cut_at_null)) = ruled_out(Undefined::ALL) else { return RuledOut::default() };
+        let calls = values::has_undefined_calls(self.cfa, self.prog);
+        if !calls && !cut_at_null {
+            return RuledOut { all, ..RuledOut::default() };
         }
-        // Which of them the values alone do not rule out: a second analysis, without the rule (if it
-        // is stopped, the lines cannot be told apart: none is claimed).
-        let Some(by_values) = ruled_out(false) else { return RuledOut::default() };
-        let by_undefined_call = all.iter().copied().filter(|l| by_values.binary_search(l).is_err()).collect();
-        RuledOut { all, by_undefined_call }
+        // Which of them the values alone do not rule out: a second analysis, without the rules, and
+        // a third to tell the two rules apart when both may apply (if one is stopped, the lines
+        // cannot be told apart: none is claimed).
+        let Some((by_values, _)) = ruled_out(Undefined::NONE) else { return RuledOut::default() };
+        let past: Vec<u32> = all.iter().copied().filter(|l| by_values.binary_search(l).is_err()).collect();
+        let (by_undefined_call, by_null_access) = match (calls, cut_at_null) {
+            (true, false) => (past, Vec::new()),
+            (false, _) => (Vec::new(), past),
+            (true, true) => {
+                let Some((with_calls, _)) = ruled_out(Undefined { calls: true, null_access: false }) else {
+                    return RuledOut::default();
+                };
+                past.into_iter().partition(|l| with_calls.binary_search(l).is_ok())
+            }
+        };
+        RuledOut { all, by_undefined_call, by_null_access }
     }
 }
 

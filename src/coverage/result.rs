@@ -378,6 +378,9 @@ pub enum NotCoverableBy {
     /// The value analysis of the product rules it out, but only past calls that are undefined
     /// behaviour (`RuledOut::by_undefined_call`).
     PastUndefinedCall,
+    /// The value analysis of the product rules it out, but only past accesses through a null
+    /// pointer, undefined behaviour (`RuledOut::by_null_access`).
+    PastNullAccess,
     /// The value analysis of the product rules out every way there (`RuledOut::all`).
     Values,
     /// The proof pass: an over-approximation of the program explored in full.
@@ -400,7 +403,7 @@ impl NotCoverableBy {
     /// Whether the value analysis rules the line out (with or without calls that are undefined
     /// behaviour).
     pub fn by_values(&self) -> bool {
-        matches!(self, NotCoverableBy::Values | NotCoverableBy::PastUndefinedCall)
+        matches!(self, NotCoverableBy::Values | NotCoverableBy::PastUndefinedCall | NotCoverableBy::PastNullAccess)
     }
 }
 
@@ -413,6 +416,11 @@ impl fmt::Display for NotCoverableBy {
                 return f.write_str(
                     "value analysis of automaton x CFA, past a call through a pointer of an incompatible function \
                      type (undefined behaviour)",
+                )
+            }
+            NotCoverableBy::PastNullAccess => {
+                return f.write_str(
+                    "value analysis of automaton x CFA, past an access through a null pointer (undefined behaviour)",
                 )
             }
             NotCoverableBy::Values => return f.write_str("value analysis of automaton x CFA"),
@@ -454,7 +462,7 @@ pub struct ProofFacts<'a> {
 
 /// The argument of every line `status` says is not coverable: no path to the end of `main`
 /// (`no_exit`), only edges into the unexplored region (`frontier`), the value analysis of the
-/// product (`ruled_out`, `by_undefined_call` a part of `ruled_out`), the proof pass, or the
+/// product (`ruled_out`, `by_undefined_call` and `by_null_access` parts of `ruled_out`), the proof pass, or the
 /// exhaustive search (`search`, `None` when no search ran: then only the first three can argue).
 /// All line lists are ascending.
 pub fn not_coverable_by(
@@ -464,6 +472,7 @@ pub fn not_coverable_by(
     frontier: &[u32],
     ruled_out: &[u32],
     by_undefined_call: &[u32],
+    by_null_access: &[u32],
 ) -> BTreeMap<u32, NotCoverableBy> {
     let has = |lines: &[u32], l: u32| lines.binary_search(&l).is_ok();
     status
@@ -476,6 +485,8 @@ pub fn not_coverable_by(
                 NotCoverableBy::Frontier
             } else if has(by_undefined_call, l) {
                 NotCoverableBy::PastUndefinedCall
+            } else if has(by_null_access, l) {
+                NotCoverableBy::PastNullAccess
             } else if has(ruled_out, l) {
                 NotCoverableBy::Values
             } else {
@@ -1243,7 +1254,7 @@ mod tests {
             proof_assumed: Approx::NONE,
             search_assumed: Approx::LAZY_MEMORY,
         };
-        let by = not_coverable_by(&status, Some(facts), &[5], &[], &[], &[]);
+        let by = not_coverable_by(&status, Some(facts), &[5], &[], &[], &[], &[]);
         assert_eq!(by.len(), 3);
         assert_eq!(by[&2].to_string(), "exhaustive search, assuming fresh-pointers");
         assert_eq!(by[&3].to_string(), "counter abstraction");
@@ -1251,28 +1262,35 @@ mod tests {
         assert_eq!(by[&5].to_string(), "no path to the end of main");
         // A proof that took what functions without body write as arbitrary says so.
         let facts = ProofFacts { extern_writes: true, ..facts };
-        let by = not_coverable_by(&status, Some(facts), &[5], &[], &[], &[]);
+        let by = not_coverable_by(&status, Some(facts), &[5], &[], &[], &[], &[]);
         assert_eq!(by[&3].to_string(), "search with what functions without body write abstracted away");
         let facts = ProofFacts { counters: true, ..facts };
-        let by = not_coverable_by(&status, Some(facts), &[5], &[], &[], &[]);
+        let by = not_coverable_by(&status, Some(facts), &[5], &[], &[], &[], &[]);
         assert_eq!(by[&3].to_string(), "counter abstraction, with what functions without body write abstracted away");
         // Without a search only the lines a static argument decides are not coverable.
         let unsearched: BTreeMap<u32, LineStatus> =
             [(1, LineStatus::OverOnly), (5, LineStatus::NotCoverable)].into_iter().collect();
-        let by = not_coverable_by(&unsearched, None, &[5], &[], &[], &[]);
+        let by = not_coverable_by(&unsearched, None, &[5], &[], &[], &[], &[]);
         assert_eq!(by.into_iter().collect::<Vec<_>>(), [(5, NotCoverableBy::NoExit)]);
         // The static arguments, in their order: no way out, then the frontier, then the values
         // (past an undefined call first), with or without a search.
-        let by = not_coverable_by(&status, None, &[5], &[3, 5], &[2], &[]);
+        let by = not_coverable_by(&status, None, &[5], &[3, 5], &[2], &[], &[]);
         assert_eq!(
             (by[&2], by[&3], by[&5]),
             (NotCoverableBy::Values, NotCoverableBy::Frontier, NotCoverableBy::NoExit)
         );
         assert_eq!(by[&2].to_string(), "value analysis of automaton x CFA");
         assert_eq!(by[&3].to_string(), "only on edges into the unexplored region");
-        let by = not_coverable_by(&status, Some(facts), &[5], &[], &[2], &[2]);
+        let by = not_coverable_by(&status, Some(facts), &[5], &[], &[2], &[2], &[]);
         assert_eq!(by[&2], NotCoverableBy::PastUndefinedCall);
         assert!(by[&2].by_values() && NotCoverableBy::Values.by_values() && !by[&5].by_values());
+        let by = not_coverable_by(&status, Some(facts), &[5], &[], &[2], &[], &[2]);
+        assert_eq!(by[&2], NotCoverableBy::PastNullAccess);
+        assert!(by[&2].by_values());
+        assert_eq!(
+            by[&2].to_string(),
+            "value analysis of automaton x CFA, past an access through a null pointer (undefined behaviour)"
+        );
     }
 
     #[test]

@@ -110,6 +110,8 @@ pub struct Feasible {
     unfollowed: Vec<(NodeId, StackId)>,
     /// The call stacks of the product and of the `__TRUE` region.
     stacks: Stacks,
+    /// Whether an access through a null pointer ended a way (`Undefined::null_access`).
+    pub cut_at_null: bool,
 }
 
 impl Feasible {
@@ -164,13 +166,14 @@ pub fn analyse(
     product: &Product,
     cfa: &Cfa,
     prog: &Program,
-    undefined_calls: bool,
+    rules: Undefined,
     give_up: &dyn Fn() -> bool,
 ) -> Option<Feasible> {
     let undefined: Vec<bool> =
-        cfa.call_sites.iter().map(|cs| undefined_calls && cs.incompatible_argument(prog).is_some()).collect();
+        cfa.call_sites.iter().map(|cs| rules.calls && cs.incompatible_argument(prog).is_some()).collect();
     let uses = VarUses::of(cfa, prog.vars.len());
     let tracked = tracked_vars(prog, &uses);
+    let arrays = summarized_arrays(prog, &uses);
     let components = call_components(cfa, prog.funcs.len());
     let constants = constant_globals(cfa, prog, &uses);
     let recursive = recursive_functions(cfa, prog.funcs.len());
@@ -180,9 +183,12 @@ pub fn analyse(
         cfa,
         prog,
         tracked: &tracked,
+        arrays: &arrays,
         constants: &constants,
         components: &components,
         undefined: &undefined,
+        null_access: rules.null_access,
+        cut_at_null: std::cell::Cell::new(false),
     };
     let mut stacks = product.stacks.clone();
     // Nodes 0..n are the product's; the rest are places (CFA node, call stack) of the `__TRUE`
@@ -190,7 +196,9 @@ pub fn analyse(
     let mut states: Vec<Option<Rc<Env>>> = vec![None; n];
     let mut places = Places::default();
     let mut edges: Vec<FixedBitSet> = product.succ.iter().map(|s| FixedBitSet::with_capacity(s.len())).collect();
-    let mut true_edges = FixedBitSet::with_capacity(cfa.n_edges());
+    // For every place of the `__TRUE` region, which of its successors (by index) an execution can
+    // take; and the places where calls were not followed.
+    let mut place_edges: Vec<FixedBitSet> = Vec::new();
     let mut unfollowed = Vec::new();
     let mut queued = FixedBitSet::with_capacity(n);
     // The node numbered first first: nodes are numbered as they are discovered, from the initial
@@ -230,7 +238,7 @@ pub fn analyse(
                 for e in takeable_edges(cfa, &stacks, stack, node) {
                     if let EdgeKind::Call(cs) = cfa.edge(e).kind {
                         if recursive[cfa.call_site(cs).callee.idx()] {
-                            unfollowed.push((node, stack));
+                            unfollowed.push((node, stack, i));
                             continue;
                         }
                     }
@@ -241,22 +249,120 @@ pub fn analyse(
                 if places.keys.len() > MAX_TRUE_NODES {
                     return None;
                 }
+                place_edges.resize_with(places.keys.len(), FixedBitSet::new);
+                place_edges[k].grow(succ.len());
                 places.succ[k] = Some(succ);
             }
-            places.succ[k].as_ref().expect("computed").iter().map(|&(e, p)| (e, p, None)).collect()
+            places.succ[k].as_ref().expect("computed").iter().enumerate().map(|(j, &(e, p))| (e, p, Some(j))).collect()
         };
         for (edge, to, j) in succ {
             let Some(out) = a.transfer(&env, edge) else { continue };
-            match j {
-                Some(j) => edges[i].insert(j),
-                None => true_edges.insert(edge.idx()),
+            match (i < n, j) {
+                (true, Some(j)) => edges[i].insert(j),
+                (_, Some(j)) => place_edges[i - n].insert(j),
+                (_, None) => unreachable!("every successor has its index"),
             }
             join_into(&mut states, to, &env, out, &mut queued, &mut work);
         }
     }
+    // Only edges into nodes from which a way of feasible edges leads on to the end of `main` count:
+    // an execution that covers a line terminates.
+    let live = ends_reachable(product, cfa, &places, &states, &edges, &place_edges, &unfollowed);
+    for (i, feasible) in edges.iter_mut().enumerate() {
+        let dead: Vec<usize> = feasible.ones().filter(|&j| !live.contains(product.succ[i][j].to.idx())).collect();
+        dead.into_iter().for_each(|j| feasible.set(j, false));
+    }
+    let mut true_edges = FixedBitSet::with_capacity(cfa.n_edges());
+    for (k, feasible) in place_edges.iter().enumerate() {
+        let Some(succ) = places.succ[k].as_ref() else { continue };
+        for (e, p) in feasible.ones().map(|j| succ[j]) {
+            if live.contains(p) {
+                true_edges.insert(e.idx());
+            }
+        }
+    }
+    let mut unfollowed: Vec<(NodeId, StackId)> = unfollowed.into_iter().map(|(node, stack, _)| (node, stack)).collect();
     unfollowed.sort_unstable();
     unfollowed.dedup();
-    Some(Feasible { edges, true_edges, unfollowed, stacks })
+    Some(Feasible { edges, true_edges, unfollowed, stacks, cut_at_null: a.cut_at_null.get() })
+}
+
+/// The analysis nodes (product nodes, then places of the `__TRUE` region) from which feasible
+/// edges lead to the end of `main` or out of what the analysis follows: into `__FALSE` (the
+/// unexplored region, where an execution may go on to anywhere), a place whose calls it did not
+/// follow, one it never visited, or a product node with no successor although its CFA node has
+/// some (the automaton does not say). Places and nodes where the CFA itself ends elsewhere
+/// (`abort()`) lead nowhere, as for `Analysis::lines_without_exit`.
+fn ends_reachable(
+    product: &Product,
+    cfa: &Cfa,
+    places: &Places,
+    states: &[Option<Rc<Env>>],
+    edges: &[FixedBitSet],
+    place_edges: &[FixedBitSet],
+    unfollowed: &[(NodeId, StackId, usize)],
+) -> FixedBitSet {
+    let n = product.nodes.len();
+    let total = states.len();
+    let main_exit = cfa.func(cfa.main).map(|f| f.exit);
+    let open_end = |node: NodeId| Some(node) == main_exit || !cfa.out_edges(node).is_empty();
+    let mut live = FixedBitSet::with_capacity(total);
+    // Feasible links (to, from), the `__TRUE` leaves' links to their places included.
+    let mut links: Vec<(u32, u32)> = Vec::new();
+    for i in (0..n).filter(|&i| states[i].is_some()) {
+        let node = product.nodes[i];
+        if Some(node.aut) == product.true_state {
+            if let Some(&p) = places.index.get(&(node.cfa, node.stack)) {
+                links.push((p as u32, i as u32));
+            }
+        } else if Some(node.aut) == product.false_state || (product.succ[i].is_empty() && open_end(node.cfa)) {
+            live.insert(i);
+        }
+        links.extend(edges[i].ones().map(|j| (product.succ[i][j].to.idx() as u32, i as u32)));
+    }
+    for (k, &(node, _)) in places.keys.iter().enumerate() {
+        match (&places.succ[k], place_edges.get(k)) {
+            (Some(succ), Some(feasible)) => {
+                links.extend(feasible.ones().map(|j| (succ[j].1 as u32, (n + k) as u32)));
+                if succ.is_empty() && open_end(node) {
+                    live.insert(n + k);
+                }
+            }
+            _ => live.insert(n + k),
+        }
+    }
+    for &(_, _, i) in unfollowed {
+        live.insert(i);
+    }
+    links.sort_unstable();
+    let mut stack: Vec<usize> = live.ones().collect();
+    while let Some(t) = stack.pop() {
+        let from = links.partition_point(|&(to, _)| (to as usize) < t);
+        for &(_, f) in links[from..].iter().take_while(|&&(to, _)| to as usize == t) {
+            if !live.put(f as usize) {
+                stack.push(f as usize);
+            }
+        }
+    }
+    live
+}
+
+/// Which undefined behaviour the analysis takes as ending every execution that meets it: no edge
+/// past it is taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Undefined {
+    /// A call through a pointer of a function type incompatible with the callee's
+    /// (`CallSite::incompatible_argument`).
+    pub calls: bool,
+    /// An access (read, write or call) through a pointer whose only possible value is null.
+    pub null_access: bool,
+}
+
+impl Undefined {
+    /// Every rule.
+    pub const ALL: Undefined = Undefined { calls: true, null_access: true };
+    /// None: the values alone.
+    pub const NONE: Undefined = Undefined { calls: false, null_access: false };
 }
 
 /// The places (CFA node, call stack) of the `__TRUE` region the analysis visited: the analysis' node
@@ -514,12 +620,20 @@ struct Analyser<'a> {
     prog: &'a Program,
     /// For every variable, its integer type (pointers: unsigned long) if it is tracked.
     tracked: &'a [Option<IntType>],
+    /// For every variable, its elements' integer type if it is a summarized array
+    /// (`summarized_arrays`): its `Env` entry holds what any of its elements may hold.
+    arrays: &'a [Option<IntType>],
     /// Globals that never change (`constant_globals`), with their initializers.
     constants: &'a HashMap<VarId, Option<&'a Init>>,
     /// Each function's component of the call graph (`call_components`).
     components: &'a [usize],
     /// For every call site, whether its call is undefined behaviour and no execution takes it.
     undefined: &'a [bool],
+    /// Whether an edge that accesses memory through a pointer that can only be null is taken by no
+    /// execution (`Undefined::null_access`).
+    null_access: bool,
+    /// Whether that rule ended a way.
+    cut_at_null: std::cell::Cell<bool>,
 }
 
 /// Whether some call site of `cfa` is undefined behaviour (`CallSite::incompatible_argument`): only
@@ -541,6 +655,10 @@ impl Analyser<'_> {
     /// The state after `edge`, `None` if no execution in `env` takes it.
     fn transfer(&self, env: &Env, edge: EdgeId) -> Option<Out> {
         let e = self.cfa.edge(edge);
+        if self.null_access && self.accesses_null(env, &e.kind) {
+            self.cut_at_null.set(true);
+            return None;
+        }
         let set = |env: &Env, v: VarId, val: Option<Val>| -> Out {
             let mut next = env.clone();
             match val {
@@ -550,10 +668,19 @@ impl Analyser<'_> {
             Out::New(next)
         };
         Some(match &e.kind {
-            EdgeKind::Assign { lhs, rhs } => match self.tracked_lvalue(lhs) {
-                Some(v) => set(env, v, self.value(env, rhs)),
-                None => Out::Same,
+            EdgeKind::Assign { lhs, rhs } => match (self.tracked_lvalue(lhs), self.element_of(lhs)) {
+                (Some(v), _) => set(env, v, self.value(env, rhs)),
+                (None, Some(a)) => {
+                    let mut next = env.clone();
+                    let val = self.int_like(rhs.ty).and_then(|from| Some((self.value(env, rhs)?, from)));
+                    self.join_element(&mut next, a, val);
+                    Out::New(next)
+                }
+                (None, None) => Out::Same,
             },
+            EdgeKind::ExternCall { lhs: Some(lhs), .. } if self.element_of(lhs).is_some() => {
+                set(env, self.element_of(lhs).expect("an element"), None)
+            }
             EdgeKind::ExternCall { lhs: Some(lhs), callee, args } => match self.tracked_lvalue(lhs) {
                 // `__builtin_expect(e, c)` is `e`; other functions without body return anything.
                 Some(v) => {
@@ -569,6 +696,20 @@ impl Analyser<'_> {
             },
             EdgeKind::Decl { var, init } if self.int_of(*var).is_some() => {
                 let val = init.as_ref().and_then(|init| self.init_value(env, init));
+                set(env, *var, val)
+            }
+            EdgeKind::Decl { var, init } if self.element_type(*var).is_some() => {
+                // An automatic array without initializer holds anything; with one, what it lists and
+                // zero for the elements it leaves out.
+                let val = init.as_ref().and_then(|init| self.elements_value(env, *var, init));
+                set(env, *var, val)
+            }
+            EdgeKind::Global(GlobalKind::Var { var, init }) if self.element_type(*var).is_some() => {
+                let val = match init {
+                    Some(init) => self.elements_value(env, *var, init),
+                    None if self.prog.var(*var).is_extern => None,
+                    None => Some(Val::Is(vec![0].into())),
+                };
                 set(env, *var, val)
             }
             EdgeKind::Global(GlobalKind::Var { var, init }) if self.int_of(*var).is_some() => {
@@ -608,12 +749,12 @@ impl Analyser<'_> {
                 // variables the caller's activation sees, which share their names with the inner
                 // activation's: those are any value again.
                 let reentered = self.components[site.caller.idx()] == self.components[site.callee.idx()];
+                let ret = self.cfa.func(site.callee).and_then(|f| f.ret_var);
                 let lhs = site.lhs.as_ref().and_then(|l| self.tracked_lvalue(l));
-                if lhs.is_none() && !reentered {
+                let element = site.lhs.as_ref().and_then(|l| self.element_of(l));
+                if lhs.is_none() && element.is_none() && !reentered {
                     return Some(Out::Same);
                 }
-                let ret = self.cfa.func(site.callee).and_then(|f| f.ret_var);
-                let val = lhs.and_then(|v| ret.and_then(|r| self.converted(env, r, v)));
                 let mut next = env.clone();
                 if reentered {
                     let locals: Vec<VarId> =
@@ -623,10 +764,14 @@ impl Analyser<'_> {
                     }
                 }
                 if let Some(v) = lhs {
-                    match val {
+                    match ret.and_then(|r| self.converted(env, r, v)) {
                         Some(val) => next.insert(v, val),
                         None => next.remove(&v),
                     };
+                }
+                if let Some(a) = element {
+                    let val = ret.and_then(|r| Some((env.get(&r)?.clone(), self.int_of(r)?)));
+                    self.join_element(&mut next, a, val);
                 }
                 Out::New(next)
             }
@@ -643,6 +788,95 @@ impl Analyser<'_> {
             }
             _ => Out::Same,
         })
+    }
+
+    /// Whether every execution that takes an edge of `kind` in `env` accesses memory through a
+    /// null pointer. A call's left-hand side is not looked at: the callee may end the program before
+    /// it is written.
+    fn accesses_null(&self, env: &Env, kind: &EdgeKind) -> bool {
+        let mut hit = false;
+        let mut check = |x: &Expr| hit = hit || self.null_access_in(env, x);
+        match kind {
+            EdgeKind::ExternCall { callee, args, .. } => {
+                check(callee);
+                args.iter().for_each(check);
+            }
+            EdgeKind::Call(cs) => self.cfa.call_site(*cs).args.iter().for_each(check),
+            EdgeKind::Return(_) => {}
+            _ => edge_exprs(self.cfa, kind, check),
+        }
+        hit
+    }
+
+    /// Whether evaluating `e` in `env` certainly reads, writes or calls through a pointer that can
+    /// only be null: `*p`, `p->f`, `p[i]`, in operands C always evaluates (not the right of `&&`,
+    /// `||`, the branches of `?:`), not under `&` or an array's decay (which compute an address).
+    fn null_access_in(&self, env: &Env, e: &Expr) -> bool {
+        use crate::cfront::ir::BinOp;
+        let null = |p: &Expr| {
+            matches!(self.prog.types.kind(p.ty), TypeKind::Pointer(_))
+                && matches!(self.value(env, p), Some(Val::Is(s)) if *s == [0])
+        };
+        match &e.kind {
+            ExprKind::AddrOf(_) | ExprKind::Decay(_) => false,
+            ExprKind::Deref(p) | ExprKind::Member { base: p, arrow: true, .. } => {
+                null(p) || self.null_access_in(env, p)
+            }
+            ExprKind::Index(p, i) => null(p) || self.null_access_in(env, p) || self.null_access_in(env, i),
+            ExprKind::Binary(BinOp::LogAnd | BinOp::LogOr, a, _) | ExprKind::Cond(a, _, _) => {
+                self.null_access_in(env, a)
+            }
+            _ => {
+                let mut hit = false;
+                e.for_each_child(|x| hit = hit || self.null_access_in(env, x));
+                hit
+            }
+        }
+    }
+
+    /// The element type of `v` if it is a summarized array.
+    fn element_type(&self, v: VarId) -> Option<IntType> {
+        self.arrays.get(v.idx()).copied().flatten()
+    }
+
+    /// The summarized array `e` is an element of: `a[i]`, whatever `i`.
+    fn element_of(&self, e: &Expr) -> Option<VarId> {
+        let ExprKind::Index(base, _) = &e.strip_implicit().kind else { return None };
+        let ExprKind::Decay(inner) = &base.strip_implicit().kind else { return None };
+        let ExprKind::Var(a) = inner.kind else { return None };
+        self.element_type(a).map(|_| a)
+    }
+
+    /// Joins `val` (of the given type; `None`: any value) into what the elements of summarized array
+    /// `a` may hold: one element changed, the others kept their values.
+    fn join_element(&self, env: &mut Env, a: VarId, val: Option<(Val, IntType)>) {
+        let elem = self.element_type(a).expect("a summarized array");
+        let joined = match (env.get(&a), val.and_then(|(val, from)| self.convert(val, from, elem))) {
+            (None, _) => return,
+            (Some(old), Some(new)) if old.includes(&new) => return,
+            (Some(old), Some(new)) => old.join(&new),
+            (Some(_), None) => None,
+        };
+        match joined {
+            Some(u) => env.insert(a, u),
+            None => env.remove(&a),
+        }
+    }
+
+    /// What the elements of an array with initializer `init` may hold: the values it lists, and
+    /// zero (for those it leaves out).
+    fn elements_value(&self, env: &Env, a: VarId, init: &Init) -> Option<Val> {
+        let Init::List(leaves) = init else { return None };
+        let to = self.element_type(a)?;
+        let mut acc = Val::Is(vec![0].into());
+        for leaf in leaves {
+            if !matches!(leaf.path.as_slice(), [InitStep::Index(_)]) {
+                return None;
+            }
+            let val = self.value(env, &leaf.value)?;
+            acc = acc.join(&self.convert(val, self.int_like(leaf.value.ty)?, to)?)?;
+        }
+        Some(acc)
     }
 
     /// The value of tracked `from` converted to the type of tracked `to`.
@@ -702,18 +936,26 @@ impl Analyser<'_> {
     /// The tracked variable `e` is, through conversions that keep every value (pointers count as
     /// unsigned long).
     fn var_through_casts(&self, e: &Expr) -> Option<VarId> {
+        match self.through_casts(e)?.kind {
+            ExprKind::Var(v) => self.int_of(v).map(|_| v),
+            _ => None,
+        }
+    }
+
+    /// `e` without the conversions around it that keep every value (pointers count as unsigned
+    /// long); `None` if one does not.
+    fn through_casts<'e>(&self, e: &'e Expr) -> Option<&'e Expr> {
         let dm = self.prog.data_model();
         let mut x = e;
         loop {
             match &x.kind {
-                ExprKind::Var(v) => return self.int_of(*v).map(|_| *v),
                 ExprKind::Cast(inner, _) => {
                     if !preserves(self.int_like(inner.ty)?, self.int_like(x.ty)?, dm) {
                         return None;
                     }
                     x = inner;
                 }
-                _ => return None,
+                _ => return Some(x),
             }
         }
     }
@@ -722,6 +964,9 @@ impl Analyser<'_> {
     fn value(&self, env: &Env, e: &Expr) -> Option<Val> {
         if let Some(v) = self.var_through_casts(e) {
             return env.get(&v).cloned();
+        }
+        if let Some(a) = self.through_casts(e).and_then(|x| self.element_of(x)) {
+            return env.get(&a).cloned();
         }
         if self.is_object_address(e) {
             return Some(Val::Not(vec![0].into()));
@@ -762,6 +1007,10 @@ impl Analyser<'_> {
         let bits = match &e.kind {
             ExprKind::IntConst(v) => (u128::MAX, *v as u128),
             ExprKind::Var(v) if self.int_of(*v).is_some() => env.get(v).and_then(Val::bits).unwrap_or(NONE),
+            ExprKind::Index(..) => match self.element_of(e) {
+                Some(a) => env.get(&a).and_then(Val::bits).unwrap_or(NONE),
+                None => NONE,
+            },
             ExprKind::Var(_) | ExprKind::Member { .. } => match self.constant_member(e) {
                 Some(c) => (u128::MAX, c as u128),
                 None => NONE,
@@ -892,8 +1141,10 @@ impl Analyser<'_> {
         expr_vars(e, &mut vars, &mut addressed);
         vars.sort_unstable();
         vars.dedup();
+        // (Not the summarized arrays: two elements read need not hold the same value.)
         let known: Vec<(VarId, &Rc<[i128]>)> = vars
             .iter()
+            .filter(|v| self.int_of(**v).is_some())
             .filter_map(|v| match env.get(v) {
                 Some(Val::Is(s)) => Some((*v, s)),
                 _ => None,
@@ -912,6 +1163,10 @@ impl Analyser<'_> {
             }
             let value = eval_int_with(types, e, &mut |x| match x.kind {
                 ExprKind::Var(v) => assignment.iter().find(|(w, _)| *w == v).map(|(_, val)| *val),
+                ExprKind::Index(..) => match env.get(&self.element_of(x)?) {
+                    Some(Val::Is(s)) if s.len() == 1 => Some(s[0]),
+                    _ => None,
+                },
                 _ => self.constant_member(x),
             });
             if !f(&assignment, value) {
@@ -1082,38 +1337,91 @@ struct VarUses<'c> {
     /// (through `.` members and array elements). Expressions on edges have no side effects (the
     /// CFA's invariant: `x++` and assignments used as values are statements of their own).
     written: FixedBitSet,
-    /// Every name in the text of inline assembly: it may write the variables it names (its outputs),
-    /// and its operands are not in the IR.
-    in_asm: std::collections::HashSet<&'c str>,
+    /// Variables whose address is taken other than to read or write an element `v[i]` of an array
+    /// `v` (that decays to a pointer only to be indexed): in an `&`, or an array used as a pointer.
+    escaping: FixedBitSet,
+    /// Every name in the operands of inline assembly (its text outside string literals, which are
+    /// the template and the constraints), with the function it is in: it may write the variables it
+    /// names (its outputs), and its operands are not in the IR. A block-scope variable can be named
+    /// only there.
+    in_asm: std::collections::HashSet<(FuncId, &'c str)>,
+    /// Every word of inline assembly, templates included: a template may name a global's symbol.
+    asm_words: std::collections::HashSet<&'c str>,
+}
+
+/// The words of `text` outside its string literals.
+fn words_outside_strings(text: &str) -> impl Iterator<Item = &str> {
+    let (mut quoted, mut escaped) = (false, false);
+    text.split(move |c: char| {
+        let outside = !quoted;
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if quoted => escaped = true,
+            '"' => quoted = !quoted,
+            _ => {}
+        }
+        !(outside && !quoted && (c.is_ascii_alphanumeric() || c == '_'))
+    })
+    .filter(|w| !w.is_empty())
+}
+
+/// Adds to `out` the variables whose address `e` takes other than as the array of an element
+/// `v[i]` (see `VarUses::escaping`).
+fn escaping_vars(e: &Expr, out: &mut FixedBitSet) {
+    if let ExprKind::Index(base, index) = &e.kind {
+        if let ExprKind::Decay(inner) = &base.strip_implicit().kind {
+            if let ExprKind::Var(_) = inner.kind {
+                return escaping_vars(index, out);
+            }
+        }
+    }
+    if let ExprKind::AddrOf(x) | ExprKind::Decay(x) = &e.kind {
+        if let Some(v) = root_var(x) {
+            out.insert(v.idx());
+        }
+    }
+    e.for_each_child(|x| escaping_vars(x, out));
 }
 
 impl<'c> VarUses<'c> {
     fn of(cfa: &'c Cfa, n_vars: usize) -> VarUses<'c> {
         let mut taken = FixedBitSet::with_capacity(n_vars);
         let mut written = FixedBitSet::with_capacity(n_vars);
+        let mut escaping = FixedBitSet::with_capacity(n_vars);
         let mut in_asm = std::collections::HashSet::new();
+        let mut asm_words = std::collections::HashSet::new();
         for (_, e) in cfa.edges() {
             edge_exprs(cfa, &e.kind, |x| {
                 let (mut named, mut addressed) = (Vec::new(), Vec::new());
                 expr_vars(x, &mut named, &mut addressed);
                 addressed.iter().for_each(|v| taken.insert(v.idx()));
+                escaping_vars(x, &mut escaping);
             });
             if let EdgeKind::Assign { lhs, .. } | EdgeKind::ExternCall { lhs: Some(lhs), .. } = &e.kind {
                 root_var(lhs).iter().for_each(|v| written.insert(v.idx()));
             }
             if matches!(e.kind, EdgeKind::Blank(crate::cfa::BlankKind::Asm)) {
-                in_asm
+                let f = cfa.node(e.src).func;
+                in_asm.extend(words_outside_strings(&e.text).map(|w| (f, w)));
+                asm_words
                     .extend(e.text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).filter(|w| !w.is_empty()));
             }
         }
         for v in cfa.call_sites.iter().filter_map(|cs| cs.lhs.as_ref().and_then(root_var)) {
             written.insert(v.idx());
         }
-        VarUses { taken, written, in_asm }
+        VarUses { taken, written, escaping, in_asm, asm_words }
     }
 
+    /// Whether inline assembly may name `v`: in an operand of its function, or anywhere for a
+    /// global.
     fn in_asm(&self, v: &crate::cfront::ir::Var) -> bool {
-        self.in_asm.contains(v.name.as_str()) || self.in_asm.contains(v.cpa_name.as_str())
+        let named =
+            |f: FuncId| self.in_asm.contains(&(f, v.name.as_str())) || self.in_asm.contains(&(f, v.cpa_name.as_str()));
+        match v.kind {
+            VarKind::Local(f) | VarKind::Param(f, _) | VarKind::StaticLocal(f) => named(f),
+            VarKind::Global => self.asm_words.contains(v.name.as_str()) || self.asm_words.contains(v.cpa_name.as_str()),
+        }
     }
 }
 
@@ -1148,6 +1456,31 @@ fn tracked_vars(prog: &Program, uses: &VarUses) -> Vec<Option<IntType>> {
                 return None;
             }
             match prog.types.kind(v.ty) {
+                TypeKind::Int(it) => Some(*it),
+                TypeKind::Pointer(_) => Some(IntType::ULONG),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// For every variable, its elements' integer type (pointers: unsigned long) if the analysis keeps
+/// one set of values for all its elements: an array of integers or pointers whose elements the
+/// program reads and writes only as `a[i]` (`VarUses::escaping`: no pointer into it exists), not
+/// named by inline assembly. Only assignments to `a[i]` change it (an access out of another
+/// object's bounds is undefined behaviour), so the join of what they store and of its initial
+/// values is what any element may hold. A read is that set; a write joins into it, and a condition
+/// on one element does not narrow it.
+fn summarized_arrays(prog: &Program, uses: &VarUses) -> Vec<Option<IntType>> {
+    prog.vars
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            if uses.escaping.contains(i) || uses.in_asm(v) {
+                return None;
+            }
+            let TypeKind::Array(elem, _) = prog.types.kind(v.ty) else { return None };
+            match prog.types.kind(*elem) {
                 TypeKind::Int(it) => Some(*it),
                 TypeKind::Pointer(_) => Some(IntType::ULONG),
                 _ => None,
@@ -1219,8 +1552,11 @@ mod tests {
         let names = prog.funcs.iter().map(|f| f.name.clone()).collect();
         let product = Product::build(&aut, &cfa, names, crate::cfa::Generation::V1);
         let reach = ReachInfo::compute(&product, &aut, &cfa, LineRule::Spanned);
-        let kept =
-            analyse(&product, &cfa, &prog, true, &|| false).expect("small").lines(&product, &cfa, LineRule::Spanned);
+        let kept = analyse(&product, &cfa, &prog, Undefined::ALL, &|| false).expect("small").lines(
+            &product,
+            &cfa,
+            LineRule::Spanned,
+        );
         let ruled_out = reach.over_lines.iter().copied().filter(|l| kept.binary_search(l).is_err()).collect();
         (reach.over_lines, ruled_out)
     }
@@ -1272,9 +1608,12 @@ int main(void) {
             cfa: &cfa,
             prog: &prog,
             tracked: &tracked,
+            arrays: &summarized_arrays(&prog, &uses),
             constants: &constants,
             components: &components,
             undefined: &undefined,
+            null_access: true,
+            cut_at_null: std::cell::Cell::new(false),
         };
         let x = VarId(prog.vars.iter().position(|v| v.name == "x").expect("x") as u32);
         assert!(tracked[x.idx()].is_some(), "a recursive function's variable is tracked");
@@ -1373,6 +1712,168 @@ int main(void) {
         let (over, out) = lines(src, &aa("[r == 1]"));
         assert!(over.contains(&5), "{over:?}");
         assert_eq!(out, Vec::<u32>::new());
+        // The operands name variables of their own function only; a template may name a global.
+        // `f`'s `r` and `a` (a constraint's letter) are tracked, `g` is not.
+        let src = "int g = 0;
+int f(void) {
+  int r = 0;
+  int a = 0;
+  if (r == 1) {
+    return 1;
+  }
+  if (a == 2) {
+    return 2;
+  }
+  return 0;
+}
+int main(void) {
+  int r = 0;
+  __asm__ volatile (\"movl $1, %0; movl $1, g\" : \"=r\" (r) : \"a\" (0));
+  if (g == 1) {
+    return 3;
+  }
+  return f();
+}
+";
+        for (edge, line, ruled_out) in [("[r == 1]", 6, true), ("[a == 2]", 9, true), ("[g == 1]", 17, false)] {
+            let (over, out) = lines(src, &aa(edge));
+            assert!(over.contains(&line), "{edge}: {over:?}");
+            assert_eq!(out.contains(&line), ruled_out, "{edge}: {out:?}");
+        }
+    }
+
+    #[test]
+    fn an_array_only_indexed_holds_what_its_elements_were_given() {
+        // `tab` and `ptab` are only read and written as `a[i]`: `tab`'s elements are 0 or 5,
+        // `ptab`'s null. `esc`'s address escapes through `&esc[1]` (any value), `loc` is an automatic
+        // array without initializer (anything), `init` holds 3, 4 and zero.
+        let src = "extern int nondet_int(void);
+static int tab[4];
+static int *ptab[4];
+static int esc[4];
+int *where(void) { return &esc[1]; }
+int main(void) {
+  int i = nondet_int();
+  int loc[2];
+  int init[3] = {3, 4};
+  tab[i] = 5;
+  ptab[i] = (int *)0;
+  int c = tab[i + 1];
+  int *p = ptab[i];
+  int d = esc[i];
+  int l = loc[i];
+  int k = init[i];
+  if (c == 7) {
+    return 1;
+  }
+  if (c == 5) {
+    return 2;
+  }
+  if (p != (int *)0) {
+    return 3;
+  }
+  if (d == 7) {
+    return 4;
+  }
+  if (l == 7) {
+    return 5;
+  }
+  if (k == 7) {
+    return 6;
+  }
+  if (k == 4) {
+    return 7;
+  }
+  return 0;
+}
+";
+        for (edge, line, ruled_out) in [
+            ("[c == 7]", 18, true),
+            ("[c == 5]", 21, false),
+            ("[p != (int *)0]", 24, true),
+            ("[d == 7]", 27, false),
+            ("[l == 7]", 30, false),
+            ("[k == 7]", 33, true),
+            ("[k == 4]", 36, false),
+        ] {
+            let (over, out) = lines(src, &aa(edge));
+            assert!(over.contains(&line), "{edge}: {over:?}");
+            assert_eq!(out.contains(&line), ruled_out, "{edge}: {out:?}");
+        }
+    }
+
+    #[test]
+    fn no_execution_goes_past_an_access_through_a_pointer_that_can_only_be_null() {
+        // `debug` is set only by `init`, which nothing calls: reading `*debug` is undefined
+        // behaviour on every way there, so nothing behind it is taken. `maybe` may point to `g`:
+        // the way past `*maybe` stays; `&debug[1]` computes an address and reads nothing.
+        let src = "extern int nondet_int(void);
+static int *debug;
+int g;
+void init(int *d) { debug = d; }
+int main(void) {
+  int x = nondet_int();
+  int *maybe = (int *)0;
+  if (nondet_int()) {
+    maybe = &g;
+  }
+  if (x == 1) {
+    x = *debug;
+    g = 2;
+  }
+  if (x == 3) {
+    x = *maybe;
+    g = 4;
+  }
+  if (x == 5) {
+    int *p = &debug[1];
+    g = 6;
+  }
+  return 0;
+}
+";
+        for (edge, line, ruled_out) in [("[x == 1]", 13, true), ("[x == 3]", 17, false), ("[x == 5]", 21, false)] {
+            let (over, out) = lines(src, &aa(edge));
+            assert!(over.contains(&line), "{edge}: {over:?}");
+            assert_eq!(out.contains(&line), ruled_out, "{edge}: {out:?}");
+        }
+    }
+
+    #[test]
+    fn a_line_from_which_every_way_ends_before_the_end_of_main_is_taken_by_no_terminating_execution() {
+        // In `poll` every way reads `*debug`, null: `g = 1` is reached, but no execution that
+        // covers it terminates. In `ioctl` the way with `cmd == 1` returns first: the lines before
+        // the branch stay.
+        let src = "extern int nondet_int(void);
+static int *debug;
+int g;
+void poll(void) {
+  g = 1;
+  g = *debug;
+}
+void ioctl(int cmd) {
+  g = 2;
+  if (cmd == 1) {
+    return;
+  }
+  g = *debug;
+}
+int main(void) {
+  int c = nondet_int();
+  if (c == 2) {
+    poll();
+  }
+  ioctl(c);
+  return 0;
+}
+";
+        let (over, out) = lines(src, &aa("[c == 2]"));
+        for l in [5, 13, 18] {
+            assert!(over.contains(&l) && out.contains(&l), "line {l}: {over:?} {out:?}");
+        }
+        for l in [9, 10, 11, 20, 21] {
+            assert!(over.contains(&l) && !out.contains(&l), "line {l}: {over:?} {out:?}");
+        }
     }
 
     #[test]

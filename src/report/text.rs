@@ -65,10 +65,18 @@ pub fn coverage_summary(res: &CoverageResult) -> String {
     }
     let infeasible = res.n_not_coverable_by(NotCoverableBy::by_values);
     if infeasible > 0 {
-        let past = match res.n_not_coverable_by(|b| *b == NotCoverableBy::PastUndefinedCall) {
-            0 => String::new(),
-            n => format!(
+        let past = match (
+            res.n_not_coverable_by(|b| *b == NotCoverableBy::PastUndefinedCall),
+            res.n_not_coverable_by(|b| *b == NotCoverableBy::PastNullAccess),
+        ) {
+            (0, 0) => String::new(),
+            (n, 0) => format!(
                 " ({n} of them lie past a call through a pointer of an incompatible function type, which is undefined behaviour)"
+            ),
+            (0, m) => format!(" ({m} of them lie past an access through a null pointer, which is undefined behaviour)"),
+            (n, m) => format!(
+                " ({n} of them lie past a call through a pointer of an incompatible function type, {m} past an access \
+                 through a null pointer, both undefined behaviour)"
             ),
         };
         notes.push(format!(
