@@ -933,6 +933,36 @@ fn a_call_through_a_pointer_of_an_incompatible_function_type_is_undefined_and_en
 }
 
 #[test]
+fn lines_only_past_an_access_through_a_pointer_that_can_only_be_null_are_not_coverable_with_that_argument() {
+    // `debug` is set only by `init`, which nothing calls: every way through `poll` reads `*debug`,
+    // null, so `poll`'s lines and its call are not coverable, past undefined behaviour (the call's
+    // line is reached, but no execution that reaches it returns from `main`). `handlers` is only
+    // ever indexed and never written: `return h;` is ruled out by the values alone.
+    const PAST_NULL: &str =
+        "value analysis of automaton x CFA, past an access through a null pointer (undefined behaviour)";
+    let program = "fixtures/c/coverage/null_only_pointer.c";
+    for flag in ["--32", "--64"] {
+        let j = run_json(&[program, "--aa", "assumption-automata/true.spc", flag]);
+        for l in ["14", "15", "16", "33"] {
+            assert_eq!(j["line_status"][l], "not_coverable", "line {l} with {flag}: {j}");
+            assert_eq!(j["not_coverable_by"][l], PAST_NULL, "line {l} with {flag}");
+        }
+        assert_eq!(j["not_coverable_by"]["24"], "value analysis of automaton x CFA", "{flag}");
+        for l in ["22", "23", "26", "31", "32", "35"] {
+            assert_eq!(j["line_status"][l], "covered", "line {l} with {flag}: {j}");
+        }
+        assert_eq!(j["exact"], true, "{flag}");
+    }
+    let run = vcov(["coverage", program, "--aa", "assumption-automata/true.spc", "--no-progress"]);
+    let summary = run.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        summary.contains("(4 of them lie past an access through a null pointer, which is undefined behaviour)"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
 fn a_call_through_a_function_pointer_of_the_environment_is_cut_not_reported_as_undefined() {
     // `chan->ops->start_xmit` is read from the environment's memory: null (calling it is undefined,
     // a finding) or a function the environment provides, which vcov does not model: that part of
