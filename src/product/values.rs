@@ -171,7 +171,7 @@ pub fn analyse(
 ) -> Option<Feasible> {
     let undefined: Vec<bool> =
         cfa.call_sites.iter().map(|cs| rules.calls && cs.incompatible_argument(prog).is_some()).collect();
-    let uses = VarUses::of(cfa, prog.vars.len());
+    let uses = VarUses::of(cfa, prog, prog.vars.len());
     let tracked = tracked_vars(prog, &uses);
     let arrays = summarized_arrays(prog, &uses);
     let components = call_components(cfa, prog.funcs.len());
@@ -1039,6 +1039,37 @@ impl Analyser<'_> {
                     None => (!1, 0),
                 }
             }
+            ExprKind::Binary(op @ (BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge), a, b) => {
+                // Decided when the ranges the known bits leave apart do not overlap: with the sign
+                // known (always, for an unsigned type narrower than 128 bits), a value lies between
+                // its bits with the unknown ones cleared and with them set.
+                let ((ka, oa), (kb, ob)) = self.operand_bits(env, a, b);
+                let top = 1u128 << 127;
+                // (The bits read as an `i128`: right for signed types, and for unsigned ones below
+                // 128 bits, whose bits above their width are zeros.)
+                let as_i128 = self.int_like(a.ty).is_some_and(|t| t.signed || t.bits(dm) < 128);
+                if ka & kb & top == 0 || !as_i128 {
+                    (!1, 0)
+                } else {
+                    let (amin, amax) = (oa as i128, (oa | !ka) as i128);
+                    let (bmin, bmax) = (ob as i128, (ob | !kb) as i128);
+                    let decided = match op {
+                        BinOp::Lt if amax < bmin => Some(true),
+                        BinOp::Lt if amin >= bmax => Some(false),
+                        BinOp::Le if amax <= bmin => Some(true),
+                        BinOp::Le if amin > bmax => Some(false),
+                        BinOp::Gt if amin > bmax => Some(true),
+                        BinOp::Gt if amax <= bmin => Some(false),
+                        BinOp::Ge if amin >= bmax => Some(true),
+                        BinOp::Ge if amax < bmin => Some(false),
+                        _ => None,
+                    };
+                    match decided {
+                        Some(d) => (u128::MAX, d as u128),
+                        None => (!1, 0),
+                    }
+                }
+            }
             ExprKind::Binary(op @ (BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor), a, b) => {
                 let ((ka, oa), (kb, ob)) = self.operand_bits(env, a, b);
                 match op {
@@ -1384,17 +1415,28 @@ fn escaping_vars(e: &Expr, out: &mut FixedBitSet) {
 }
 
 impl<'c> VarUses<'c> {
-    fn of(cfa: &'c Cfa, n_vars: usize) -> VarUses<'c> {
+    fn of(cfa: &'c Cfa, prog: &Program, n_vars: usize) -> VarUses<'c> {
         let mut taken = FixedBitSet::with_capacity(n_vars);
         let mut written = FixedBitSet::with_capacity(n_vars);
         let mut escaping = FixedBitSet::with_capacity(n_vars);
         let mut in_asm = std::collections::HashSet::new();
         let mut asm_words = std::collections::HashSet::new();
+        // What the initializer of each global takes the address of counts only if the program uses
+        // that global (names it outside its declaration, or in the initializer of one it uses):
+        // otherwise no address stored there flows anywhere (a module parameter's `&debug` in a
+        // descriptor nothing reads).
+        let mut used = FixedBitSet::with_capacity(n_vars);
+        let mut initializers: Vec<(VarId, &'c Init)> = Vec::new();
         for (_, e) in cfa.edges() {
+            if let EdgeKind::Global(GlobalKind::Var { var, init: Some(init) }) = &e.kind {
+                initializers.push((*var, init));
+                continue;
+            }
             edge_exprs(cfa, &e.kind, |x| {
                 let (mut named, mut addressed) = (Vec::new(), Vec::new());
                 expr_vars(x, &mut named, &mut addressed);
                 addressed.iter().for_each(|v| taken.insert(v.idx()));
+                named.iter().chain(&addressed).for_each(|v| used.insert(v.idx()));
                 escaping_vars(x, &mut escaping);
             });
             if let EdgeKind::Assign { lhs, .. } | EdgeKind::ExternCall { lhs: Some(lhs), .. } = &e.kind {
@@ -1410,7 +1452,32 @@ impl<'c> VarUses<'c> {
         for v in cfa.call_sites.iter().filter_map(|cs| cs.lhs.as_ref().and_then(root_var)) {
             written.insert(v.idx());
         }
-        VarUses { taken, written, escaping, in_asm, asm_words }
+        let mut uses = VarUses { taken, written, escaping, in_asm, asm_words };
+        let mut done = vec![false; initializers.len()];
+        loop {
+            let mut grew = false;
+            for (k, (var, init)) in initializers.iter().enumerate() {
+                if done[k] || !(used.contains(var.idx()) || uses.in_asm(prog.var(*var))) {
+                    continue;
+                }
+                done[k] = true;
+                grew = true;
+                let leaves: Vec<&Expr> = match init {
+                    Init::Expr(x) => vec![x],
+                    Init::List(leaves) => leaves.iter().map(|l| &l.value).collect(),
+                };
+                for x in leaves {
+                    let (mut named, mut addressed) = (Vec::new(), Vec::new());
+                    expr_vars(x, &mut named, &mut addressed);
+                    addressed.iter().for_each(|v| uses.taken.insert(v.idx()));
+                    named.iter().chain(&addressed).for_each(|v| used.insert(v.idx()));
+                    escaping_vars(x, &mut uses.escaping);
+                }
+            }
+            if !grew {
+                return uses;
+            }
+        }
     }
 
     /// Whether inline assembly may name `v`: in an operand of its function, or anywhere for a
@@ -1599,7 +1666,7 @@ int main(void) {
 ";
         let (mut prog, _) = parse_program(SourceFile::new("t.c", src.to_string()), DataModel::Ilp32).expect("parses");
         let (cfa, _) = build(&mut prog, &CfaConfig::default()).expect("builds");
-        let uses = VarUses::of(&cfa, prog.vars.len());
+        let uses = VarUses::of(&cfa, &prog, prog.vars.len());
         let tracked = tracked_vars(&prog, &uses);
         let components = call_components(&cfa, prog.funcs.len());
         let constants = HashMap::new();
@@ -1873,6 +1940,63 @@ int main(void) {
         }
         for l in [9, 10, 11, 20, 21] {
             assert!(over.contains(&l) && !out.contains(&l), "line {l}: {over:?} {out:?}");
+        }
+    }
+
+    #[test]
+    fn a_comparison_the_known_bits_keep_apart_is_decided() {
+        // A 32-bit value converted to 64 bits is below 2^60 - 4096, whatever it is (the kernel's
+        // `IS_ERR` in a 32-bit program compiled for 64-bit constants); a value masked to 8 bits is
+        // not negative; nothing is known of `x > 5`.
+        let src = "extern unsigned int nondet_uint(void);
+extern int nondet_int(void);
+int main(void) {
+  unsigned int x = nondet_uint();
+  int y = nondet_int() & 255;
+  int err = (unsigned long long)x > 1152921504606842880ULL;
+  if (err) {
+    return 1;
+  }
+  if (y < 0) {
+    return 2;
+  }
+  if (x > 5U) {
+    return 3;
+  }
+  return 0;
+}
+";
+        for (edge, line, ruled_out) in [("[err]", 8, true), ("[y < 0]", 11, true), ("[x > 5U]", 14, false)] {
+            let (over, out) = lines(src, &aa(edge));
+            assert!(over.contains(&line), "{edge}: {over:?}");
+            assert_eq!(out.contains(&line), ruled_out, "{edge}: {out:?}");
+        }
+    }
+
+    #[test]
+    fn an_address_only_an_unused_initializer_takes_flows_nowhere() {
+        // `param_debug` is never named outside its declaration (a module parameter's descriptor):
+        // `debug` stays tracked. `param_level` is read in `get`, so `&level` flows there.
+        let src = "struct param { void *arg; };
+static int debug = 0;
+static int level = 0;
+static struct param const param_debug = { (void *)&debug };
+static struct param const param_level = { (void *)&level };
+void *get(void) { return param_level.arg; }
+int main(void) {
+  if (debug) {
+    return 1;
+  }
+  if (level) {
+    return 2;
+  }
+  return 0;
+}
+";
+        for (edge, line, ruled_out) in [("[debug]", 9, true), ("[level]", 12, false)] {
+            let (over, out) = lines(src, &aa(edge));
+            assert!(over.contains(&line), "{edge}: {over:?}");
+            assert_eq!(out.contains(&line), ruled_out, "{edge}: {out:?}");
         }
     }
 
