@@ -196,31 +196,8 @@ fn statement_expressions(st: &Stmt) -> Vec<&Stmt> {
     while let Some(e) = exprs.pop() {
         match &e.kind {
             ExprKind::StmtExpr(block) => res.push(&**block),
-            ExprKind::Unary(_, x)
-            | ExprKind::Member { base: x, .. }
-            | ExprKind::Deref(x)
-            | ExprKind::AddrOf(x)
-            | ExprKind::Cast(x, _)
-            | ExprKind::Decay(x)
-            | ExprKind::IncDec { target: x, .. }
-            | ExprKind::SizeOfExpr(_, x) => exprs.push(x),
-            ExprKind::Binary(_, a, b)
-            | ExprKind::Assign(a, b)
-            | ExprKind::CompoundAssign(_, a, b, _)
-            | ExprKind::Comma(a, b)
-            | ExprKind::Index(a, b) => exprs.extend([&**a, &**b]),
-            ExprKind::Cond(c, a, b) => exprs.extend([&**c, &**a, &**b]),
-            ExprKind::Call(callee, args) => {
-                exprs.push(callee);
-                exprs.extend(args);
-            }
-            ExprKind::IntConst(_)
-            | ExprKind::FloatConst(_)
-            | ExprKind::Str(_)
-            | ExprKind::Var(_)
-            | ExprKind::Func(_)
-            | ExprKind::SizeOf(_)
-            | ExprKind::Unsupported(_) => {}
+            ExprKind::SizeOfExpr(_, x) => exprs.push(x),
+            _ => e.for_each_child(|x| exprs.push(x)),
         }
     }
     res
