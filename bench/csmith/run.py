@@ -12,7 +12,9 @@ and run `vcov verify --spec unreach-call --32/--64 --timelimit T` on each.
 With `--check coverage` (or `verify,coverage`), each task also goes through `vcov coverage` with the
 everything-explored automaton (assumption-automata/true.spc) and `--evidence`, and `vcov replay`
 must confirm every test it wrote with gcc and gcov: coverage runs on the same semantics as verify,
-and a claimed line gcc does not execute is a wrong claim.
+and a claimed line gcc does not execute is a wrong claim. On the tasks whose gcc run reaches no
+violation (expected TRUE), that run is a terminating execution: a line it executes that the report
+calls not coverable is a wrong claim too (gcc --coverage, gcov's JSON).
 
 Prints a table per profile and data model (correct / unknown / wrong / crash; for coverage: tests
 written and confirmed) and the UNKNOWN reasons grouped; `--csv FILE` writes one row per task. Exits 1
@@ -128,8 +130,44 @@ def verdict_of(vcov, task, bits, timelimit):
     return ("FALSE" if m.group(1).startswith("FALSE") else "TRUE"), ""
 
 
-def coverage_of(vcov, task, bits, timelimit, true_aa):
-    """Coverage with everything explored, then `vcov replay` of its evidence:
+def executed_lines(task, bits):
+    """The lines gcc's build of `task` (reach_error defined to do nothing) executes, by gcov (each of
+    whose blocks ran); None when it cannot be built or run."""
+    with tempfile.TemporaryDirectory() as d:
+        src = os.path.join(d, "t.c")
+        shutil.copy(task, src)
+        stub = os.path.join(d, "stub.c")
+        with open(stub, "w") as f:
+            f.write("void reach_error(void) {}\n")
+        exe = os.path.join(d, "t")
+        rc, _, _ = run(["gcc", "-m%d" % bits, "-O0", "-w", "--coverage", "-c", "t.c", "-o", "t.o"], 120, cwd=d)
+        if rc != 0:
+            return None
+        rc, _, _ = run(["gcc", "-m%d" % bits, "--coverage", "t.o", stub, "-o", exe], 120, cwd=d)
+        if rc != 0:
+            return None
+        rc, _, _ = run([exe], 60, cwd=d)
+        if rc is None:
+            return None
+        rc, out, _ = run(["gcov", "--stdout", "--json-format", "t.c"], 60, cwd=d)
+        if rc != 0:
+            return None
+        lines = set()
+        for doc in out.splitlines():
+            if not doc.strip():
+                continue
+            for f in json.loads(doc).get("files", []):
+                if os.path.basename(f.get("file", "")) == "t.c":
+                    # A line some of whose blocks did not run (gcov's `1*`) is left out: gcc gives
+                    # the function's shared return block the line of its first `return`.
+                    lines.update(l["line_number"] for l in f.get("lines", [])
+                                 if l.get("count", 0) > 0 and not l.get("unexecuted_block"))
+        return lines
+
+
+def coverage_of(vcov, task, bits, timelimit, true_aa, expected):
+    """Coverage with everything explored, then `vcov replay` of its evidence, and, where gcc's run
+    reaches no violation (`expected` TRUE), no line the report calls not coverable executed by it:
     ('CONFIRMED'|'UNCONFIRMED'|'UNKNOWN'|'CRASH', detail, tests written, tests confirmed)."""
     evidence = task + ".evidence"
     shutil.rmtree(evidence, ignore_errors=True)
@@ -149,6 +187,16 @@ def coverage_of(vcov, task, bits, timelimit, true_aa):
     if confirmed < written:
         bad = [l for l in out.splitlines() if "MISMATCH" in l]
         return "UNCONFIRMED", "; ".join(bad)[:300], written, confirmed
+    if expected == "TRUE":
+        executed = executed_lines(task, bits)
+        if executed is None:
+            return "CRASH", "gcc --coverage build or run failed", written, confirmed
+        wrong = sorted(int(l) for l, st in report.get("line_status", {}).items()
+                       if st == "not_coverable" and int(l) in executed)
+        if wrong:
+            by = report.get("not_coverable_by", {})
+            return ("UNCONFIRMED", "not coverable but executed by gcc: %s" % ", ".join(
+                "%d (%s)" % (l, by.get(str(l), "?")) for l in wrong[:5]), written, confirmed)
     if report.get("interrupted"):
         return "UNKNOWN", "search stopped by %s" % report.get("stopped_by"), written, confirmed
     return "CONFIRMED", "", written, confirmed
@@ -255,7 +303,7 @@ def main():
         true_aa = os.path.join(repo, "assumption-automata", "true.spc")
         covered = []
         if "coverage" in checks:
-            covered = list(ex.map(lambda t: t + coverage_of(vcov, t[3], t[2], args.timelimit, true_aa), tasks))
+            covered = list(ex.map(lambda t: t + coverage_of(vcov, t[3], t[2], args.timelimit, true_aa, t[4]), tasks))
 
     table = collections.OrderedDict()
     reasons = collections.Counter()
