@@ -1628,6 +1628,16 @@ mod tests {
         (reach.over_lines, ruled_out)
     }
 
+    /// For each `(edge, line, ruled_out)`: with an automaton that sends `edge` to `__TRUE`, `line`
+    /// is in the over-approximation, and the value analysis rules it out exactly when `ruled_out`.
+    fn assert_ruled_out(src: &str, cases: &[(&str, u32, bool)]) {
+        for &(edge, line, ruled_out) in cases {
+            let (over, out) = lines(src, &aa(edge));
+            assert!(over.contains(&line), "{edge}: {over:?}");
+            assert_eq!(out.contains(&line), ruled_out, "{edge}: {out:?}");
+        }
+    }
+
     const MODE: &str = include_str!("../../fixtures/c/coverage/mode_guard.c");
 
     #[test]
@@ -1802,11 +1812,7 @@ int main(void) {
   return f();
 }
 ";
-        for (edge, line, ruled_out) in [("[r == 1]", 6, true), ("[a == 2]", 9, true), ("[g == 1]", 17, false)] {
-            let (over, out) = lines(src, &aa(edge));
-            assert!(over.contains(&line), "{edge}: {over:?}");
-            assert_eq!(out.contains(&line), ruled_out, "{edge}: {out:?}");
-        }
+        assert_ruled_out(src, &[("[r == 1]", 6, true), ("[a == 2]", 9, true), ("[g == 1]", 17, false)]);
     }
 
     #[test]
@@ -1854,19 +1860,18 @@ int main(void) {
   return 0;
 }
 ";
-        for (edge, line, ruled_out) in [
-            ("[c == 7]", 18, true),
-            ("[c == 5]", 21, false),
-            ("[p != (int *)0]", 24, true),
-            ("[d == 7]", 27, false),
-            ("[l == 7]", 30, false),
-            ("[k == 7]", 33, true),
-            ("[k == 4]", 36, false),
-        ] {
-            let (over, out) = lines(src, &aa(edge));
-            assert!(over.contains(&line), "{edge}: {over:?}");
-            assert_eq!(out.contains(&line), ruled_out, "{edge}: {out:?}");
-        }
+        assert_ruled_out(
+            src,
+            &[
+                ("[c == 7]", 18, true),
+                ("[c == 5]", 21, false),
+                ("[p != (int *)0]", 24, true),
+                ("[d == 7]", 27, false),
+                ("[l == 7]", 30, false),
+                ("[k == 7]", 33, true),
+                ("[k == 4]", 36, false),
+            ],
+        );
     }
 
     #[test]
@@ -1899,11 +1904,7 @@ int main(void) {
   return 0;
 }
 ";
-        for (edge, line, ruled_out) in [("[x == 1]", 13, true), ("[x == 3]", 17, false), ("[x == 5]", 21, false)] {
-            let (over, out) = lines(src, &aa(edge));
-            assert!(over.contains(&line), "{edge}: {over:?}");
-            assert_eq!(out.contains(&line), ruled_out, "{edge}: {out:?}");
-        }
+        assert_ruled_out(src, &[("[x == 1]", 13, true), ("[x == 3]", 17, false), ("[x == 5]", 21, false)]);
     }
 
     #[test]
@@ -1966,11 +1967,7 @@ int main(void) {
   return 0;
 }
 ";
-        for (edge, line, ruled_out) in [("[err]", 8, true), ("[y < 0]", 11, true), ("[x > 5U]", 14, false)] {
-            let (over, out) = lines(src, &aa(edge));
-            assert!(over.contains(&line), "{edge}: {over:?}");
-            assert_eq!(out.contains(&line), ruled_out, "{edge}: {out:?}");
-        }
+        assert_ruled_out(src, &[("[err]", 8, true), ("[y < 0]", 11, true), ("[x > 5U]", 14, false)]);
     }
 
     #[test]
@@ -1993,11 +1990,7 @@ int main(void) {
   return 0;
 }
 ";
-        for (edge, line, ruled_out) in [("[debug]", 9, true), ("[level]", 12, false)] {
-            let (over, out) = lines(src, &aa(edge));
-            assert!(over.contains(&line), "{edge}: {over:?}");
-            assert_eq!(out.contains(&line), ruled_out, "{edge}: {out:?}");
-        }
+        assert_ruled_out(src, &[("[debug]", 9, true), ("[level]", 12, false)]);
     }
 
     #[test]
@@ -2024,11 +2017,7 @@ int main(void) {
   return 0;
 }
 ";
-        for (edge, line, ruled_out) in [("[t]", 10, true), ("[u == 3]", 13, true), ("[w]", 16, false)] {
-            let (over, out) = lines(src, &aa(edge));
-            assert!(over.contains(&line), "{edge}: {over:?}");
-            assert_eq!(out.contains(&line), ruled_out, "{edge}: {out:?}");
-        }
+        assert_ruled_out(src, &[("[t]", 10, true), ("[u == 3]", 13, true), ("[w]", 16, false)]);
         // A member whose address is taken, a union and a bit-field are not followed.
         let src = "struct d { int on; unsigned int bits : 4; };
 union u { int a; char b; };
@@ -2052,11 +2041,7 @@ int main(void) {
   return 0;
 }
 ";
-        for (edge, line) in [("[t]", 12), ("[b]", 15), ("[c]", 18)] {
-            let (over, out) = lines(src, &aa(edge));
-            assert!(over.contains(&line), "{edge}: {over:?}");
-            assert!(!out.contains(&line), "{edge}: {out:?}");
-        }
+        assert_ruled_out(src, &[("[t]", 12, false), ("[b]", 15, false), ("[c]", 18, false)]);
     }
 
     #[test]
@@ -2102,18 +2087,17 @@ int main(void) {
         // Bit 7 set: `is_out` is 0; a signed char with bit 7 set is negative (bit 8 of the int is
         // set), an unsigned char is not (bit 8 clear); bit 6 is unknown; `v` is 3 or odd; bit 1 of
         // `v` is unknown.
-        for (edge, line, ruled_out) in [
-            ("[is_out]", 13, true),
-            ("[(x & 256) == 0]", 16, true),
-            ("[(y & 256) != 0]", 19, true),
-            ("[(y & 64) != 0]", 22, false),
-            ("[(v & 1) == 0]", 30, true),
-            ("[(v & 2) == 0]", 33, false),
-        ] {
-            let (over, out) = lines(src, &aa(edge));
-            assert!(over.contains(&line), "{edge}: {over:?}");
-            assert_eq!(out.contains(&line), ruled_out, "{edge}: {out:?}");
-        }
+        assert_ruled_out(
+            src,
+            &[
+                ("[is_out]", 13, true),
+                ("[(x & 256) == 0]", 16, true),
+                ("[(y & 256) != 0]", 19, true),
+                ("[(y & 64) != 0]", 22, false),
+                ("[(v & 1) == 0]", 30, true),
+                ("[(v & 2) == 0]", 33, false),
+            ],
+        );
     }
 
     #[test]
