@@ -171,7 +171,7 @@ pub fn analyse(
 ) -> Option<Feasible> {
     let undefined: Vec<bool> =
         cfa.call_sites.iter().map(|cs| rules.calls && cs.incompatible_argument(prog).is_some()).collect();
-    let uses = VarUses::of(cfa, prog, prog.vars.len());
+    let uses = VarUses::of(cfa, prog);
     let tracked = tracked_vars(prog, &uses);
     let arrays = summarized_arrays(prog, &uses);
     let components = call_components(cfa, prog.funcs.len());
@@ -678,9 +678,6 @@ impl Analyser<'_> {
                 }
                 (None, None) => Out::Same,
             },
-            EdgeKind::ExternCall { lhs: Some(lhs), .. } if self.element_of(lhs).is_some() => {
-                set(env, self.element_of(lhs).expect("an element"), None)
-            }
             EdgeKind::ExternCall { lhs: Some(lhs), callee, args } => match self.tracked_lvalue(lhs) {
                 // `__builtin_expect(e, c)` is `e`; other functions without body return anything.
                 Some(v) => {
@@ -692,7 +689,11 @@ impl Analyser<'_> {
                     };
                     set(env, v, val)
                 }
-                None => Out::Same,
+                // An element it writes may now hold anything, and so may the array's elements.
+                None => match self.element_of(lhs) {
+                    Some(a) => set(env, a, None),
+                    None => Out::Same,
+                },
             },
             EdgeKind::Decl { var, init } if self.int_of(*var).is_some() => {
                 let val = init.as_ref().and_then(|init| self.init_value(env, init));
@@ -704,16 +705,11 @@ impl Analyser<'_> {
                 let val = init.as_ref().and_then(|init| self.elements_value(env, *var, init));
                 set(env, *var, val)
             }
-            EdgeKind::Global(GlobalKind::Var { var, init }) if self.element_type(*var).is_some() => {
+            EdgeKind::Global(GlobalKind::Var { var, init })
+                if self.int_of(*var).is_some() || self.element_type(*var).is_some() =>
+            {
                 let val = match init {
-                    Some(init) => self.elements_value(env, *var, init),
-                    None if self.prog.var(*var).is_extern => None,
-                    None => Some(Val::Is(vec![0].into())),
-                };
-                set(env, *var, val)
-            }
-            EdgeKind::Global(GlobalKind::Var { var, init }) if self.int_of(*var).is_some() => {
-                let val = match init {
+                    Some(init) if self.element_type(*var).is_some() => self.elements_value(env, *var, init),
                     Some(init) => self.init_value(env, init),
                     None if self.prog.var(*var).is_extern => None,
                     None => Some(Val::Is(vec![0].into())),
@@ -1362,15 +1358,13 @@ fn edge_exprs(cfa: &Cfa, kind: &EdgeKind, mut f: impl FnMut(&Expr)) {
 /// address the program never takes, of no function that can call itself.
 /// How the program's edges use its variables.
 struct VarUses<'c> {
-    /// Variables whose address is taken (in an `&` or array decay) somewhere.
+    /// Variables whose address is taken other than to read or write an element `v[i]` of an array
+    /// `v` (that decays to a pointer only to be indexed): in an `&`, or an array used as a pointer.
     taken: FixedBitSet,
     /// Variables written, whole or in part: the target of an assignment or of a call's result
     /// (through `.` members and array elements). Expressions on edges have no side effects (the
     /// CFA's invariant: `x++` and assignments used as values are statements of their own).
     written: FixedBitSet,
-    /// Variables whose address is taken other than to read or write an element `v[i]` of an array
-    /// `v` (that decays to a pointer only to be indexed): in an `&`, or an array used as a pointer.
-    escaping: FixedBitSet,
     /// Every name in the operands of inline assembly (its text outside string literals, which are
     /// the template and the constraints), with the function it is in: it may write the variables it
     /// names (its outputs), and its operands are not in the IR. A block-scope variable can be named
@@ -1396,29 +1390,33 @@ fn words_outside_strings(text: &str) -> impl Iterator<Item = &str> {
     .filter(|w| !w.is_empty())
 }
 
-/// Adds to `out` the variables whose address `e` takes other than as the array of an element
-/// `v[i]` (see `VarUses::escaping`).
-fn escaping_vars(e: &Expr, out: &mut FixedBitSet) {
+/// Adds to `taken` the variables whose address `e` takes other than as the array of an element
+/// `v[i]` (see `VarUses::taken`), and to `named` every variable it names.
+fn note_uses(e: &Expr, taken: &mut FixedBitSet, named: &mut FixedBitSet) {
+    if let ExprKind::Var(v) = e.kind {
+        named.insert(v.idx());
+    }
     if let ExprKind::Index(base, index) = &e.kind {
         if let ExprKind::Decay(inner) = &base.strip_implicit().kind {
-            if let ExprKind::Var(_) = inner.kind {
-                return escaping_vars(index, out);
+            if let ExprKind::Var(v) = inner.kind {
+                named.insert(v.idx());
+                return note_uses(index, taken, named);
             }
         }
     }
     if let ExprKind::AddrOf(x) | ExprKind::Decay(x) = &e.kind {
         if let Some(v) = root_var(x) {
-            out.insert(v.idx());
+            taken.insert(v.idx());
         }
     }
-    e.for_each_child(|x| escaping_vars(x, out));
+    e.for_each_child(|x| note_uses(x, taken, named));
 }
 
 impl<'c> VarUses<'c> {
-    fn of(cfa: &'c Cfa, prog: &Program, n_vars: usize) -> VarUses<'c> {
+    fn of(cfa: &'c Cfa, prog: &Program) -> VarUses<'c> {
+        let n_vars = prog.vars.len();
         let mut taken = FixedBitSet::with_capacity(n_vars);
         let mut written = FixedBitSet::with_capacity(n_vars);
-        let mut escaping = FixedBitSet::with_capacity(n_vars);
         let mut in_asm = std::collections::HashSet::new();
         let mut asm_words = std::collections::HashSet::new();
         // What the initializer of each global takes the address of counts only if the program uses
@@ -1432,13 +1430,7 @@ impl<'c> VarUses<'c> {
                 initializers.push((*var, init));
                 continue;
             }
-            edge_exprs(cfa, &e.kind, |x| {
-                let (mut named, mut addressed) = (Vec::new(), Vec::new());
-                expr_vars(x, &mut named, &mut addressed);
-                addressed.iter().for_each(|v| taken.insert(v.idx()));
-                named.iter().chain(&addressed).for_each(|v| used.insert(v.idx()));
-                escaping_vars(x, &mut escaping);
-            });
+            edge_exprs(cfa, &e.kind, |x| note_uses(x, &mut taken, &mut used));
             if let EdgeKind::Assign { lhs, .. } | EdgeKind::ExternCall { lhs: Some(lhs), .. } = &e.kind {
                 root_var(lhs).iter().for_each(|v| written.insert(v.idx()));
             }
@@ -1452,7 +1444,7 @@ impl<'c> VarUses<'c> {
         for v in cfa.call_sites.iter().filter_map(|cs| cs.lhs.as_ref().and_then(root_var)) {
             written.insert(v.idx());
         }
-        let mut uses = VarUses { taken, written, escaping, in_asm, asm_words };
+        let mut uses = VarUses { taken, written, in_asm, asm_words };
         let mut done = vec![false; initializers.len()];
         loop {
             let mut grew = false;
@@ -1462,16 +1454,9 @@ impl<'c> VarUses<'c> {
                 }
                 done[k] = true;
                 grew = true;
-                let leaves: Vec<&Expr> = match init {
-                    Init::Expr(x) => vec![x],
-                    Init::List(leaves) => leaves.iter().map(|l| &l.value).collect(),
-                };
-                for x in leaves {
-                    let (mut named, mut addressed) = (Vec::new(), Vec::new());
-                    expr_vars(x, &mut named, &mut addressed);
-                    addressed.iter().for_each(|v| uses.taken.insert(v.idx()));
-                    named.iter().chain(&addressed).for_each(|v| used.insert(v.idx()));
-                    escaping_vars(x, &mut uses.escaping);
+                match init {
+                    Init::Expr(x) => note_uses(x, &mut uses.taken, &mut used),
+                    Init::List(leaves) => leaves.iter().for_each(|l| note_uses(&l.value, &mut uses.taken, &mut used)),
                 }
             }
             if !grew {
@@ -1533,7 +1518,7 @@ fn tracked_vars(prog: &Program, uses: &VarUses) -> Vec<Option<IntType>> {
 
 /// For every variable, its elements' integer type (pointers: unsigned long) if the analysis keeps
 /// one set of values for all its elements: an array of integers or pointers whose elements the
-/// program reads and writes only as `a[i]` (`VarUses::escaping`: no pointer into it exists), not
+/// program reads and writes only as `a[i]` (`VarUses::taken`: no pointer into it exists), not
 /// named by inline assembly. Only assignments to `a[i]` change it (an access out of another
 /// object's bounds is undefined behaviour), so the join of what they store and of its initial
 /// values is what any element may hold. A read is that set; a write joins into it, and a condition
@@ -1543,7 +1528,7 @@ fn summarized_arrays(prog: &Program, uses: &VarUses) -> Vec<Option<IntType>> {
         .iter()
         .enumerate()
         .map(|(i, v)| {
-            if uses.escaping.contains(i) || uses.in_asm(v) {
+            if uses.taken.contains(i) || uses.in_asm(v) {
                 return None;
             }
             let TypeKind::Array(elem, _) = prog.types.kind(v.ty) else { return None };
@@ -1676,7 +1661,7 @@ int main(void) {
 ";
         let (mut prog, _) = parse_program(SourceFile::new("t.c", src.to_string()), DataModel::Ilp32).expect("parses");
         let (cfa, _) = build(&mut prog, &CfaConfig::default()).expect("builds");
-        let uses = VarUses::of(&cfa, &prog, prog.vars.len());
+        let uses = VarUses::of(&cfa, &prog);
         let tracked = tracked_vars(&prog, &uses);
         let components = call_components(&cfa, prog.funcs.len());
         let constants = HashMap::new();

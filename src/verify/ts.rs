@@ -510,40 +510,7 @@ impl<'a> Ts<'a> {
 fn expr_vars(e: &Expr, out: &mut Vec<VarId>) {
     match &e.kind {
         ExprKind::Var(v) => out.push(*v),
-        ExprKind::Unary(_, a)
-        | ExprKind::Cast(a, _)
-        | ExprKind::Decay(a)
-        | ExprKind::AddrOf(a)
-        | ExprKind::Deref(a)
-        | ExprKind::Member { base: a, .. }
-        | ExprKind::IncDec { target: a, .. } => expr_vars(a, out),
-        ExprKind::Binary(_, a, b)
-        | ExprKind::Assign(a, b)
-        | ExprKind::CompoundAssign(_, a, b, _)
-        | ExprKind::Comma(a, b)
-        | ExprKind::Index(a, b) => {
-            expr_vars(a, out);
-            expr_vars(b, out);
-        }
-        ExprKind::Cond(c, a, b) => {
-            expr_vars(c, out);
-            expr_vars(a, out);
-            expr_vars(b, out);
-        }
-        ExprKind::Call(f, args) => {
-            expr_vars(f, out);
-            for a in args {
-                expr_vars(a, out);
-            }
-        }
-        ExprKind::SizeOfExpr(..)
-        | ExprKind::IntConst(_)
-        | ExprKind::FloatConst(_)
-        | ExprKind::Str(_)
-        | ExprKind::Func(_)
-        | ExprKind::SizeOf(_)
-        | ExprKind::StmtExpr(_)
-        | ExprKind::Unsupported(_) => {}
+        _ => e.for_each_child(|a| expr_vars(a, out)),
     }
 }
 
