@@ -15,8 +15,8 @@
 //!
 //! *Invariants* strengthen the step case. Candidates from templates over the state variables in
 //! scope at each loop head (`v = w`, `v + w = u`, `v ≤ w`, `v < w`, `0 ≤ v`) and the affine
-//! equalities and bounds simulated runs satisfy there (`verify::sample`, `Σ cᵢ·vᵢ + c = 0`,
-//! `p·a + q·b ≤ c`) are filtered by a Houdini fixpoint over one step from an arbitrary state: a
+//! equalities, bounds and shared low bits simulated runs satisfy there (`verify::sample`,
+//! `Σ cᵢ·vᵢ + c = 0`, `p·a + q·b ≤ c`, `v ≡ c (mod 2^t)`) are filtered by a Houdini fixpoint over one step from an arbitrary state: a
 //! candidate is dropped while some step from a state that satisfies all remaining ones (the entry
 //! state is unconstrained) reaches a state that violates it. What is left is inductive, so it holds
 //! in every reachable state: an invariant is used only after it is proven.
@@ -264,7 +264,10 @@ impl<'t, 'a> Engine<'t, 'a> {
                 self.candidates().into_iter().partition(|c| !matches!(c.kind, Template::Sum(..)));
             let (sampled, polys) = self.sampled_candidates();
             let (equalities, bounds): (Vec<Candidate>, Vec<Candidate>) =
-                sampled.into_iter().partition(|c| matches!(c.kind, Template::Linear(i) if !self.linear[i].at_most));
+                sampled.into_iter().partition(|c| match c.kind {
+                    Template::Linear(i) => !self.linear[i].at_most,
+                    kind => matches!(kind, Template::LowBits(..)),
+                });
             stats.candidates = cheap.len() + sums.len() + equalities.len() + bounds.len() + polys.len();
             let mut enough = false;
             for (k, phase) in [cheap, equalities, sums, bounds].into_iter().enumerate() {
@@ -710,6 +713,10 @@ impl<'t, 'a> Engine<'t, 'a> {
                 res.push(Candidate { cut, kind: Template::Linear(self.linear.len()), signed: false });
                 self.linear.push(eq);
             }
+            let width = |v: usize| self.ts.vars[v].repr.bits;
+            for (v, t, low) in sample::low_bits(&samples[cut as usize], &scope, &width) {
+                res.push(Candidate { cut, kind: Template::LowBits(v, t, low), signed: false });
+            }
             // Bounds over variables of at most 32 bits: with coefficients of at most 3, exact in 64.
             let narrow: Vec<usize> = scope.iter().copied().filter(|&i| self.ts.vars[i].repr.bits <= 32).collect();
             let range = |v: usize| {
@@ -849,6 +856,13 @@ impl<'t, 'a> Engine<'t, 'a> {
             Template::NonNeg(a) => (format!("0 <= {}", name(a)), vec![a]),
             Template::Parity(a, true) => (format!("{} % 2 != 0", name(a)), vec![a]),
             Template::Parity(a, false) => (format!("{} % 2 == 0", name(a)), vec![a]),
+            Template::LowBits(a, t, low) => {
+                // In the unsigned type of the width (of at least `unsigned int`'s: no promotion).
+                let ty = c_int_type(var(a).repr.bits.max(32), false)?;
+                let suffix = if var(a).repr.bits > 32 { "ULL" } else { "U" };
+                let m = (1u128 << t) - 1;
+                (format!("(({ty}){} & {m}{suffix}) == {low}{suffix}", name(a)), vec![a])
+            }
             Template::AtMost(a, k) => {
                 (format!("{} <= {}", name(a), c_literal(k, var(a).repr.bits, var(a).repr.signed)?), vec![a])
             }
@@ -1012,6 +1026,8 @@ enum Template {
     NonNeg(usize),
     /// The lowest bit of a variable is 1 (odd) or 0 (even).
     Parity(usize, bool),
+    /// The `t` lowest bits of a variable are those of a constant (`x ≡ c (mod 2^t)`).
+    LowBits(usize, u32, u64),
     /// A variable is at most a constant, in its signedness.
     AtMost(usize, i128),
     /// A variable is at least a constant, in its signedness.
@@ -1039,6 +1055,7 @@ impl Template {
         Some(match self {
             Template::NonNeg(a)
             | Template::Parity(a, _)
+            | Template::LowBits(a, _, _)
             | Template::AtMost(a, _)
             | Template::AtLeast(a, _)
             | Template::Eq(a, _)
@@ -1111,6 +1128,7 @@ impl Candidate {
             }
             Template::NonNeg(a) => !vars[a].bit(vars[a].width() - 1),
             Template::Parity(a, odd) => vars[a].bit(0).xor_complement(!odd),
+            Template::LowBits(a, t, low) => vars[a].trunc(t).eq(aig, &Bv::constant(low as u128, t)),
             Template::AtMost(a, c) | Template::AtLeast(a, c) => {
                 let v = &vars[a];
                 let k = Bv::constant(c as u128 & mask(v.width()), v.width());
@@ -1208,6 +1226,13 @@ mod tests {
             &src,
             "true by k-induction at 0 with [0 <= n, n <= 1000, 0 <= i, i <= 1000, i <= n, -(long long)n + 1LL <= 0LL, (long long)i * 2LL - (long long)x <= 0LL, -(long long)i * 3LL + (long long)x <= 0LL]",
         );
+    }
+
+    #[test]
+    fn the_low_bits_simulated_runs_share_prove_the_loop() {
+        // `x ≡ 5 (mod 8)`: no parity, bound or equality says it (sv-benchmarks' bin-suffix-5).
+        let src = format!("{HEAD}int main(void) {{\n  unsigned int x = 5;\n  while (__VERIFIER_nondet_int()) x += 8;\n  if ((x & 5) != 5) reach_error();\n  return 0;\n}}\n");
+        check(&src, "true by k-induction at 0 with [x % 2 != 0, ((unsigned int)x & 7U) == 5U]");
     }
 
     #[test]

@@ -414,6 +414,32 @@ pub fn bounds(cut: u32, samples: &[Vec<i128>], scope: &[usize], range: &dyn Fn(u
     res
 }
 
+/// The lowest bits every sample of a variable agrees on: `(v, t, low)` when the `t` lowest bits of
+/// every sample of `v` (of `width(v)` bits, two's complement) are those of `low`, with `2 ≤ t <
+/// width(v)` (the lowest bit alone is a template of its own, all bits an equality). None when there
+/// are fewer than `MIN_SAMPLES` samples. `x ≡ 5 (mod 8)` of a counter that starts at 5 and steps by
+/// 8 is `(x, 3, 5)`.
+pub fn low_bits(samples: &[Vec<i128>], scope: &[usize], width: &dyn Fn(usize) -> u32) -> Vec<(usize, u32, u64)> {
+    if samples.len() < MIN_SAMPLES {
+        return Vec::new();
+    }
+    let mut res = Vec::new();
+    for &v in scope {
+        let w = width(v);
+        if w > 64 {
+            continue;
+        }
+        let bits = |s: &Vec<i128>| (s[v] as u128 & ((1u128 << w) - 1)) as u64;
+        let first = bits(&samples[0]);
+        let differ = samples.iter().fold(0u64, |acc, s| acc | (bits(s) ^ first));
+        let t = differ.trailing_zeros();
+        if differ != 0 && t >= 2 {
+            res.push((v, t, first & ((1u64 << t) - 1)));
+        }
+    }
+    res
+}
+
 impl Linear {
     /// Whether the sample satisfies it (in the integers; not on overflow).
     fn holds(&self, sample: &[i128]) -> bool {
@@ -584,6 +610,16 @@ mod tests {
         assert!(has(&[(0, 3), (1, -1)], -2) && has(&[(0, -3), (1, 1)], 0));
         assert!(!found.iter().any(|b| b.terms == [(0, 1), (1, 1)]));
         assert!(found.iter().all(|b| samples.iter().all(|s| b.holds(s))));
+    }
+
+    #[test]
+    fn the_low_bits_all_samples_share_are_found() {
+        // `a` steps by 8 from 5; `b` is a multiple of 4, negative ones too; `c` varies in its
+        // lowest bit; `d` is constant.
+        let samples: Vec<Vec<i128>> = vec![vec![5, 0, 1, 7], vec![13, -4, 2, 7], vec![21, 12, 3, 7]];
+        let found = low_bits(&samples, &[0, 1, 2, 3], &|_| 32);
+        assert_eq!(found, vec![(0, 3, 5), (1, 2, 0)]);
+        assert!(low_bits(&samples[..2], &[0], &|_| 32).is_empty());
     }
 
     #[test]
