@@ -241,6 +241,13 @@ pub fn run(args: VerifyArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
             write!(out, "{stats}")?;
             writeln!(out, "  result:                 {said}")?;
         }
+        if let Some(r) = &report.random {
+            writeln!(
+                out,
+                "random testing:\n  runs:                   {}\n  edges run:              {}",
+                r.runs, r.steps
+            )?;
+        }
         match report.engine {
             Some(engine) => writeln!(out, "Decided by: {engine}")?,
             None => writeln!(out, "Decided by: -")?,

@@ -119,10 +119,14 @@ fn verify_status_text(c: &Progress, engines: Engines, elapsed: Duration) -> Stri
         _ if bfs > 0 => format!("breadth-first: {bfs} paths"),
         _ => "k-induction: done".to_string(),
     };
+    let random = match c.random_runs.load(Ordering::Relaxed) {
+        0 => String::new(),
+        n => format!(" | random: {n} runs"),
+    };
     match engines {
         Engines::Explicit => explicit,
         Engines::KInduction => kind,
-        Engines::Portfolio => format!("{explicit} | {kind}"),
+        Engines::Portfolio => format!("{explicit} | {kind}{random}"),
     }
 }
 

@@ -248,6 +248,7 @@ pub fn verify(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
         kind: decision.kind,
         basis,
         aa_written,
+        random: decision.random,
     })
 }
 

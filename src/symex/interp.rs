@@ -137,14 +137,49 @@ struct Interp<'a> {
     frames: Vec<CFrame>,
     globals: HashMap<VarId, ObjId>,
     calls: VecDeque<(usize, &'a InputValue)>,
+    /// Where the results of calls come from once `calls` is used up (`interpret_drawing`), and the
+    /// inputs drawn so far.
+    draw: Option<Draw<'a>>,
+    drawn: Vec<InputValue>,
     uninit: HashMap<(u32, u64), (usize, &'a InputValue)>,
     allocs: Vec<AllocOrigin>,
     instances: HashMap<VarId, u32>,
     edge: EdgeId,
 }
 
+/// Draws the result of a call of a function without body for a run that has no input for it
+/// (`interpret_drawing`): given the call's edge, the function called, and the result's width and
+/// signedness, its bits, or `None` to end the run (`ConcreteEnd::Unsupported`).
+pub type Draw<'d> = &'d mut dyn FnMut(EdgeId, Option<FuncId>, u32, bool) -> Option<u128>;
+
 /// Runs `prog` from its entry with the input values `inputs`, for at most `max_steps` edges.
 pub fn interpret(prog: &Program, cfa: &Cfa, property: Property, inputs: &[InputValue], max_steps: u64) -> ConcreteRun {
+    run_with(prog, cfa, property, inputs, None, max_steps).0
+}
+
+/// Runs `prog` from its entry for at most `max_steps` edges, the result of every call of a function
+/// without body of integer type drawn by `draw` (a call that returns a pointer or an aggregate ends
+/// the run as unsupported: how such a value was chosen is the executor's business), bytes read
+/// before being written 0. Returns the run and the inputs drawn, in the order `interpret` reads
+/// them: interpreting the program with them takes the same run.
+pub fn interpret_drawing(
+    prog: &Program,
+    cfa: &Cfa,
+    property: Property,
+    draw: Draw<'_>,
+    max_steps: u64,
+) -> (ConcreteRun, Vec<InputValue>) {
+    run_with(prog, cfa, property, &[], Some(draw), max_steps)
+}
+
+fn run_with<'a>(
+    prog: &'a Program,
+    cfa: &'a Cfa,
+    property: Property,
+    inputs: &'a [InputValue],
+    draw: Option<Draw<'a>>,
+    max_steps: u64,
+) -> (ConcreteRun, Vec<InputValue>) {
     let w = World::new(prog, cfa, property);
     let layout = w.layout;
     let mut calls = VecDeque::new();
@@ -167,6 +202,8 @@ pub fn interpret(prog: &Program, cfa: &Cfa, property: Property, inputs: &[InputV
         frames: Vec::new(),
         globals: HashMap::new(),
         calls,
+        draw,
+        drawn: Vec::new(),
         uninit,
         allocs: Vec::new(),
         instances: HashMap::new(),
@@ -177,7 +214,7 @@ pub fn interpret(prog: &Program, cfa: &Cfa, property: Property, inputs: &[InputV
     let end = match it.run(max_steps, &mut edges) {
         Ok(end) | Err(Stop::End(end)) => end,
     };
-    ConcreteRun { end, edges, allocs: it.allocs }
+    (ConcreteRun { end, edges, allocs: it.allocs }, it.drawn)
 }
 
 fn mask(v: u128, bits: u32) -> u128 {
@@ -745,6 +782,21 @@ impl<'a> Interp<'a> {
         }
     }
 
+    /// The bits of the next call input of integer type `ty` (`bits` wide): given, or drawn.
+    fn next_int_input(&mut self, f: Option<FuncId>, ty: TypeId, bits: u32, signed: bool) -> R<u128> {
+        let Some(draw) = self.draw.as_mut().filter(|_| self.calls.is_empty()) else {
+            return Ok(self.next_call_input()?.value);
+        };
+        let Some(value) = draw(self.edge, f, bits, signed) else {
+            let name = f.map_or("a function pointer".to_string(), |f| self.prog.func(f).name.clone());
+            return unsupported(format!("no input drawn for the result of {name}"));
+        };
+        let value = mask(value, bits);
+        let kind = InputKind::Call { edge: self.edge, func: f };
+        self.drawn.push(InputValue { kind, ty: Some(ty), pointer_choice: false, bits, value });
+        Ok(value)
+    }
+
     fn unknown_result(&mut self, f: Option<FuncId>, lhs: Option<&Expr>) -> R<()> {
         let ret = match f.map(|f| self.types().kind(self.prog.func(f).ty)) {
             Some(TypeKind::Func(ft)) => Some(ft.ret),
@@ -753,6 +805,11 @@ impl<'a> Interp<'a> {
         let Some(ret) = ret else { return Ok(()) };
         let v = match self.types().kind(ret) {
             TypeKind::Void => return Ok(()),
+            TypeKind::Pointer(_) | TypeKind::Record(_) | TypeKind::Array(..) | TypeKind::Float(_)
+                if self.draw.is_some() && self.calls.is_empty() =>
+            {
+                return unsupported("an input of pointer or aggregate type drawn");
+            }
             TypeKind::Pointer(_) => {
                 let at = self.calls.front().map(|&(i, _)| i);
                 let id = self.alloc(self.layout.max_size(), Kind::Lazy, None, AllocOrigin::Lazy { input: at })?;
@@ -761,13 +818,13 @@ impl<'a> Interp<'a> {
                 Val::Int(if inp.value & 1 == 1 { addr } else { 0 }, self.layout.ptr_bits)
             }
             TypeKind::Int(it) if it.rank == IntRank::Bool => {
-                let inp = self.next_call_input()?;
-                Val::Int((inp.value & 1 != 0) as u128, 8)
+                let value = self.next_int_input(f, ret, 1, false)?;
+                Val::Int((value & 1 != 0) as u128, 8)
             }
             TypeKind::Int(_) => {
-                let (bits, _, _) = scalar(self.types(), ret)?;
-                let inp = self.next_call_input()?;
-                Val::Int(mask(inp.value, bits), bits)
+                let (bits, signed, _) = scalar(self.types(), ret)?;
+                let value = self.next_int_input(f, ret, bits, signed)?;
+                Val::Int(mask(value, bits), bits)
             }
             _ => {
                 let size = self.types().size_of(ret).unwrap_or(0);

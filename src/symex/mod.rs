@@ -59,7 +59,7 @@ pub use explore::{
     CutReason, Exhaustive, ExploreConfig, Explorer, Guide, InputValue, PathEdges, PathEnd, PathOutcome, Pulled, Stats,
     Step, Strategy, Succ, Summary,
 };
-pub use interp::{interpret, AllocOrigin, ConcreteEnd, ConcreteRun};
+pub use interp::{interpret, interpret_drawing, AllocOrigin, ConcreteEnd, ConcreteRun, Draw};
 pub use shift::counters;
 pub use solver::{Mode, SolverStats};
 pub use state::{Approx, InputKind, PointerChoice};

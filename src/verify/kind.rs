@@ -184,6 +184,10 @@ struct Engine<'t, 'a> {
     polys: Vec<PolyEq>,
     /// Pairs of state variables `(a, b)` the program multiplies as `a * b`.
     mul_order: std::collections::BTreeSet<(usize, usize)>,
+    /// The disjunctions candidates of `Template::Or` stand for.
+    disjunctions: Vec<(Candidate, Candidate)>,
+    /// The states simulated runs visited at each cut point (`sample::simulate`).
+    samples: Vec<Vec<Vec<i128>>>,
 }
 
 /// What candidates' circuits refer to besides the state.
@@ -191,6 +195,7 @@ struct Tables<'e> {
     linear: &'e [Linear],
     polys: &'e [PolyEq],
     mul_order: &'e std::collections::BTreeSet<(usize, usize)>,
+    disjunctions: &'e [(Candidate, Candidate)],
 }
 
 impl<'t, 'a> Engine<'t, 'a> {
@@ -212,6 +217,8 @@ impl<'t, 'a> Engine<'t, 'a> {
             linear: Vec::new(),
             polys: Vec::new(),
             mul_order: Default::default(),
+            disjunctions: Vec::new(),
+            samples: Vec::new(),
         })
     }
 
@@ -291,6 +298,13 @@ impl<'t, 'a> Engine<'t, 'a> {
                 if blocked > 0 || self.inductive(&with)? {
                     invariants = with;
                 }
+            }
+            // Disjunctions of the program's comparisons, last: they are many and rarely needed.
+            if !enough && !self.inductive(&invariants)? {
+                let disjunctions = self.disjunctive_candidates(&invariants);
+                stats.candidates += disjunctions.len();
+                let proven = self.houdini(disjunctions, &invariants)?;
+                invariants.extend(proven);
             }
         }
         stats.proven = invariants.len();
@@ -421,7 +435,12 @@ impl<'t, 'a> Engine<'t, 'a> {
     /// `pc` at the candidate's cut point implies the candidate.
     fn candidate_holds(&mut self, c: &Candidate, pc: &Bv, vars: &[Bv]) -> AigLit {
         let at = pc.eq(&mut self.aig, &self.ts.pc_const(c.cut));
-        let tables = Tables { linear: &self.linear, polys: &self.polys, mul_order: &self.mul_order };
+        let tables = Tables {
+            linear: &self.linear,
+            polys: &self.polys,
+            mul_order: &self.mul_order,
+            disjunctions: &self.disjunctions,
+        };
         let v = c.eval(&mut self.aig, vars, &tables, &self.ts.vars);
         self.aig.implies(at, v)
     }
@@ -672,6 +691,8 @@ impl<'t, 'a> Engine<'t, 'a> {
         let Ok(samples) = sample::simulate(&self.ts, &|| budget.exhausted().is_some()) else {
             return (Vec::new(), Vec::new());
         };
+        self.samples = samples;
+        let samples = &self.samples;
         let mut res = Vec::new();
         let mut polys = Vec::new();
         for cut in 1..self.ts.cuts.len() as u32 {
@@ -734,6 +755,86 @@ impl<'t, 'a> Engine<'t, 'a> {
             }
         }
         (res, polys)
+    }
+
+    /// Disjunctions `a || b` of two one-variable templates at each loop head that every state the
+    /// simulated runs visited there satisfies: the comparisons of a variable with a constant the
+    /// program makes (`x < 65520`, `y > 0`, either way round) and parities. Left out: a pair one of
+    /// whose sides is proven already (`known`), pairs over the same variable that say no more than
+    /// one side, and cut points with fewer than three samples. Pairs neither of whose sides holds of
+    /// every sample come first; at most `MAX_DISJUNCTIONS` per cut point.
+    fn disjunctive_candidates(&mut self, known: &[Candidate]) -> Vec<Candidate> {
+        use crate::cfront::ir::BinOp;
+        let mut comparisons = Vec::new();
+        for ie in &self.ts.edges {
+            for_each_expr(self.cfa, ie.edge, &mut |e| var_const_comparisons(e, &mut comparisons));
+        }
+        comparisons.sort_unstable_by_key(|&(v, op, c)| (v, op as u8, c));
+        comparisons.dedup();
+        let mut res = Vec::new();
+        for cut in 1..self.ts.cuts.len() as u32 {
+            let Some(samples) = self.samples.get(cut as usize).filter(|s| s.len() >= 3) else { continue };
+            let scope = self.scope(cut);
+            let mut atoms: Vec<Template> = Vec::new();
+            for &v in &scope {
+                let r = self.ts.vars[v].repr;
+                let fits = |c: i128| {
+                    if r.signed {
+                        r.bits < 128 && c >= -(1i128 << (r.bits - 1)) && c < (1i128 << (r.bits - 1))
+                    } else {
+                        r.bits < 127 && c >= 0 && c < (1i128 << r.bits)
+                    }
+                };
+                for &(var, op, c) in comparisons.iter().filter(|&&(var, _, _)| var == self.ts.vars[v].var) {
+                    let _ = var;
+                    // The comparison and its negation, as `v <= k` and `k <= v`.
+                    let (at_most, at_least) = match op {
+                        BinOp::Lt | BinOp::Ge => (c - 1, c),
+                        BinOp::Le | BinOp::Gt => (c, c + 1),
+                        _ => continue,
+                    };
+                    for t in [Template::AtMost(v, at_most), Template::AtLeast(v, at_least)] {
+                        let k = match t {
+                            Template::AtMost(_, k) | Template::AtLeast(_, k) => k,
+                            _ => unreachable!(),
+                        };
+                        if fits(k) && !atoms.contains(&t) {
+                            atoms.push(t);
+                        }
+                    }
+                }
+                atoms.push(Template::Parity(v, false));
+                atoms.push(Template::Parity(v, true));
+            }
+            let atom = |kind: Template| {
+                let signed = kind.first().is_some_and(|a| self.ts.vars[a].repr.signed);
+                Candidate { cut, kind, signed }
+            };
+            let on_samples = |c: &Candidate| samples.iter().map(|s| sample_holds(c, s)).collect::<Vec<bool>>();
+            let values: Vec<Vec<bool>> = atoms.iter().map(|&t| on_samples(&atom(t))).collect();
+            let (mut strict, mut loose) = (Vec::new(), Vec::new());
+            for i in 0..atoms.len() {
+                for j in i + 1..atoms.len() {
+                    let (a, b) = (atom(atoms[i]), atom(atoms[j]));
+                    if a.kind.first() == b.kind.first() && !complementary(a.kind, b.kind) {
+                        continue;
+                    }
+                    if known.contains(&a) || known.contains(&b) {
+                        continue;
+                    }
+                    if !values[i].iter().zip(&values[j]).all(|(&x, &y)| x || y) {
+                        continue;
+                    }
+                    let alone = values[i].iter().all(|&x| x) || values[j].iter().all(|&y| y);
+                    if alone { &mut loose } else { &mut strict }.push((a, b));
+                }
+            }
+            for pair in strict.into_iter().chain(loose).take(MAX_DISJUNCTIONS) {
+                res.push(Candidate { cut, kind: Template::Or(self.disjunctions.len()), signed: false });
+                self.disjunctions.push(pair);
+            }
+        }
+        res
     }
 
     /// Of the polynomial candidates `cands`, those the algebra of `verify::poly` proves (none if the
@@ -853,6 +954,18 @@ impl<'t, 'a> Engine<'t, 'a> {
         // The unsigned type of a variable's width, for comparing bits or adding modulo the width.
         let unsigned = |i: usize| c_int_type(var(i).repr.bits, false);
         let (expr, vars) = match c.kind {
+            Template::Or(i) => {
+                let (a, b) = self.disjunctions[i];
+                let (a, b) = (self.describe(&a)?, self.describe(&b)?);
+                let mut vars = a.vars;
+                for v in b.vars {
+                    if !vars.contains(&v) {
+                        vars.push(v);
+                    }
+                }
+                let expr = format!("({}) || ({})", a.expr, b.expr);
+                return Some(Invariant { expr, vars, ..a });
+            }
             Template::NonNeg(a) => (format!("0 <= {}", name(a)), vec![a]),
             Template::Parity(a, true) => (format!("{} % 2 != 0", name(a)), vec![a]),
             Template::Parity(a, false) => (format!("{} % 2 == 0", name(a)), vec![a]),
@@ -996,8 +1109,81 @@ fn c_literal(k: i128, bits: u32, signed: bool) -> Option<String> {
 /// Variables in scope at a loop head up to which `a + b == s` templates are tried.
 const MAX_SUM_SCOPE: usize = 12;
 
+/// Disjunctions tried per loop head at most.
+const MAX_DISJUNCTIONS: usize = 48;
+
+/// Whether two one-variable templates over the same variable say more together (`a || b`) than
+/// either alone: `v <= k` or `l <= v` with a gap between them (`k + 1 < l`), or a bound and a parity.
+fn complementary(a: Template, b: Template) -> bool {
+    match (a, b) {
+        (Template::AtMost(_, k), Template::AtLeast(_, l)) | (Template::AtLeast(_, l), Template::AtMost(_, k)) => {
+            k + 1 < l
+        }
+        (Template::Parity(..), Template::Parity(..)) => false,
+        (Template::Parity(..), _) | (_, Template::Parity(..)) => true,
+        _ => false,
+    }
+}
+
+/// Whether a sampled state (values signed as each variable's type) satisfies a one-variable
+/// template; anything else counts as satisfied (the proof decides).
+fn sample_holds(c: &Candidate, s: &[i128]) -> bool {
+    match c.kind {
+        Template::AtMost(v, k) => s[v] <= k,
+        Template::AtLeast(v, k) => k <= s[v],
+        Template::Parity(v, odd) => (s[v] & 1 == 1) == odd,
+        _ => true,
+    }
+}
+
+/// Calls `f` on each expression of edge `e` (a call edge: its arguments).
+fn for_each_expr(cfa: &Cfa, e: EdgeId, f: &mut dyn FnMut(&crate::cfront::ir::Expr)) {
+    use crate::cfa::EdgeKind;
+    match &cfa.edge(e).kind {
+        EdgeKind::Assign { lhs, rhs } => {
+            f(lhs);
+            f(rhs);
+        }
+        EdgeKind::Eval(x) | EdgeKind::Assume { cond: x, .. } | EdgeKind::ReturnStmt(Some(x)) => f(x),
+        EdgeKind::ExternCall { lhs, callee, args } => {
+            lhs.iter().chain(std::iter::once(callee)).chain(args).for_each(f);
+        }
+        EdgeKind::Call(cs) => cfa.call_site(*cs).args.iter().for_each(f),
+        _ => {}
+    }
+}
+
+/// The comparisons `v op c` (or `c op v`, turned round) of a variable with an integer constant in
+/// `e` and its subexpressions, conversions stripped.
+fn var_const_comparisons(
+    e: &crate::cfront::ir::Expr,
+    out: &mut Vec<(crate::cfront::ir::VarId, crate::cfront::ir::BinOp, i128)>,
+) {
+    use crate::cfront::ir::{BinOp, ExprKind};
+    fn strip(mut x: &crate::cfront::ir::Expr) -> &crate::cfront::ir::Expr {
+        while let ExprKind::Cast(inner, _) = &x.kind {
+            x = inner;
+        }
+        x
+    }
+    if let ExprKind::Binary(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b) = &e.kind {
+        let turned = |op: BinOp| match op {
+            BinOp::Lt => BinOp::Gt,
+            BinOp::Le => BinOp::Ge,
+            BinOp::Gt => BinOp::Lt,
+            _ => BinOp::Le,
+        };
+        match (&strip(a).kind, &strip(b).kind) {
+            (ExprKind::Var(v), ExprKind::IntConst(c)) => out.push((*v, *op, *c)),
+            (ExprKind::IntConst(c), ExprKind::Var(v)) => out.push((*v, turned(*op), *c)),
+            _ => {}
+        }
+    }
+    e.for_each_child(|c| var_const_comparisons(c, out));
+}
+
 /// A candidate invariant: a template instance at a cut point.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Candidate {
     cut: u32,
     kind: Template,
@@ -1020,7 +1206,7 @@ fn int_consts(e: &crate::cfront::ir::Expr, out: &mut Vec<i128>) {
 }
 
 /// Templates over state variables (indices into `Ts::vars`), compared in their own type.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Template {
     /// A signed variable is not negative.
     NonNeg(usize),
@@ -1047,6 +1233,8 @@ enum Template {
     /// The polynomial equality `Engine::polys[i]`, modulo 2^bits of its variables (proven by
     /// `verify::poly`, not by Houdini).
     Poly(usize),
+    /// The disjunction `Engine::disjunctions[i]` of two one-variable templates.
+    Or(usize),
 }
 
 impl Template {
@@ -1062,7 +1250,7 @@ impl Template {
             | Template::Le(a, _, _)
             | Template::Lt(a, _, _)
             | Template::Sum(a, _, _) => a,
-            Template::Linear(_) | Template::Poly(_) => return None,
+            Template::Linear(_) | Template::Poly(_) | Template::Or(_) => return None,
         })
     }
 }
@@ -1071,6 +1259,12 @@ impl Candidate {
     fn eval(&self, aig: &mut Aig, vars: &[Bv], tables: &Tables, state: &[ts::StateVar]) -> AigLit {
         let linear = tables.linear;
         match self.kind {
+            Template::Or(i) => {
+                let (a, b) = tables.disjunctions[i];
+                let a = a.eval(aig, vars, tables, state);
+                let b = b.eval(aig, vars, tables, state);
+                aig.or(a, b)
+            }
             Template::Poly(i) => {
                 // `Σ_{k>0} k·m == Σ_{k<0} -k·m` modulo 2^bits, each product of two variables in the
                 // order the program multiplies them (the same circuit as the program's, shared).
@@ -1233,6 +1427,16 @@ mod tests {
         // `x ≡ 5 (mod 8)`: no parity, bound or equality says it (sv-benchmarks' bin-suffix-5).
         let src = format!("{HEAD}int main(void) {{\n  unsigned int x = 5;\n  while (__VERIFIER_nondet_int()) x += 8;\n  if ((x & 5) != 5) reach_error();\n  return 0;\n}}\n");
         check(&src, "true by k-induction at 0 with [x % 2 != 0, ((unsigned int)x & 7U) == 5U]");
+    }
+
+    #[test]
+    fn a_disjunction_of_the_programs_comparisons_proves_a_loop_with_phases() {
+        // `x <= 65519 || x is even` (sv-benchmarks' phases_1-1): neither side alone is inductive.
+        let src = format!("{HEAD}int main(void) {{\n  unsigned int x = 0;\n  while (x < 0x0fffffff) {{\n    if (x < 0xfff0) x++;\n    else x += 2;\n  }}\n  if (x % 2) reach_error();\n  return 0;\n}}\n");
+        check(
+            &src,
+            "true by k-induction at 0 with [(x % 2 == 0) || (__CPAchecker_TMP_0 % 2 == 0), (x <= 65519U) || (x % 2 == 0), (x <= 65519U) || (__CPAchecker_TMP_0 % 2 != 0), (x <= 268435454U) || (x % 2 == 0), (x <= 268435454U) || (__CPAchecker_TMP_0 % 2 != 0)]",
+        );
     }
 
     #[test]

@@ -16,6 +16,7 @@
 //! Invariant: `verify` does no file IO and uses no `anyhow`: `driver` does both.
 
 pub mod condition;
+pub mod fuzz;
 pub mod kind;
 pub mod poly;
 pub mod region;
@@ -76,6 +77,8 @@ pub struct VerifyReport {
     pub basis: Option<String>,
     /// With `--aa-out`: where the explored region was written, and its states.
     pub aa_written: Option<(PathBuf, usize)>,
+    /// What random testing did, when it ran.
+    pub random: Option<fuzz::FuzzStats>,
 }
 
 impl std::fmt::Display for Verdict {
@@ -146,6 +149,8 @@ pub struct Progress {
     pub kind_phase: AtomicU8,
     /// The bound BMC and k-induction are at.
     pub k: AtomicU32,
+    /// Runs random testing has made (`fuzz`).
+    pub random_runs: AtomicU64,
 }
 
 /// Which engines `decide` runs.
@@ -172,6 +177,8 @@ pub enum Engine {
     Bmc,
     /// k-induction.
     KInduction,
+    /// Random testing (`fuzz`): a run on random inputs reached the violation.
+    Random,
 }
 
 impl fmt::Display for Engine {
@@ -181,6 +188,7 @@ impl fmt::Display for Engine {
             Engine::ExplicitBfs => "explicit-bfs",
             Engine::Bmc => "bmc",
             Engine::KInduction => "k-induction",
+            Engine::Random => "random-testing",
         })
     }
 }
@@ -200,6 +208,8 @@ pub struct Decision {
     pub kind: Option<(KindStats, String)>,
     /// When k-induction proved the property: the proof (its invariants).
     pub proof: Option<kind::Proof>,
+    /// When random testing ran: what it did.
+    pub random: Option<fuzz::FuzzStats>,
 }
 
 /// A guide of the explicit-path search that also hears how every path ended (`decide_guided`).
@@ -273,6 +283,7 @@ pub fn decide_guided<G: Observer>(
                 let _ = send.send(res);
             });
             let limits = explore.budget.clone();
+            let random = spawn_random(prog, cfa, property, &explore.budget, progress);
             let first = explicit_guided(prog, cfa, explore, &progress.paths, guide);
             let decided = !matches!(first.verdict, Verdict::Unknown(_));
             // Past a limit (time, memory, a signal) the second engine's answer is the one it has
@@ -290,15 +301,18 @@ pub fn decide_guided<G: Observer>(
                 Ok(_) => recv.recv().ok(),
             };
             let Some(((res, stats), bfs)) = second else {
+                let random = random.and_then(|r| r.finish(&cancel, decided || limited));
                 let said = match (decided, limited) {
                     (true, _) => "not finished",
                     (false, true) => "stopped by the limit before it answered",
                     (false, false) => "internal error",
                 };
-                return Decision { kind: Some((KindStats::default(), said.into())), ..first };
+                let first = Decision { kind: Some((KindStats::default(), said.into())), ..first };
+                return with_random(first, random);
             };
+            let undecided = matches!(first.verdict, Verdict::Unknown(_));
             let res = combine(Some(first), res, stats);
-            match bfs {
+            let res = match bfs {
                 Some(b) if !matches!(b.verdict, Verdict::Unknown(_)) => match res.verdict {
                     Verdict::Unknown(_) => Decision { kind: res.kind, ..b },
                     ref v if *v == b.verdict => res,
@@ -311,8 +325,107 @@ pub fn decide_guided<G: Observer>(
                     },
                 },
                 _ => res,
-            }
+            };
+            // Random testing gets its turn when the other engines ended undecided before any limit.
+            let settled = !matches!(res.verdict, Verdict::Unknown(_)) || !undecided;
+            let limited = !matches!(limits.exhausted(), None | Some(symex::StopReason::Requested));
+            let random = random.and_then(|r| r.finish(&cancel, settled || limited));
+            with_random(res, random)
         }
+    }
+}
+
+/// How long the portfolio runs before random testing starts: what the other engines decide this
+/// early, they decide without it.
+const RANDOM_DELAY: std::time::Duration = std::time::Duration::from_millis(1000);
+
+/// Random testing (`fuzz`) in a thread of its own: it starts after `RANDOM_DELAY`, or at once when
+/// told (`Random::finish`), unless the budget ends first.
+struct Random {
+    /// Its answer: the violation found, if any (sent after it set the budget's cancel flag to stop
+    /// the other engines).
+    answer: std::sync::mpsc::Receiver<(Option<fuzz::Found>, fuzz::FuzzStats)>,
+    /// Start without waiting for the delay to pass.
+    now: Arc<AtomicBool>,
+}
+
+impl Random {
+    /// What random testing found and did: what it sent already when `stop` (the thread is then
+    /// cancelled, not waited for); otherwise, what it finds within its limits, started now if it
+    /// has not started yet.
+    fn finish(self, cancel: &AtomicBool, stop: bool) -> Option<(Option<fuzz::Found>, fuzz::FuzzStats)> {
+        if stop {
+            cancel.store(true, Ordering::Relaxed);
+            return self.answer.try_recv().ok();
+        }
+        self.now.store(true, Ordering::Relaxed);
+        self.answer.recv().ok()
+    }
+}
+
+/// Starts random testing; `None` when the program reads no input of `__VERIFIER_nondet_*` (one
+/// run is then what the explicit search does anyway) or no thread can be had.
+fn spawn_random(
+    prog: &Program,
+    cfa: &Cfa,
+    property: symex::Property,
+    budget: &symex::Budget,
+    progress: &Arc<Progress>,
+) -> Option<Random> {
+    if !prog.funcs.iter().any(|f| f.name.starts_with("__VERIFIER_nondet_")) {
+        return None;
+    }
+    let (prog, cfa, budget, progress) = (prog.clone(), cfa.clone(), budget.clone(), progress.clone());
+    let (send, answer) = std::sync::mpsc::channel();
+    let now = Arc::new(AtomicBool::new(false));
+    let start_now = now.clone();
+    std::thread::Builder::new()
+        .name("vcov-random".into())
+        .spawn(move || {
+            let start = std::time::Instant::now();
+            while start.elapsed() < RANDOM_DELAY && !start_now.load(Ordering::Relaxed) {
+                if budget.exhausted().is_some() {
+                    let _ = send.send((None, fuzz::FuzzStats::default()));
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            let counter = |runs: u32| progress.random_runs.store(u64::from(runs), Ordering::Relaxed);
+            let (found, stats) = fuzz::run(&prog, &cfa, property, fuzz::FuzzLimits::default(), &budget, &counter);
+            if found.is_some() {
+                if let Some(c) = &budget.cancel {
+                    c.store(true, Ordering::Relaxed);
+                }
+            }
+            // The receiver is gone when the portfolio ended without it.
+            let _ = send.send((found, stats));
+        })
+        .ok()?;
+    Some(Random { answer, now })
+}
+
+/// `decision` with what random testing did and the violation it found, if any: FALSE when the other
+/// engines found nothing, UNKNOWN when one of them proved the program (an internal error).
+fn with_random(decision: Decision, random: Option<(Option<fuzz::Found>, fuzz::FuzzStats)>) -> Decision {
+    let Some((found, stats)) = random else { return decision };
+    let decision = Decision { random: Some(stats), ..decision };
+    let Some((edges, inputs)) = found else { return decision };
+    match decision.verdict {
+        Verdict::False => decision,
+        Verdict::True => Decision {
+            verdict: Verdict::Unknown("the engines disagree (an internal error of vcov)".into()),
+            counterexample: None,
+            engine: None,
+            proof: None,
+            ..decision
+        },
+        Verdict::Unknown(_) => Decision {
+            verdict: Verdict::False,
+            counterexample: Some((edges, inputs)),
+            engine: Some(Engine::Random),
+            proof: None,
+            ..decision
+        },
     }
 }
 
@@ -354,6 +467,7 @@ fn combine(explicit: Option<Decision>, res: KindResult, kind_stats: KindStats) -
         engine: None,
         kind: kind.clone(),
         proof: None,
+        random: None,
     };
     match (explicit, res) {
         (Some(d), KindResult::Proof(_)) if d.verdict == Verdict::False => disagree(d.stats),
@@ -366,6 +480,7 @@ fn combine(explicit: Option<Decision>, res: KindResult, kind_stats: KindStats) -
             engine: Some(if p.by == ProofKind::Bmc { Engine::Bmc } else { Engine::KInduction }),
             kind,
             proof: Some(p),
+            random: None,
         },
         (d, KindResult::Counterexample { edges, inputs, .. }) => Decision {
             verdict: Verdict::False,
@@ -374,6 +489,7 @@ fn combine(explicit: Option<Decision>, res: KindResult, kind_stats: KindStats) -
             engine: Some(Engine::Bmc),
             kind,
             proof: None,
+            random: None,
         },
         (Some(d), KindResult::Unknown(_)) => Decision { kind, ..d },
         (None, KindResult::Unknown(why)) => Decision {
@@ -383,6 +499,7 @@ fn combine(explicit: Option<Decision>, res: KindResult, kind_stats: KindStats) -
             engine: None,
             kind,
             proof: None,
+            random: None,
         },
     }
 }
@@ -439,7 +556,7 @@ pub fn explicit_guided<G: Observer>(
         }
     };
     let engine = (!matches!(verdict, Verdict::Unknown(_))).then_some(engine);
-    Decision { verdict, stats, counterexample: found, engine, kind: None, proof: None }
+    Decision { verdict, stats, counterexample: found, engine, kind: None, proof: None, random: None }
 }
 
 #[cfg(test)]

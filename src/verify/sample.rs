@@ -535,10 +535,10 @@ impl Lane {
 }
 
 /// A small deterministic generator (SplitMix64).
-struct SplitMix(u64);
+pub(super) struct SplitMix(pub(super) u64);
 
 impl SplitMix {
-    fn next(&mut self) -> u64 {
+    pub(super) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);

@@ -479,3 +479,33 @@ fn a_loop_run_the_same_way_is_one_cycle_in_the_witness() {
     }
     assert!(states.contains(&violation), "the path ends in the violation node");
 }
+
+/// Random testing finds the bug that needs one long run (65,537 iterations) with the right input;
+/// its counterexample replays under gcc, its witness is well formed, and `--stats` names it.
+#[test]
+fn random_testing_finds_a_bug_behind_many_iterations() {
+    let p = fixture("wrapping_sum.c");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let w = dir.path().join("w.graphml");
+    let out = vcov_with_path(&[path(&p), "--64", "--confirm", "--stats", "--witness", path(&w), "--timelimit", "60"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with(
+            "Verification result: FALSE(unreach-call)\nCounterexample confirmed by: internal interpreter and gcc -m64\n"
+        ),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("random testing:\n  runs:"), "{stdout}");
+    assert!(stdout.ends_with("Decided by: random-testing\n"), "{stdout}");
+    let text = std::fs::read_to_string(&w).expect("witness written");
+    assert_well_formed(&text);
+    // The input is in the witness: a value of n past 65,536.
+    let n: u64 = regex::Regex::new(r"\\result == (\d+)U?;")
+        .unwrap()
+        .captures(&text)
+        .expect("an assumption on the input")[1]
+        .parse()
+        .unwrap();
+    assert!(n > 65_536, "{n}");
+}
