@@ -757,12 +757,16 @@ impl<'t, 'a> Engine<'t, 'a> {
         (res, polys)
     }
 
-    /// Disjunctions `a || b` of two one-variable templates at each loop head that every state the
-    /// simulated runs visited there satisfies: the comparisons of a variable with a constant the
-    /// program makes (`x < 65520`, `y > 0`, either way round) and parities. Left out: a pair one of
-    /// whose sides is proven already (`known`), pairs over the same variable that say no more than
-    /// one side, and cut points with fewer than three samples. Pairs neither of whose sides holds of
-    /// every sample come first; at most `MAX_DISJUNCTIONS` per cut point.
+    /// Disjunctions `a || b` at each loop head that every state the simulated runs visited there
+    /// satisfies, `a` a one-variable template: the comparisons of a variable with a constant the
+    /// program makes (`x < 65520`, `y > 0`, either way round), signs (`n <= 0`) and parities.
+    /// - `b` one of those too (not a sign): pairs neither of whose sides holds of every sample first.
+    /// - `b` what the samples where `a` is false share and the others do not (the samples split by
+    ///   `a`, not a parity): a parity, or a relation `±v ± w <= c` with `|c| <= 16`
+    ///   (`n <= 0 || i - n <= 1`: after `for (i = 0; i < n; i += 2)`, unless `n` was negative).
+    /// Left out: a pair one of whose sides is proven already (`known`), pairs over the same variable
+    /// that say no more than one side, and cut points with fewer than three samples; at most
+    /// `MAX_DISJUNCTIONS` of each kind per cut point.
     fn disjunctive_candidates(&mut self, known: &[Candidate]) -> Vec<Candidate> {
         use crate::cfront::ir::BinOp;
         let mut comparisons = Vec::new();
@@ -806,6 +810,17 @@ impl<'t, 'a> Engine<'t, 'a> {
                 atoms.push(Template::Parity(v, false));
                 atoms.push(Template::Parity(v, true));
             }
+            // The comparisons and signs, for splitting the samples below.
+            let mut splits: Vec<Template> =
+                atoms.iter().copied().filter(|t| !matches!(t, Template::Parity(..))).collect();
+            for &v in &scope {
+                for t in [Template::AtMost(v, 0), Template::AtLeast(v, 0)] {
+                    let unsigned_floor = !self.ts.vars[v].repr.signed && matches!(t, Template::AtLeast(..));
+                    if !unsigned_floor && !splits.contains(&t) {
+                        splits.push(t);
+                    }
+                }
+            }
             let atom = |kind: Template| {
                 let signed = kind.first().is_some_and(|a| self.ts.vars[a].repr.signed);
                 Candidate { cut, kind, signed }
@@ -829,9 +844,57 @@ impl<'t, 'a> Engine<'t, 'a> {
                     if alone { &mut loose } else { &mut strict }.push((a, b));
                 }
             }
-            for pair in strict.into_iter().chain(loose).take(MAX_DISJUNCTIONS) {
+            // `a || b` with `b` a bound (`sample::bounds`) of the samples where `a` is false that some
+            // sample where `a` holds breaks: `n <= 0 || i - n <= 1`.
+            let narrow: Vec<usize> = scope.iter().copied().filter(|&i| self.ts.vars[i].repr.bits <= 32).collect();
+            let range = |v: usize| {
+                let r = self.ts.vars[v].repr;
+                let (bits, signed) = (r.bits as i128, r.signed);
+                if signed {
+                    (-(1 << (bits - 1)), (1 << (bits - 1)) - 1)
+                } else {
+                    (0, (1 << bits) - 1)
+                }
+            };
+            let mut split_bounds = Vec::new();
+            let mut split_parities = Vec::new();
+            for &t in &splits {
+                let a = atom(t);
+                if known.contains(&a) {
+                    continue;
+                }
+                let rest: Vec<Vec<i128>> = samples.iter().filter(|s| !sample_holds(&a, s)).cloned().collect();
+                if rest.len() < 3 || rest.len() == samples.len() {
+                    continue;
+                }
+                // Parities the samples where `a` is false share.
+                for &v in &scope {
+                    for odd in [false, true] {
+                        let p = atom(Template::Parity(v, odd));
+                        let holds_rest = rest.iter().all(|s| sample_holds(&p, s));
+                        if holds_rest && !samples.iter().all(|s| sample_holds(&p, s)) && !known.contains(&p) {
+                            split_parities.push((a, p));
+                        }
+                    }
+                }
+                // Relations between two variables with a small constant: a bound on one variable
+                // of the samples that happen to be drawn says little.
+                for b in sample::bounds_of(cut, &rest, &narrow, &range, true) {
+                    let unit = b.terms.iter().all(|&(_, k)| k.abs() == 1);
+                    if b.terms.len() == 2 && unit && b.constant.abs() <= 16 && !samples.iter().all(|s| b.holds(s)) {
+                        split_bounds.push((a, b));
+                    }
+                }
+            }
+            for pair in strict.into_iter().chain(split_parities).chain(loose).take(MAX_DISJUNCTIONS) {
                 res.push(Candidate { cut, kind: Template::Or(self.disjunctions.len()), signed: false });
                 self.disjunctions.push(pair);
+            }
+            for (a, bound) in split_bounds.into_iter().take(MAX_DISJUNCTIONS) {
+                let b = Candidate { cut, kind: Template::Linear(self.linear.len()), signed: false };
+                self.linear.push(bound);
+                res.push(Candidate { cut, kind: Template::Or(self.disjunctions.len()), signed: false });
+                self.disjunctions.push((a, b));
             }
         }
         res
@@ -1193,9 +1256,15 @@ struct Candidate {
 
 /// The integer constants of `e`.
 fn int_consts(e: &crate::cfront::ir::Expr, out: &mut Vec<i128>) {
-    use crate::cfront::ir::ExprKind;
+    use crate::cfront::ir::{ExprKind, UnOp};
     match &e.kind {
         ExprKind::IntConst(v) => out.push(*v),
+        // `-1000000` is a negation of a constant in C.
+        ExprKind::Unary(UnOp::Neg, a) if matches!(a.strip_implicit().kind, ExprKind::IntConst(_)) => {
+            if let ExprKind::IntConst(v) = a.strip_implicit().kind {
+                out.push(-v);
+            }
+        }
         ExprKind::Unary(_, a) | ExprKind::Cast(a, _) => int_consts(a, out),
         ExprKind::Binary(_, a, b) => {
             int_consts(a, out);
@@ -1435,8 +1504,26 @@ mod tests {
         let src = format!("{HEAD}int main(void) {{\n  unsigned int x = 0;\n  while (x < 0x0fffffff) {{\n    if (x < 0xfff0) x++;\n    else x += 2;\n  }}\n  if (x % 2) reach_error();\n  return 0;\n}}\n");
         check(
             &src,
-            "true by k-induction at 0 with [(x % 2 == 0) || (__CPAchecker_TMP_0 % 2 == 0), (x <= 65519U) || (x % 2 == 0), (x <= 65519U) || (__CPAchecker_TMP_0 % 2 != 0), (x <= 268435454U) || (x % 2 == 0), (x <= 268435454U) || (__CPAchecker_TMP_0 % 2 != 0)]",
+            "true by k-induction at 0 with [(x % 2 == 0) || (__CPAchecker_TMP_0 % 2 == 0), (x <= 65519U) || (x % 2 == 0), (x <= 65519U) || (__CPAchecker_TMP_0 % 2 != 0), (x <= 268435454U) || (x % 2 == 0), (x <= 268435454U) || (__CPAchecker_TMP_0 % 2 != 0), (x <= 0U) || (-(long long)x + (long long)__CPAchecker_TMP_0 + 1LL <= 0LL)]",
         );
+    }
+
+    #[test]
+    fn a_relation_of_the_samples_a_sign_splits_off_proves_the_loop() {
+        // `n <= 0 || i - n <= 1` (sv-benchmarks' half_2): `i <= n + 1` after the first loop unless
+        // `n` was negative; the second loop needs it.
+        let src = format!("{HEAD}int main(void) {{\n  int n = __VERIFIER_nondet_int();\n  if (!(n <= 1000000)) return 0;\n  int k = n, i = 0;\n  while (i < n) {{\n    k--;\n    i = i + 2;\n  }}\n  int j = 0;\n  while (j < n / 2) {{\n    if (k <= 0) reach_error();\n    k--;\n    j++;\n  }}\n  return 0;\n}}\n");
+        let file = crate::base::SourceFile::new("t.c", src.clone());
+        let (mut prog, _) = crate::cfront::parse_program(file, DataModel::Ilp32).expect("parses");
+        let (cfa, _) = crate::cfa::build(&mut prog, &CfaConfig::default()).expect("builds");
+        let config =
+            KindConfig { budget: Budget::with_time_limit(std::time::Duration::from_secs(60)), ..KindConfig::default() };
+        let (res, _) = run(&prog, &cfa, Property::UnreachCall, &config);
+        let KindResult::Proof(Proof { by: ProofKind::KInduction, invariants, .. }) = res else {
+            panic!("no proof: {res:?}")
+        };
+        let exprs: Vec<&str> = invariants.iter().map(|i| i.expr.as_str()).collect();
+        assert!(exprs.contains(&"(n <= 0) || (-(long long)n + (long long)i - 1LL <= 0LL)"), "{exprs:?}");
     }
 
     #[test]
@@ -1475,7 +1562,7 @@ mod tests {
         let src = format!("{HEAD}int main(void) {{\n  signed char n = __VERIFIER_nondet_int();\n  int x = -1;\n  signed char a = n, b = 0;\n  while (__VERIFIER_nondet_int()) {{\n    x = x - 2;\n    if (x < -100) x = -1;\n    a = a - 1;\n    b = b + 1;\n  }}\n  if (x % 2 == 0 || (signed char)(a + b) != n) reach_error();\n  return 0;\n}}\n");
         check(
             &src,
-            "true by k-induction at 0 with [x % 2 != 0, (unsigned char)((unsigned char)a + (unsigned char)b) == (unsigned char)n]",
+            "true by k-induction at 0 with [x % 2 != 0, x <= 0, x <= 2, -100 <= x, (unsigned char)((unsigned char)a + (unsigned char)b) == (unsigned char)n]",
         );
     }
 

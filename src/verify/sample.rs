@@ -377,6 +377,18 @@ const MAX_BOUNDS: usize = 256;
 /// of one each imply (the corner of the samples' box); `a ≤ b` and `a < b` are templates of their
 /// own.
 pub fn bounds(cut: u32, samples: &[Vec<i128>], scope: &[usize], range: &dyn Fn(usize) -> (i128, i128)) -> Vec<Linear> {
+    bounds_of(cut, samples, scope, range, false)
+}
+
+/// `bounds`, `a ≤ b` and `a < b` included when `relations` (a part of the samples may have them
+/// where the templates, which speak of every state, do not).
+pub fn bounds_of(
+    cut: u32,
+    samples: &[Vec<i128>],
+    scope: &[usize],
+    range: &dyn Fn(usize) -> (i128, i128),
+    relations: bool,
+) -> Vec<Linear> {
     if samples.len() < MIN_SAMPLES {
         return Vec::new();
     }
@@ -394,7 +406,8 @@ pub fn bounds(cut: u32, samples: &[Vec<i128>], scope: &[usize], range: &dyn Fn(u
         let max = samples.iter().map(|s| terms.iter().map(|&(v, k)| k * s[v]).sum::<i128>()).max().expect("samples");
         let by_type: i128 = terms.iter().map(|&(v, k)| type_max(v, k)).sum();
         let by_box: i128 = terms.iter().map(|&(v, k)| sample_max(v, k)).sum();
-        let plain = matches!(terms.as_slice(), [(_, 1), (_, -1)] | [(_, -1), (_, 1)]) && (max == 0 || max == -1);
+        let plain =
+            !relations && matches!(terms.as_slice(), [(_, 1), (_, -1)] | [(_, -1), (_, 1)]) && (max == 0 || max == -1);
         let implied = by_type <= max || (terms.len() > 1 && by_box <= max);
         if max.abs() <= MAX_BOUND && !plain && !implied && res.len() < MAX_BOUNDS {
             res.push(Linear { cut, terms, constant: -max, at_most: true });
@@ -442,7 +455,7 @@ pub fn low_bits(samples: &[Vec<i128>], scope: &[usize], width: &dyn Fn(usize) ->
 
 impl Linear {
     /// Whether the sample satisfies it (in the integers; not on overflow).
-    fn holds(&self, sample: &[i128]) -> bool {
+    pub(super) fn holds(&self, sample: &[i128]) -> bool {
         self.terms
             .iter()
             .try_fold(self.constant, |acc, &(v, k)| acc.checked_add(k.checked_mul(sample[v])?))

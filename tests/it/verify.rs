@@ -501,11 +501,9 @@ fn random_testing_finds_a_bug_behind_many_iterations() {
     let text = std::fs::read_to_string(&w).expect("witness written");
     assert_well_formed(&text);
     // The input is in the witness: a value of n past 65,536.
-    let n: u64 = regex::Regex::new(r"\\result == (\d+)U?;")
-        .unwrap()
-        .captures(&text)
-        .expect("an assumption on the input")[1]
-        .parse()
-        .unwrap();
+    let n: u64 =
+        regex::Regex::new(r"\\result == (\d+)U?;").unwrap().captures(&text).expect("an assumption on the input")[1]
+            .parse()
+            .unwrap();
     assert!(n > 65_536, "{n}");
 }
