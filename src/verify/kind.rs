@@ -283,7 +283,7 @@ impl<'t, 'a> Engine<'t, 'a> {
                     enough = true;
                     break;
                 }
-                let proven = self.houdini(phase, &invariants)?;
+                let proven = self.houdini(phase, &invariants, 4)?;
                 let proven = if k % 2 == 1 { self.without_implied(proven, &invariants)? } else { proven };
                 invariants.extend(proven);
             }
@@ -303,7 +303,9 @@ impl<'t, 'a> Engine<'t, 'a> {
             if !enough && !self.inductive(&invariants)? {
                 let disjunctions = self.disjunctive_candidates(&invariants);
                 stats.candidates += disjunctions.len();
-                let proven = self.houdini(disjunctions, &invariants)?;
+                // The last phase: half of the time left (what is proven now is all the unrolling
+                // will have).
+                let proven = self.houdini(disjunctions, &invariants, 2)?;
                 invariants.extend(proven);
             }
         }
@@ -446,8 +448,8 @@ impl<'t, 'a> Engine<'t, 'a> {
     }
 
     /// The subset of `cands` that is inductive relative to the invariants `known` (Houdini), or none
-    /// when the fixpoint is not reached within a quarter of the time left.
-    fn houdini(&mut self, mut cands: Vec<Candidate>, known: &[Candidate]) -> H<Vec<Candidate>> {
+    /// when the fixpoint is not reached within `1 / share` of the time left.
+    fn houdini(&mut self, mut cands: Vec<Candidate>, known: &[Candidate], share: u32) -> H<Vec<Candidate>> {
         if cands.is_empty() {
             return Ok(cands);
         }
@@ -455,7 +457,7 @@ impl<'t, 'a> Engine<'t, 'a> {
         let mut interrupt = self.config.budget.interrupt();
         if let Some(d) = self.config.budget.deadline {
             let now = std::time::Instant::now();
-            interrupt.deadline = Some(now + d.saturating_duration_since(now) / 4);
+            interrupt.deadline = Some(now + d.saturating_duration_since(now) / share);
         }
         let phase_end = interrupt.deadline;
         solver.set_interrupt(interrupt);
@@ -764,6 +766,7 @@ impl<'t, 'a> Engine<'t, 'a> {
     /// - `b` what the samples where `a` is false share and the others do not (the samples split by
     ///   `a`, not a parity): a parity, or a relation `±v ± w <= c` with `|c| <= 16`
     ///   (`n <= 0 || i - n <= 1`: after `for (i = 0; i < n; i += 2)`, unless `n` was negative).
+    ///
     /// Left out: a pair one of whose sides is proven already (`known`), pairs over the same variable
     /// that say no more than one side, and cut points with fewer than three samples; at most
     /// `MAX_DISJUNCTIONS` of each kind per cut point.
