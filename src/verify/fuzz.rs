@@ -53,15 +53,16 @@ pub struct FuzzStats {
 /// A violation found: the run's edges and the inputs that replay it.
 pub type Found = (Vec<EdgeId>, Vec<InputValue>);
 
-/// Runs `prog` on random inputs within `limits` and `budget` (checked between runs), telling
-/// `runs_made` the count after each; the first run that reaches a violation of `property`, if any.
+/// Runs `prog` on random inputs within `limits` and `budget` (checked between runs), calling
+/// `between` with the counters after each run (it may wait); the first run that reaches a violation
+/// of `property`, if any.
 pub fn run(
     prog: &Program,
     cfa: &Cfa,
     property: Property,
     limits: FuzzLimits,
     budget: &Budget,
-    runs_made: &dyn Fn(u32),
+    between: &dyn Fn(&FuzzStats),
 ) -> (Option<Found>, FuzzStats) {
     let mut stats = FuzzStats::default();
     let consts = program_constants(cfa);
@@ -79,7 +80,7 @@ pub fn run(
         let (run, inputs) = symex::interpret_drawing(prog, cfa, property, &mut draw, steps);
         stats.runs += 1;
         stats.steps += run.edges.len() as u64;
-        runs_made(stats.runs);
+        between(&stats);
         if run.end == ConcreteEnd::Violation {
             return (Some((run.edges, inputs)), stats);
         }

@@ -337,10 +337,16 @@ pub fn decide_guided<G: Observer>(
 
 /// How long the portfolio runs before random testing starts: what the other engines decide this
 /// early, they decide without it.
-const RANDOM_DELAY: std::time::Duration = std::time::Duration::from_millis(1000);
+const RANDOM_DELAY: std::time::Duration = std::time::Duration::from_secs(2);
 
-/// Random testing (`fuzz`) in a thread of its own: it starts after `RANDOM_DELAY`, or at once when
-/// told (`Random::finish`), unless the budget ends first.
+/// Edges random testing runs first; the rest of its limits once a quarter of the time limit has
+/// passed (15 s without one), so that what the other engines decide in the meantime costs little
+/// more CPU time.
+const RANDOM_FIRST_EDGES: u64 = 1_000_000;
+
+/// Random testing (`fuzz`) in a thread of its own: it starts after `RANDOM_DELAY` and pauses after
+/// `RANDOM_FIRST_EDGES` until a quarter of the time limit, or goes on at once when told
+/// (`Random::finish`), unless the budget ends first.
 struct Random {
     /// Its answer: the violation found, if any (sent after it set the budget's cancel flag to stop
     /// the other engines).
@@ -383,15 +389,31 @@ fn spawn_random(
         .name("vcov-random".into())
         .spawn(move || {
             let start = std::time::Instant::now();
-            while start.elapsed() < RANDOM_DELAY && !start_now.load(Ordering::Relaxed) {
-                if budget.exhausted().is_some() {
-                    let _ = send.send((None, fuzz::FuzzStats::default()));
-                    return;
+            let second = start
+                + budget.deadline.map_or(std::time::Duration::from_secs(15), |d| {
+                    d.saturating_duration_since(start).div_f64(4.0).max(RANDOM_DELAY)
+                });
+            // Waits until `until` passes, unless told to go on or the budget ends.
+            let wait = |until: std::time::Instant| {
+                while std::time::Instant::now() < until && !start_now.load(Ordering::Relaxed) {
+                    if budget.exhausted().is_some() {
+                        return;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(5));
                 }
-                std::thread::sleep(std::time::Duration::from_millis(5));
+            };
+            wait(start + RANDOM_DELAY);
+            if budget.exhausted().is_some() {
+                let _ = send.send((None, fuzz::FuzzStats::default()));
+                return;
             }
-            let counter = |runs: u32| progress.random_runs.store(u64::from(runs), Ordering::Relaxed);
-            let (found, stats) = fuzz::run(&prog, &cfa, property, fuzz::FuzzLimits::default(), &budget, &counter);
+            let between = |s: &fuzz::FuzzStats| {
+                progress.random_runs.store(u64::from(s.runs), Ordering::Relaxed);
+                if s.steps >= RANDOM_FIRST_EDGES {
+                    wait(second);
+                }
+            };
+            let (found, stats) = fuzz::run(&prog, &cfa, property, fuzz::FuzzLimits::default(), &budget, &between);
             if found.is_some() {
                 if let Some(c) = &budget.cancel {
                     c.store(true, Ordering::Relaxed);
