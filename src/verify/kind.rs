@@ -1429,16 +1429,7 @@ mod tests {
     /// bmc`, `true by k-induction at k with N invariants`, `false after N steps: inputs`, or
     /// `unknown: why`.
     fn check(src: &str, expect: &str) {
-        let file = crate::base::SourceFile::new("t.c", src.to_string());
-        let (mut prog, _) = crate::cfront::parse_program(file, DataModel::Ilp32).expect("parses");
-        let (cfa, _) = crate::cfa::build(&mut prog, &CfaConfig::default()).expect("builds");
-        let config = KindConfig {
-            budget: Budget::with_time_limit(std::time::Duration::from_secs(60)),
-            max_k: 300,
-            ..KindConfig::default()
-        };
-        let (res, _) = run(&prog, &cfa, Property::UnreachCall, &config);
-        let got = match res {
+        let got = match result(src) {
             KindResult::Proof(Proof { by: ProofKind::Bmc, .. }) => "true by bmc".to_string(),
             KindResult::Proof(Proof { by: ProofKind::KInduction, k, invariants }) => {
                 let inv: Vec<_> = invariants.iter().map(|i| i.expr.clone()).collect();
@@ -1451,6 +1442,19 @@ mod tests {
             KindResult::Unknown(why) => format!("unknown: {why}"),
         };
         assert_eq!(got, expect, "{src}");
+    }
+
+    /// What the engine establishes on `src` within a generous limit.
+    fn result(src: &str) -> KindResult {
+        let file = crate::base::SourceFile::new("t.c", src.to_string());
+        let (mut prog, _) = crate::cfront::parse_program(file, DataModel::Ilp32).expect("parses");
+        let (cfa, _) = crate::cfa::build(&mut prog, &CfaConfig::default()).expect("builds");
+        let config = KindConfig {
+            budget: Budget::with_time_limit(std::time::Duration::from_secs(60)),
+            max_k: 300,
+            ..KindConfig::default()
+        };
+        run(&prog, &cfa, Property::UnreachCall, &config).0
     }
 
     const HEAD: &str =
@@ -1516,12 +1520,7 @@ mod tests {
         // `n <= 0 || i - n <= 1` (sv-benchmarks' half_2): `i <= n + 1` after the first loop unless
         // `n` was negative; the second loop needs it.
         let src = format!("{HEAD}int main(void) {{\n  int n = __VERIFIER_nondet_int();\n  if (!(n <= 1000000)) return 0;\n  int k = n, i = 0;\n  while (i < n) {{\n    k--;\n    i = i + 2;\n  }}\n  int j = 0;\n  while (j < n / 2) {{\n    if (k <= 0) reach_error();\n    k--;\n    j++;\n  }}\n  return 0;\n}}\n");
-        let file = crate::base::SourceFile::new("t.c", src.clone());
-        let (mut prog, _) = crate::cfront::parse_program(file, DataModel::Ilp32).expect("parses");
-        let (cfa, _) = crate::cfa::build(&mut prog, &CfaConfig::default()).expect("builds");
-        let config =
-            KindConfig { budget: Budget::with_time_limit(std::time::Duration::from_secs(60)), ..KindConfig::default() };
-        let (res, _) = run(&prog, &cfa, Property::UnreachCall, &config);
+        let res = result(&src);
         let KindResult::Proof(Proof { by: ProofKind::KInduction, invariants, .. }) = res else {
             panic!("no proof: {res:?}")
         };
