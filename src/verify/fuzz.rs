@@ -66,7 +66,7 @@ pub fn run(
 ) -> (Option<Found>, FuzzStats) {
     let mut stats = FuzzStats::default();
     let consts = program_constants(cfa);
-    let nondet: Vec<bool> = prog.funcs.iter().map(|f| f.name.starts_with("__VERIFIER_nondet_")).collect();
+    let nondet: Vec<bool> = prog.funcs.iter().map(|f| is_input(&f.name)).collect();
     while stats.runs < limits.runs && stats.steps < limits.total_steps && budget.exhausted().is_none() {
         let mut rng = SplitMix(0xf022_5eed_0000_0000 ^ u64::from(stats.runs).wrapping_mul(0x9e37_79b9_7f4a_7c15));
         // How often a draw is 0, for this run: loops on a nondeterministic condition run short or long.
@@ -86,6 +86,11 @@ pub fn run(
         }
     }
     (None, stats)
+}
+
+/// Whether random testing draws the results of the function `name`: `__VERIFIER_nondet_*`.
+pub fn is_input(name: &str) -> bool {
+    name.starts_with("__VERIFIER_nondet_")
 }
 
 /// A value of `bits` bits for a run whose draws are 0 in `zero` of 100 cases.

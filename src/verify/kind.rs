@@ -619,12 +619,7 @@ impl<'t, 'a> Engine<'t, 'a> {
                 res.push(Candidate { cut, kind: Template::Parity(a, true), signed: false });
                 for &c in &consts {
                     // Only constants the variable's type holds.
-                    let fits = if r.signed {
-                        r.bits >= 128 || (c >= -(1i128 << (r.bits - 1)) && c < (1i128 << (r.bits - 1)))
-                    } else {
-                        c >= 0 && (r.bits >= 127 || c < (1i128 << r.bits))
-                    };
-                    if fits {
+                    if holds_constant(r, c) {
                         res.push(Candidate { cut, kind: Template::AtMost(a, c), signed: false });
                         // `0 <= v` holds of every unsigned value.
                         if r.signed || c != 0 {
@@ -742,15 +737,7 @@ impl<'t, 'a> Engine<'t, 'a> {
             }
             // Bounds over variables of at most 32 bits: with coefficients of at most 3, exact in 64.
             let narrow: Vec<usize> = scope.iter().copied().filter(|&i| self.ts.vars[i].repr.bits <= 32).collect();
-            let range = |v: usize| {
-                let r = self.ts.vars[v].repr;
-                let (bits, signed) = (r.bits as i128, r.signed);
-                if signed {
-                    (-(1 << (bits - 1)), (1 << (bits - 1)) - 1)
-                } else {
-                    (0, (1 << bits) - 1)
-                }
-            };
+            let range = |v: usize| value_range(self.ts.vars[v].repr);
             for b in sample::bounds(cut, &samples[cut as usize], &narrow, &range) {
                 res.push(Candidate { cut, kind: Template::Linear(self.linear.len()), signed: false });
                 self.linear.push(b);
@@ -785,15 +772,7 @@ impl<'t, 'a> Engine<'t, 'a> {
             let mut atoms: Vec<Template> = Vec::new();
             for &v in &scope {
                 let r = self.ts.vars[v].repr;
-                let fits = |c: i128| {
-                    if r.signed {
-                        r.bits < 128 && c >= -(1i128 << (r.bits - 1)) && c < (1i128 << (r.bits - 1))
-                    } else {
-                        r.bits < 127 && c >= 0 && c < (1i128 << r.bits)
-                    }
-                };
-                for &(var, op, c) in comparisons.iter().filter(|&&(var, _, _)| var == self.ts.vars[v].var) {
-                    let _ = var;
+                for &(_, op, c) in comparisons.iter().filter(|&&(var, _, _)| var == self.ts.vars[v].var) {
                     // The comparison and its negation, as `v <= k` and `k <= v`.
                     let (at_most, at_least) = match op {
                         BinOp::Lt | BinOp::Ge => (c - 1, c),
@@ -805,7 +784,7 @@ impl<'t, 'a> Engine<'t, 'a> {
                             Template::AtMost(_, k) | Template::AtLeast(_, k) => k,
                             _ => unreachable!(),
                         };
-                        if fits(k) && !atoms.contains(&t) {
+                        if holds_constant(r, k) && !atoms.contains(&t) {
                             atoms.push(t);
                         }
                     }
@@ -850,15 +829,7 @@ impl<'t, 'a> Engine<'t, 'a> {
             // `a || b` with `b` a bound (`sample::bounds`) of the samples where `a` is false that some
             // sample where `a` holds breaks: `n <= 0 || i - n <= 1`.
             let narrow: Vec<usize> = scope.iter().copied().filter(|&i| self.ts.vars[i].repr.bits <= 32).collect();
-            let range = |v: usize| {
-                let r = self.ts.vars[v].repr;
-                let (bits, signed) = (r.bits as i128, r.signed);
-                if signed {
-                    (-(1 << (bits - 1)), (1 << (bits - 1)) - 1)
-                } else {
-                    (0, (1 << bits) - 1)
-                }
-            };
+            let range = |v: usize| value_range(self.ts.vars[v].repr);
             let mut split_bounds = Vec::new();
             let mut split_parities = Vec::new();
             for &t in &splits {
@@ -1174,6 +1145,25 @@ fn c_literal(k: i128, bits: u32, signed: bool) -> Option<String> {
 
 /// Variables in scope at a loop head up to which `a + b == s` templates are tried.
 const MAX_SUM_SCOPE: usize = 12;
+
+/// Whether a variable of representation `r` can hold `c` (any constant, for 128 bits).
+fn holds_constant(r: crate::symex::semantics::Repr, c: i128) -> bool {
+    if r.bits >= 127 {
+        return r.signed || c >= 0;
+    }
+    let (least, greatest) = value_range(r);
+    least <= c && c <= greatest
+}
+
+/// The least and greatest values of a representation of at most 126 bits.
+fn value_range(r: crate::symex::semantics::Repr) -> (i128, i128) {
+    let bits = r.bits as i128;
+    if r.signed {
+        (-(1 << (bits - 1)), (1 << (bits - 1)) - 1)
+    } else {
+        (0, (1 << bits) - 1)
+    }
+}
 
 /// Disjunctions tried per loop head at most.
 const MAX_DISJUNCTIONS: usize = 48;

@@ -316,13 +316,7 @@ pub fn decide_guided<G: Observer>(
                 Some(b) if !matches!(b.verdict, Verdict::Unknown(_)) => match res.verdict {
                     Verdict::Unknown(_) => Decision { kind: res.kind, ..b },
                     ref v if *v == b.verdict => res,
-                    _ => Decision {
-                        verdict: Verdict::Unknown("the engines disagree (an internal error of vcov)".into()),
-                        counterexample: None,
-                        engine: None,
-                        proof: None,
-                        ..res
-                    },
+                    _ => disagreement(res),
                 },
                 _ => res,
             };
@@ -378,7 +372,7 @@ fn spawn_random(
     budget: &symex::Budget,
     progress: &Arc<Progress>,
 ) -> Option<Random> {
-    if !prog.funcs.iter().any(|f| f.name.starts_with("__VERIFIER_nondet_")) {
+    if !prog.funcs.iter().any(|f| fuzz::is_input(&f.name)) {
         return None;
     }
     let (prog, cfa, budget, progress) = (prog.clone(), cfa.clone(), budget.clone(), progress.clone());
@@ -434,13 +428,7 @@ fn with_random(decision: Decision, random: Option<(Option<fuzz::Found>, fuzz::Fu
     let Some((edges, inputs)) = found else { return decision };
     match decision.verdict {
         Verdict::False => decision,
-        Verdict::True => Decision {
-            verdict: Verdict::Unknown("the engines disagree (an internal error of vcov)".into()),
-            counterexample: None,
-            engine: None,
-            proof: None,
-            ..decision
-        },
+        Verdict::True => disagreement(decision),
         Verdict::Unknown(_) => Decision {
             verdict: Verdict::False,
             counterexample: Some((edges, inputs)),
@@ -448,6 +436,17 @@ fn with_random(decision: Decision, random: Option<(Option<fuzz::Found>, fuzz::Fu
             proof: None,
             ..decision
         },
+    }
+}
+
+/// `decision` turned into UNKNOWN because another engine answered the opposite (a vcov bug).
+fn disagreement(decision: Decision) -> Decision {
+    Decision {
+        verdict: Verdict::Unknown("the engines disagree (an internal error of vcov)".into()),
+        counterexample: None,
+        engine: None,
+        proof: None,
+        ..decision
     }
 }
 
@@ -482,18 +481,11 @@ fn combine(explicit: Option<Decision>, res: KindResult, kind_stats: KindStats) -
         KindResult::Unknown(why) => format!("UNKNOWN ({why})"),
     };
     let kind = Some((kind_stats, said));
-    let disagree = |stats| Decision {
-        verdict: Verdict::Unknown("the engines disagree (an internal error of vcov)".into()),
-        stats,
-        counterexample: None,
-        engine: None,
-        kind: kind.clone(),
-        proof: None,
-        random: None,
-    };
     match (explicit, res) {
-        (Some(d), KindResult::Proof(_)) if d.verdict == Verdict::False => disagree(d.stats),
-        (Some(d), KindResult::Counterexample { .. }) if d.verdict == Verdict::True => disagree(d.stats),
+        (Some(d), KindResult::Proof(_)) if d.verdict == Verdict::False => disagreement(Decision { kind, ..d }),
+        (Some(d), KindResult::Counterexample { .. }) if d.verdict == Verdict::True => {
+            disagreement(Decision { kind, ..d })
+        }
         (Some(d), _) if !matches!(d.verdict, Verdict::Unknown(_)) => Decision { kind, ..d },
         (d, KindResult::Proof(p)) => Decision {
             verdict: Verdict::True,
