@@ -19,7 +19,7 @@
 //! only a limit of the whole run (time, signal, another engine deciding) stops it sooner.
 
 use crate::cfa::{Cfa, EdgeId, EdgeKind};
-use crate::cfront::ir::{Expr, Program};
+use crate::cfront::ir::Program;
 use crate::symex::{self, Budget, ConcreteEnd, InputValue, Property};
 
 use super::sample::SplitMix;
@@ -65,7 +65,10 @@ pub fn run(
     between: &dyn Fn(&FuzzStats),
 ) -> (Option<Found>, FuzzStats) {
     let mut stats = FuzzStats::default();
-    let consts = program_constants(cfa);
+    let consts = super::sample::condition_constants(cfa.edges().filter_map(|(_, e)| match &e.kind {
+        EdgeKind::Assume { cond, .. } => Some(cond),
+        _ => None,
+    }));
     let nondet: Vec<bool> = prog.funcs.iter().map(|f| is_input(&f.name)).collect();
     while stats.runs < limits.runs && stats.steps < limits.total_steps && budget.exhausted().is_none() {
         let mut rng = SplitMix(0xf022_5eed_0000_0000 ^ u64::from(stats.runs).wrapping_mul(0x9e37_79b9_7f4a_7c15));
@@ -126,26 +129,6 @@ fn draw_value(rng: &mut SplitMix, consts: &[i128], zero: u64, bits: u32, signed:
     };
     let mask = if bits >= 128 { u128::MAX } else { (1u128 << bits) - 1 };
     x as u128 & mask
-}
-
-/// The integer constants of the program's conditions, without repeats, in order.
-fn program_constants(cfa: &Cfa) -> Vec<i128> {
-    let mut res = Vec::new();
-    for (_, e) in cfa.edges() {
-        if let EdgeKind::Assume { cond, .. } = &e.kind {
-            constants(cond, &mut res);
-        }
-    }
-    res.sort_unstable();
-    res.dedup();
-    res
-}
-
-fn constants(e: &Expr, out: &mut Vec<i128>) {
-    if let crate::cfront::ir::ExprKind::IntConst(v) = e.kind {
-        out.push(v);
-    }
-    e.for_each_child(&mut |c| constants(c, out));
 }
 
 #[cfg(test)]

@@ -188,6 +188,9 @@ struct Engine<'t, 'a> {
     disjunctions: Vec<(Candidate, Candidate)>,
     /// The states simulated runs visited at each cut point (`sample::simulate`).
     samples: Vec<Vec<Vec<i128>>>,
+    /// The integer constants of the conditions on the system's edges
+    /// (`sample::condition_constants`).
+    consts: Vec<i128>,
 }
 
 /// What candidates' circuits refer to besides the state.
@@ -206,6 +209,10 @@ impl<'t, 'a> Engine<'t, 'a> {
         // found before any solving.
         let (pc, vars) = ts.fresh_state(&mut aig);
         ts.encode_step(&mut aig, &pc, &vars).map_err(|u| Halt::Why(format!("unsupported: {}", u.0)))?;
+        let consts = sample::condition_constants(ts.edges.iter().filter_map(|ie| match &cfa.edge(ie.edge).kind {
+            crate::cfa::EdgeKind::Assume { cond, .. } => Some(cond),
+            _ => None,
+        }));
         Ok(Engine {
             prog,
             cfa,
@@ -219,7 +226,19 @@ impl<'t, 'a> Engine<'t, 'a> {
             mul_order: Default::default(),
             disjunctions: Vec::new(),
             samples: Vec::new(),
+            consts,
         })
+    }
+
+    /// The constants of the bound templates `v <= c` and `c <= v`: 0 and the (at most 6) constants
+    /// of the program's conditions smallest in magnitude.
+    fn template_consts(&self) -> Vec<i128> {
+        let mut consts = self.consts.clone();
+        consts.retain(|&c| c != 0);
+        consts.sort_by_key(|c| (c.unsigned_abs(), *c));
+        consts.truncate(6);
+        consts.insert(0, 0);
+        consts
     }
 
     /// Tells the progress line what the engine is at (`Progress::kind_phase`).
@@ -460,7 +479,7 @@ impl<'t, 'a> Engine<'t, 'a> {
             interrupt.deadline = Some(now + d.saturating_duration_since(now) / share);
         }
         let phase_end = interrupt.deadline;
-        solver.set_interrupt(interrupt);
+        solver.set_interrupt(interrupt.clone());
         let mut enc = Encoder::default();
         let (pc, vars) = self.ts.fresh_state(&mut self.aig);
         let valid = self.ts.pc_valid(&mut self.aig, &pc);
@@ -489,45 +508,83 @@ impl<'t, 'a> Engine<'t, 'a> {
             after.push(self.candidate_holds(c, &st.next_pc, &st.next));
         }
         let mut alive = vec![true; cands.len()];
+        // Joint rounds first: one query whether some candidate breaks, which finds the broken ones
+        // fast. Once such a query takes longer than `JOINT_SLICE`, the candidates are checked one
+        // at a time instead: a single candidate broken is a much easier question for the solver
+        // than the disjunction of many (a proof by bit-level arithmetic for each at once).
+        let mut joint = true;
+        // One at a time: the candidates shown to hold after the step, each with the candidates its
+        // proof assumed (the failed assumptions): it must be shown again when one of those drops.
+        let mut settled = vec![false; cands.len()];
+        let mut support: Vec<Vec<usize>> = vec![Vec::new(); cands.len()];
         loop {
             self.check()?;
             if phase_end.is_some_and(|d| std::time::Instant::now() >= d) {
                 return Ok(Vec::new());
             }
             let live: Vec<usize> = (0..cands.len()).filter(|&i| alive[i]).collect();
-            if live.is_empty() {
+            let target = if joint { None } else { live.iter().copied().find(|&i| !settled[i]) };
+            if live.is_empty() || !joint && target.is_none() {
                 break;
             }
-            let broken = self.aig.or_all(live.iter().map(|&i| !after[i]));
+            let goal = match target {
+                None => self.aig.or_all(live.iter().map(|&i| !after[i])),
+                Some(i) => !after[i],
+            };
             let round = solver.new_var().pos();
-            enc.assert_under(&self.aig, &mut solver, round, broken);
+            enc.assert_under(&self.aig, &mut solver, round, goal);
             let mut assumptions: Vec<Lit> = live.iter().map(|&i| acts[i]).collect();
             assumptions.push(round);
             self.solver_calls += 1;
-            let sat = match solver.solve(&assumptions) {
+            if joint {
+                let mut sliced = interrupt.clone();
+                let slice_end = std::time::Instant::now() + JOINT_SLICE;
+                sliced.deadline = Some(phase_end.map_or(slice_end, |d| d.min(slice_end)));
+                solver.set_interrupt(sliced);
+            }
+            let result = solver.solve(&assumptions);
+            if joint {
+                solver.set_interrupt(interrupt.clone());
+            }
+            let sat = match result {
                 SatResult::Sat => true,
                 SatResult::Unsat => false,
                 SatResult::Unknown => {
                     self.check()?;
-                    return Ok(Vec::new());
+                    if !joint || phase_end.is_some_and(|d| std::time::Instant::now() >= d) {
+                        return Ok(Vec::new());
+                    }
+                    joint = false;
+                    solver.add_clause(&[!round]);
+                    continue;
                 }
             };
             let mut dropped = 0;
+            // Read the model or the failed assumptions before any clause is added (that discards them).
             if sat {
-                // Read the model before any clause is added (that discards it).
                 for &i in &live {
                     if !enc.value(&self.aig, &solver, after[i]) {
                         alive[i] = false;
                         dropped += 1;
                     }
                 }
+            } else if let Some(i) = target {
+                settled[i] = true;
+                support[i] = live.iter().copied().filter(|&j| solver.failed(acts[j])).collect();
             }
-            // The round's disjunction is never needed again.
+            // The round's goal is never needed again.
             solver.add_clause(&[!round]);
-            if !sat {
+            if !sat && target.is_none() {
                 break;
             }
-            assert!(dropped > 0, "a model of the Houdini query breaks some candidate");
+            if sat {
+                assert!(dropped > 0, "a model of the Houdini query breaks some candidate");
+                for i in 0..cands.len() {
+                    if settled[i] && support[i].iter().any(|&j| !alive[j]) {
+                        settled[i] = false;
+                    }
+                }
+            }
         }
         let mut k = 0;
         cands.retain(|_| {
@@ -597,17 +654,7 @@ impl<'t, 'a> Engine<'t, 'a> {
     fn candidates(&self) -> Vec<Candidate> {
         let ts = &self.ts;
         let mut res = Vec::new();
-        // The constants the program's conditions compare with (at most 6, the smallest in
-        // magnitude first), for bounds `v <= c` and `c <= v`.
-        let mut consts: Vec<i128> = Vec::new();
-        for ie in &ts.edges {
-            if let crate::cfa::EdgeKind::Assume { cond, .. } = &self.cfa.edge(ie.edge).kind {
-                int_consts(cond, &mut consts);
-            }
-        }
-        consts.sort_by_key(|c| (c.unsigned_abs(), *c));
-        consts.dedup();
-        consts.truncate(6);
+        let consts = self.template_consts();
         for cut in 1..ts.cuts.len() as u32 {
             let scope = self.scope(cut);
             for &a in &scope {
@@ -680,18 +727,63 @@ impl<'t, 'a> Engine<'t, 'a> {
             .collect()
     }
 
+    /// The program variables a step from cut point `cut` may write (over-approximated: any variable
+    /// an assigned lvalue names, declared, or a called function's parameter).
+    fn written_by_steps(&self, cut: u32) -> std::collections::BTreeSet<crate::cfront::ir::VarId> {
+        use crate::cfa::EdgeKind;
+        use crate::cfront::ir::{Expr, ExprKind, VarId};
+        fn names(e: &Expr, out: &mut std::collections::BTreeSet<VarId>) {
+            if let ExprKind::Var(v) = e.kind {
+                out.insert(v);
+            }
+            e.for_each_child(|c| names(c, out));
+        }
+        let ts = &self.ts;
+        let mut written = std::collections::BTreeSet::new();
+        let mut seen = vec![false; ts.nodes.len()];
+        let mut todo = vec![ts.cuts[cut as usize]];
+        while let Some(v) = todo.pop() {
+            for &ie in ts.out_edges(v) {
+                let edge = ts.edges[ie as usize];
+                match &self.cfa.edge(edge.edge).kind {
+                    EdgeKind::Assign { lhs, .. } | EdgeKind::ExternCall { lhs: Some(lhs), .. } => {
+                        names(lhs, &mut written)
+                    }
+                    EdgeKind::Decl { var, .. } => {
+                        written.insert(*var);
+                    }
+                    EdgeKind::Return(cs) => {
+                        if let Some(lhs) = &self.cfa.call_site(*cs).lhs {
+                            names(lhs, &mut written);
+                        }
+                    }
+                    EdgeKind::Call(cs) => written.extend(self.prog.func(self.cfa.call_site(*cs).callee).params.iter()),
+                    _ => {}
+                }
+                if let ts::Target::Node(w) = edge.dst {
+                    if ts.cut_of(w).is_none() && !seen[w as usize] {
+                        seen[w as usize] = true;
+                        todo.push(w);
+                    }
+                }
+            }
+        }
+        written
+    }
+
     /// Candidates from simulated runs (`verify::sample`): at every loop head, the affine equalities
     /// over the variables in scope (of at most 64 bits) and the bounds over those of at most 32
     /// bits that every sampled state there satisfies.
     fn sampled_candidates(&mut self) -> (Vec<Candidate>, Vec<Candidate>) {
         let budget = &self.config.budget;
-        let Ok(samples) = sample::simulate(&self.ts, &|| budget.exhausted().is_some()) else {
+        let Ok(samples) = sample::simulate(&self.ts, &self.consts, &|| budget.exhausted().is_some()) else {
             return (Vec::new(), Vec::new());
         };
         self.samples = samples;
         let samples = &self.samples;
         let mut res = Vec::new();
         let mut polys = Vec::new();
+        let tconsts = self.template_consts();
         for cut in 1..self.ts.cuts.len() as u32 {
             let scope: Vec<usize> = self.scope(cut).into_iter().filter(|&i| self.ts.vars[i].repr.bits <= 64).collect();
             let mut widths: Vec<u32> = scope.iter().map(|&v| self.ts.vars[v].repr.bits).collect();
@@ -711,7 +803,8 @@ impl<'t, 'a> Engine<'t, 'a> {
                 // templates have them already (`candidates`).
                 let width = |v: usize| self.ts.vars[v].repr.bits;
                 let plain = match eq.terms.as_slice() {
-                    [_] => true,
+                    // `v == c` is two bound templates when `c` is one of their constants.
+                    [(_, k)] => *k == 1 && tconsts.contains(&-eq.constant),
                     [(_, a), (_, b)] => eq.constant == 0 && *a == -*b,
                     &[(a, ka), (b, kb), (c, kc)] => {
                         eq.constant == 0
@@ -830,7 +923,16 @@ impl<'t, 'a> Engine<'t, 'a> {
             // sample where `a` holds breaks: `n <= 0 || i - n <= 1`.
             let narrow: Vec<usize> = scope.iter().copied().filter(|&i| self.ts.vars[i].repr.bits <= 32).collect();
             let range = |v: usize| value_range(self.ts.vars[v].repr);
-            let mut split_bounds = Vec::new();
+            // Per split: the bounds some other sample breaks, and those every sample satisfies.
+            #[allow(clippy::type_complexity)]
+            let mut split_bounds: Vec<(
+                Option<crate::cfront::ir::VarId>,
+                Vec<(Candidate, Linear)>,
+                Vec<(Candidate, Linear)>,
+            )> = Vec::new();
+            let written = self.written_by_steps(cut);
+            let written: std::collections::BTreeSet<Option<crate::cfront::ir::VarId>> =
+                written.into_iter().map(Some).collect();
             let mut split_parities = Vec::new();
             for &t in &splits {
                 let a = atom(t);
@@ -851,20 +953,33 @@ impl<'t, 'a> Engine<'t, 'a> {
                         }
                     }
                 }
-                // Relations between two variables with a small constant: a bound on one variable
-                // of the samples that happen to be drawn says little.
+                // Relations between two variables with a small constant (a bound on one variable
+                // of the samples that happen to be drawn says little): those some other sample
+                // breaks, and those all satisfy (perhaps inductive only where `a` is false).
+                let (mut strict, mut loose) = (Vec::new(), Vec::new());
                 for b in sample::bounds_of(cut, &rest, &narrow, &range, true) {
                     let unit = b.terms.iter().all(|&(_, k)| k.abs() == 1);
-                    if b.terms.len() == 2 && unit && b.constant.abs() <= 16 && !samples.iter().all(|s| b.holds(s)) {
-                        split_bounds.push((a, b));
+                    if b.terms.len() == 2 && unit && b.constant.abs() <= 16 {
+                        let everywhere = samples.iter().all(|s| b.holds(s));
+                        if everywhere { &mut loose } else { &mut strict }.push((a, b));
                     }
                 }
+                let var = t.first().map(|v| self.ts.vars[v].var);
+                split_bounds.push((var, strict, loose));
             }
             for pair in strict.into_iter().chain(split_parities).chain(loose).take(MAX_DISJUNCTIONS) {
                 res.push(Candidate { cut, kind: Template::Or(self.disjunctions.len()), signed: false });
                 self.disjunctions.push(pair);
             }
-            for (a, bound) in split_bounds.into_iter().take(MAX_DISJUNCTIONS) {
+            // The splits over a variable no step from here writes first (a mode the loop keeps,
+            // as `flag` or `n`), then those that tell the samples apart the most (by their bounds
+            // the others break); from each, its bounds the others break, then the rest, at most
+            // `MAX_SPLIT_BOUNDS`.
+            split_bounds.sort_by_key(|(var, strict, _)| (written.contains(var), std::cmp::Reverse(strict.len())));
+            let split_bounds = split_bounds
+                .into_iter()
+                .flat_map(|(_, strict, loose)| strict.into_iter().chain(loose).take(MAX_SPLIT_BOUNDS));
+            for (a, bound) in split_bounds.take(MAX_DISJUNCTIONS) {
                 let b = Candidate { cut, kind: Template::Linear(self.linear.len()), signed: false };
                 self.linear.push(bound);
                 res.push(Candidate { cut, kind: Template::Or(self.disjunctions.len()), signed: false });
@@ -1145,6 +1260,8 @@ fn c_literal(k: i128, bits: u32, signed: bool) -> Option<String> {
 
 /// Variables in scope at a loop head up to which `a + b == s` templates are tried.
 const MAX_SUM_SCOPE: usize = 12;
+/// How long a joint Houdini query may take before the candidates are checked one at a time.
+const JOINT_SLICE: std::time::Duration = std::time::Duration::from_millis(300);
 
 /// Whether a variable of representation `r` can hold `c` (any constant, for 128 bits).
 fn holds_constant(r: crate::symex::semantics::Repr, c: i128) -> bool {
@@ -1167,6 +1284,8 @@ fn value_range(r: crate::symex::semantics::Repr) -> (i128, i128) {
 
 /// Disjunctions tried per loop head at most.
 const MAX_DISJUNCTIONS: usize = 48;
+/// Disjunctions with a bound per split of the samples at most (`Engine::disjunctive_candidates`).
+const MAX_SPLIT_BOUNDS: usize = 12;
 
 /// Whether two one-variable templates over the same variable say more together (`a || b`) than
 /// either alone: `v <= k` or `l <= v` with a gap between them (`k + 1 < l`), or a bound and a parity.
@@ -1238,6 +1357,23 @@ fn var_const_comparisons(
     e.for_each_child(|c| var_const_comparisons(c, out));
 }
 
+/// The width in which `eq` is evaluated: 64 bits (its meaning, `Template::Linear`), or the fewest
+/// signed bits that hold every value its sum can take (the same constraint then, exactly).
+fn linear_width(eq: &Linear, state: &[ts::StateVar]) -> u32 {
+    let mut most = eq.constant.unsigned_abs();
+    for &(v, k) in &eq.terms {
+        let r = state[v].repr;
+        if r.bits >= 64 {
+            return 64;
+        }
+        let magnitude = if r.signed { 1u128 << (r.bits - 1) } else { (1u128 << r.bits) - 1 };
+        most = most.saturating_add(k.unsigned_abs().saturating_mul(magnitude));
+    }
+    // `most` and `-most` in two's complement: its bits and a sign bit.
+    let bits = 128 - most.leading_zeros() + 1;
+    bits.clamp(2, 64)
+}
+
 /// A candidate invariant: a template instance at a cut point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Candidate {
@@ -1245,26 +1381,6 @@ struct Candidate {
     kind: Template,
     /// Whether the template's first variable is signed (for the bounds).
     signed: bool,
-}
-
-/// The integer constants of `e`.
-fn int_consts(e: &crate::cfront::ir::Expr, out: &mut Vec<i128>) {
-    use crate::cfront::ir::{ExprKind, UnOp};
-    match &e.kind {
-        ExprKind::IntConst(v) => out.push(*v),
-        // `-1000000` is a negation of a constant in C.
-        ExprKind::Unary(UnOp::Neg, a) if matches!(a.strip_implicit().kind, ExprKind::IntConst(_)) => {
-            if let ExprKind::IntConst(v) = a.strip_implicit().kind {
-                out.push(-v);
-            }
-        }
-        ExprKind::Unary(_, a) | ExprKind::Cast(a, _) => int_consts(a, out),
-        ExprKind::Binary(_, a, b) => {
-            int_consts(a, out);
-            int_consts(b, out);
-        }
-        _ => {}
-    }
 }
 
 /// Templates over state variables (indices into `Ts::vars`), compared in their own type.
@@ -1370,14 +1486,17 @@ impl Candidate {
             }
             Template::Linear(i) => {
                 let eq = &linear[i];
-                let mut sum = Bv::constant(eq.constant as u128, 64);
+                // In 64 bits, or fewer when the sum of the terms' magnitudes fits: the same
+                // constraint, a smaller circuit.
+                let w = linear_width(eq, state);
+                let mut sum = Bv::constant(eq.constant as u128 & mask(w), w);
                 for &(v, k) in &eq.terms {
-                    let x = if state[v].repr.signed { vars[v].sext(64) } else { vars[v].zext(64) };
-                    let term = x.mul(aig, &Bv::constant(k as u128, 64));
+                    let x = if state[v].repr.signed { vars[v].sext(w) } else { vars[v].zext(w) };
+                    let term = x.mul(aig, &Bv::constant(k as u128 & mask(w), w));
                     sum = sum.add(aig, &term);
                 }
                 if eq.at_most {
-                    sum.sle(aig, &Bv::zero(64))
+                    sum.sle(aig, &Bv::zero(w))
                 } else {
                     sum.is_zero(aig)
                 }
@@ -1484,7 +1603,7 @@ mod tests {
         let src = format!("{HEAD}int main(void) {{\n  int n = __VERIFIER_nondet_int();\n  if (!(0 < n && n < 1000)) return 0;\n  int i = 0;\n  int x = 0;\n  while (i < n) {{\n    if (__VERIFIER_nondet_int()) x = x + 2; else x = x + 3;\n    i++;\n  }}\n  if (x < 2 * n) reach_error();\n  return 0;\n}}\n");
         check(
             &src,
-            "true by k-induction at 0 with [0 <= n, n <= 1000, 0 <= i, i <= 1000, i <= n, -(long long)n + 1LL <= 0LL, (long long)i * 2LL - (long long)x <= 0LL, -(long long)i * 3LL + (long long)x <= 0LL]",
+            "true by k-induction at 0 with [0 <= n, n <= 1000, 0 <= i, i <= 1000, i <= n, (long long)n - 999LL <= 0LL, -(long long)n + 1LL <= 0LL, (long long)i * 2LL - (long long)x <= 0LL, -(long long)i * 3LL + (long long)x <= 0LL]",
         );
     }
 
@@ -1518,6 +1637,87 @@ mod tests {
         assert!(exprs.contains(&"(n <= 0) || (-(long long)n + (long long)i - 1LL <= 0LL)"), "{exprs:?}");
     }
 
+    /// The invariants of a k-induction proof of `src`; panics when there is none.
+    fn proof_invariants(src: &str) -> Vec<String> {
+        match result(src) {
+            KindResult::Proof(Proof { by: ProofKind::KInduction, invariants, .. }) => {
+                invariants.into_iter().map(|i| i.expr).collect()
+            }
+            res => panic!("no proof by k-induction: {res:?}"),
+        }
+    }
+
+    #[test]
+    fn a_variable_zero_at_a_loop_head_is_a_candidate_without_a_zero_in_the_program() {
+        // `k <= 0` in the first loop (no condition compares with 0), so `i == k` in the second
+        // (sv-benchmarks' fragtest_simple).
+        let src = format!(
+            "{HEAD}int main(void) {{
+  int i = 0, k = 0;
+  while (__VERIFIER_nondet_int() && i <= 1000000) i = i + 1;
+  i = 0;
+  while (__VERIFIER_nondet_int() && i <= 1000000) {{
+    i = i + 1;
+    k = k + 1;
+  }}
+  if (k != i) reach_error();
+  return 0;
+}}
+"
+        );
+        let inv = proof_invariants(&src);
+        assert!(inv.iter().any(|e| e == "k <= 0"), "{inv:?}");
+        assert!(inv.iter().any(|e| e == "i == k"), "{inv:?}");
+    }
+
+    #[test]
+    fn a_relation_bounded_by_the_programs_constants_keeps_a_counter_from_wrapping() {
+        // `l - k <= 999998`: the simulated runs draw the program's constants (`l = 999999`), and
+        // with `k <= 1000000` it keeps `l + 1` from wrapping around, so `1 <= l` is inductive
+        // (nest-if3). Its proof is too hard for one joint query; one candidate at a time it is not.
+        let src = format!(
+            "{HEAD}int main(void) {{
+  int n = __VERIFIER_nondet_int();
+  int l = __VERIFIER_nondet_int();
+  if (!(l > 0 && l < 1000000 && n < 1000000)) return 0;
+  for (int k = 1; k < n; k++) {{
+    for (int i = l; i < n; i++) {{
+      if (i < 1) reach_error();
+    }}
+    if (__VERIFIER_nondet_int()) l = l + 1;
+  }}
+  return 0;
+}}
+"
+        );
+        let inv = proof_invariants(&src);
+        assert!(inv.iter().any(|e| e == "(long long)l - (long long)k - 999998LL <= 0LL"), "{inv:?}");
+    }
+
+    #[test]
+    fn a_relation_all_samples_satisfy_joins_a_split_when_alone_it_is_not_inductive() {
+        // `flag <= 0 || j - i - 1 <= 0` and `flag <= 0 || a - b <= 0` (ddlm2013): both hold of every
+        // sample, but only where `flag > 0` are they inductive.
+        let src = format!(
+            "{HEAD}int main(void) {{
+  unsigned int i, j = 1, a = 0, b = 0;
+  int flag = __VERIFIER_nondet_int();
+  if (flag) i = 0; else i = 1;
+  while (__VERIFIER_nondet_int()) {{
+    a++;
+    b += j - i;
+    i += 2;
+    if (i % 2 == 0) j += 2; else j++;
+  }}
+  if (flag && a != b) reach_error();
+  return 0;
+}}
+"
+        );
+        let inv = proof_invariants(&src);
+        assert!(inv.iter().any(|e| e.starts_with("(flag <= 0) || ") || e.starts_with("(0 <= flag) || ")), "{inv:?}");
+    }
+
     #[test]
     fn a_polynomial_equality_of_simulated_runs_is_proven_by_algebra() {
         // `y*y + y == 2*x` over `long long`, with the bound an `int` (nla-digbench's ps2): SAT alone
@@ -1543,7 +1743,7 @@ mod tests {
         let src = format!("{HEAD}int main(void) {{\n  int x1 = __VERIFIER_nondet_int();\n  int x2 = __VERIFIER_nondet_int();\n  if (!(x1 >= 0 && x1 < 1000 && x2 > 0 && x2 < 1000)) return 0;\n  int y1 = 0, y2 = 0, y3 = x1;\n  while (y3 != 0) {{\n    if (y2 + 1 == x2) {{\n      y1 = y1 + 1;\n      y2 = 0;\n    }} else {{\n      y2 = y2 + 1;\n    }}\n    y3 = y3 - 1;\n  }}\n  if (y1 * x2 + y2 != x1) reach_error();\n  return 0;\n}}\n");
         check(
             &src,
-            "true by k-induction at 0 with [0 <= x1, x1 <= 1000, 0 <= x2, 1 <= x2, x2 <= 1000, 0 <= y2, y2 <= 1000, 0 <= y3, y3 <= 1000, y3 <= x1, y2 <= x2, y2 < x2, (unsigned int)x1 - (unsigned int)y2 - (unsigned int)y3 - (unsigned int)x2 * (unsigned int)y1 == 0U]",
+            "true by k-induction at 0 with [0 <= x1, x1 <= 1000, 0 <= x2, 1 <= x2, x2 <= 1000, 0 <= y2, y2 <= 1000, 0 <= y3, y3 <= 1000, y3 <= x1, y2 <= x2, y2 < x2, (long long)x1 - 999LL <= 0LL, (long long)x2 - 999LL <= 0LL, -(long long)y1 <= 0LL, (long long)y1 + (long long)y3 - 999LL <= 0LL, (long long)y2 + (long long)y3 - 999LL <= 0LL, (unsigned int)x1 - (unsigned int)y2 - (unsigned int)y3 - (unsigned int)x2 * (unsigned int)y1 == 0U]",
         );
     }
 

@@ -9,15 +9,18 @@
 //!
 //! The simulation evaluates the circuit of one step (`Ts::encode_step`) for 64 runs at once, one
 //! bit of a machine word per run. A run starts at the entry with small values, draws the inputs of
-//! each step (mostly small numbers: the constants of loop programs are), and starts again when its
-//! step is blocked (an assumption fails, the program ended), may be bad, or it took its share of
-//! steps. The simulation ends after `MAX_ROUNDS` steps, or sooner when the circuit is large
+//! each step (mostly small numbers: the constants of loop programs are; sometimes one of the
+//! constants of the program's conditions or a neighbour, for the bounds the program sets), and
+//! starts again when its step is blocked (an assumption fails, the program ended), may be bad, or
+//! it took its share of steps. States past a cut point's share are kept only when they widen the
+//! range of a variable there (the extremes are rare draws). The simulation ends after `MAX_ROUNDS` steps, or sooner when the circuit is large
 //! (`MAX_WORK`) or the runs stopped finding new states.
 //!
 //! Invariant: the same program and limits give the same candidates (a fixed seed, no clock).
 
 use rustc_hash::FxHashSet;
 
+use crate::cfront::ir::{Expr, ExprKind, UnOp};
 use crate::sat::{Aig, AigLit, AigNode};
 
 use super::poly::PolyEq;
@@ -27,6 +30,8 @@ use super::ts::{InputKind, Ts, Unsupported};
 const LANES: usize = 64;
 /// Distinct states kept per cut point.
 const MAX_SAMPLES: usize = 2_048;
+/// States kept per cut point beyond `MAX_SAMPLES`, each with a value beyond all the others'.
+const MAX_EXTREME_SAMPLES: usize = 256;
 /// Circuit nodes evaluated in all, over every step (a bound on the simulation's time).
 const MAX_WORK: usize = 40_000_000;
 /// Steps of the 64 runs at most.
@@ -57,8 +62,9 @@ pub struct Linear {
 }
 
 /// The states the simulation visited at each cut point (values of every state variable, signed
-/// as the variable's type), at most `MAX_SAMPLES` each.
-pub fn simulate(ts: &Ts, give_up: &dyn Fn() -> bool) -> Result<Vec<Vec<Vec<i128>>>, Unsupported> {
+/// as the variable's type), at most `MAX_SAMPLES` each, and up to `MAX_EXTREME_SAMPLES` more that
+/// widen the range of some variable.
+pub fn simulate(ts: &Ts, consts: &[i128], give_up: &dyn Fn() -> bool) -> Result<Vec<Vec<Vec<i128>>>, Unsupported> {
     let mut aig = Aig::default();
     let (pc, vars) = ts.fresh_state(&mut aig);
     let step = ts.encode_step(&mut aig, &pc, &vars)?;
@@ -98,8 +104,10 @@ pub fn simulate(ts: &Ts, give_up: &dyn Fn() -> bool) -> Result<Vec<Vec<Vec<i128>
         })
         .collect();
     let mut rng = SplitMix(0x5eed_1e55_c0ff_ee00);
-    let mut lanes: Vec<Lane> = (0..LANES).map(|_| Lane::start(ts, &mut rng)).collect();
+    let mut lanes: Vec<Lane> = (0..LANES).map(|_| Lane::start(ts, &mut rng, consts)).collect();
     let mut samples: Vec<FxHashSet<Vec<i128>>> = vec![FxHashSet::default(); ts.cuts.len()];
+    // The least and greatest value of each variable over the states kept at each cut point.
+    let mut ranges: Vec<Vec<(i128, i128)>> = vec![Vec::new(); ts.cuts.len()];
     let mut val = vec![0u64; n_nodes];
     let mut input_words = vec![0u64; aig.n_inputs()];
     let mut drawn = vec![vec![0u128; step.inputs.len()]; LANES];
@@ -113,7 +121,7 @@ pub fn simulate(ts: &Ts, give_up: &dyn Fn() -> bool) -> Result<Vec<Vec<Vec<i128>
         stale += 1;
         for d in drawn.iter_mut() {
             for (k, x) in d.iter_mut().enumerate() {
-                *x = rng.draw(step.inputs[k].bv.width(), signed_input[k]);
+                *x = rng.draw(step.inputs[k].bv.width(), signed_input[k], consts);
             }
         }
         for (i, w) in input_words.iter_mut().enumerate() {
@@ -139,7 +147,7 @@ pub fn simulate(ts: &Ts, give_up: &dyn Fn() -> bool) -> Result<Vec<Vec<Vec<i128>
         for (lane, l) in lanes.iter_mut().enumerate() {
             let bit = |lit: AigLit| value(&val, lit) >> lane & 1 == 1;
             if bad >> lane & 1 == 1 || l.steps >= RUN_STEPS || l.blocked >= MAX_BLOCKED {
-                *l = Lane::start(ts, &mut rng);
+                *l = Lane::start(ts, &mut rng, consts);
                 continue;
             }
             l.steps += 1;
@@ -153,10 +161,24 @@ pub fn simulate(ts: &Ts, give_up: &dyn Fn() -> bool) -> Result<Vec<Vec<Vec<i128>
                 l.vars[v] = bv.bits().iter().enumerate().fold(0u128, |acc, (j, &b)| acc | (bit(b) as u128) << j);
             }
             let Some(seen) = samples.get_mut(l.pc as usize) else { continue };
-            let state =
-                || ts.vars.iter().zip(&l.vars).map(|(sv, &x)| as_int(x, sv.repr.bits, sv.repr.signed)).collect();
-            if l.pc != 0 && seen.len() < MAX_SAMPLES && seen.insert(state()) {
+            if l.pc == 0 || seen.len() >= MAX_SAMPLES + MAX_EXTREME_SAMPLES {
+                continue;
+            }
+            let state: Vec<i128> =
+                ts.vars.iter().zip(&l.vars).map(|(sv, &x)| as_int(x, sv.repr.bits, sv.repr.signed)).collect();
+            // Past `MAX_SAMPLES`, only a state with a value beyond every kept one's (the program's
+            // extremes are rare draws, and the bounds need them).
+            let range = &mut ranges[l.pc as usize];
+            let extreme = range.is_empty() || state.iter().zip(range.iter()).any(|(x, (lo, hi))| x < lo || x > hi);
+            if (seen.len() < MAX_SAMPLES || extreme) && seen.insert(state.clone()) {
                 stale = 0;
+                if range.is_empty() {
+                    *range = state.iter().map(|&x| (x, x)).collect();
+                }
+                for (x, (lo, hi)) in state.iter().zip(range.iter_mut()) {
+                    *lo = (*lo).min(*x);
+                    *hi = (*hi).max(*x);
+                }
             }
         }
     }
@@ -531,6 +553,29 @@ fn as_int(x: u128, bits: u32, signed: bool) -> i128 {
     }
 }
 
+/// The integer constants of the conditions `conds` (`-1000000` as the negative number), sorted,
+/// without repeats.
+pub(super) fn condition_constants<'e>(conds: impl IntoIterator<Item = &'e Expr>) -> Vec<i128> {
+    fn walk(e: &Expr, out: &mut Vec<i128>) {
+        match &e.kind {
+            ExprKind::IntConst(v) => out.push(*v),
+            ExprKind::Unary(UnOp::Neg, a) if matches!(a.strip_implicit().kind, ExprKind::IntConst(_)) => {
+                if let ExprKind::IntConst(v) = a.strip_implicit().kind {
+                    out.push(-v);
+                }
+            }
+            _ => e.for_each_child(&mut |c| walk(c, out)),
+        }
+    }
+    let mut res = Vec::new();
+    for c in conds {
+        walk(c, &mut res);
+    }
+    res.sort_unstable();
+    res.dedup();
+    res
+}
+
 /// One simulated run.
 struct Lane {
     pc: u32,
@@ -541,8 +586,8 @@ struct Lane {
 
 impl Lane {
     /// A run at the entry; variables small (the entry's step sets what the program initializes).
-    fn start(ts: &Ts, rng: &mut SplitMix) -> Lane {
-        let vars = ts.vars.iter().map(|v| rng.draw(v.repr.bits, v.repr.signed)).collect();
+    fn start(ts: &Ts, rng: &mut SplitMix, consts: &[i128]) -> Lane {
+        let vars = ts.vars.iter().map(|v| rng.draw(v.repr.bits, v.repr.signed, consts)).collect();
         Lane { pc: 0, vars, steps: 0, blocked: 0 }
     }
 }
@@ -560,8 +605,8 @@ impl SplitMix {
     }
 
     /// A value of `bits` bits: mostly small (0 to 8, then to 100, negative ones when signed),
-    /// sometimes larger, now and then any pattern.
-    fn draw(&mut self, bits: u32, signed: bool) -> u128 {
+    /// sometimes larger or one of `consts` (the program's) or a neighbour, now and then any pattern.
+    fn draw(&mut self, bits: u32, signed: bool, consts: &[i128]) -> u128 {
         let r = self.next();
         let small = |n: u64| (r >> 8) % n;
         let x: i128 = match r % 16 {
@@ -571,6 +616,9 @@ impl SplitMix {
             10..=11 if signed => -(small(100) as i128) - 1,
             10..=12 => small(10_001) as i128,
             13 => 1,
+            14 if !consts.is_empty() => {
+                consts[(self.next() % consts.len() as u64) as usize] + (self.next() % 3) as i128 - 1
+            }
             _ => ((self.next() as u128) << 64 | self.next() as u128) as i128,
         };
         let mask = if bits >= 128 { u128::MAX } else { (1u128 << bits) - 1 };
