@@ -511,19 +511,25 @@ impl<'t, 'a> Engine<'t, 'a> {
         // Joint rounds first: one query whether some candidate breaks, which finds the broken ones
         // fast. Once such a query takes longer than `JOINT_SLICE`, the candidates are checked one
         // at a time instead: a single candidate broken is a much easier question for the solver
-        // than the disjunction of many (a proof by bit-level arithmetic for each at once).
+        // than the disjunction of many (a proof by bit-level arithmetic for each at once). A
+        // candidate whose own query takes longer than `SINGLE_SLICE` is asked again after the
+        // others, without a slice.
         let mut joint = true;
         // One at a time: the candidates shown to hold after the step, each with the candidates its
         // proof assumed (the failed assumptions): it must be shown again when one of those drops.
         let mut settled = vec![false; cands.len()];
         let mut support: Vec<Vec<usize>> = vec![Vec::new(); cands.len()];
+        let mut hard = vec![false; cands.len()];
         loop {
             self.check()?;
             if phase_end.is_some_and(|d| std::time::Instant::now() >= d) {
                 return Ok(Vec::new());
             }
             let live: Vec<usize> = (0..cands.len()).filter(|&i| alive[i]).collect();
-            let target = if joint { None } else { live.iter().copied().find(|&i| !settled[i]) };
+            // The candidates whose own query outlasted `SINGLE_SLICE` last (most drops come from the
+            // others, and each drop may ask again what rested on the dropped one).
+            let unsettled = |hard_ones: bool| live.iter().copied().find(|&i| !settled[i] && hard[i] == hard_ones);
+            let target = if joint { None } else { unsettled(false).or_else(|| unsettled(true)) };
             if live.is_empty() || !joint && target.is_none() {
                 break;
             }
@@ -536,14 +542,19 @@ impl<'t, 'a> Engine<'t, 'a> {
             let mut assumptions: Vec<Lit> = live.iter().map(|&i| acts[i]).collect();
             assumptions.push(round);
             self.solver_calls += 1;
-            if joint {
+            let slice = match target {
+                None => Some(JOINT_SLICE),
+                Some(i) if !hard[i] => Some(SINGLE_SLICE),
+                Some(_) => None,
+            };
+            if let Some(slice) = slice {
                 let mut sliced = interrupt.clone();
-                let slice_end = std::time::Instant::now() + JOINT_SLICE;
+                let slice_end = std::time::Instant::now() + slice;
                 sliced.deadline = Some(phase_end.map_or(slice_end, |d| d.min(slice_end)));
                 solver.set_interrupt(sliced);
             }
             let result = solver.solve(&assumptions);
-            if joint {
+            if slice.is_some() {
                 solver.set_interrupt(interrupt.clone());
             }
             let sat = match result {
@@ -551,10 +562,13 @@ impl<'t, 'a> Engine<'t, 'a> {
                 SatResult::Unsat => false,
                 SatResult::Unknown => {
                     self.check()?;
-                    if !joint || phase_end.is_some_and(|d| std::time::Instant::now() >= d) {
+                    if slice.is_none() || phase_end.is_some_and(|d| std::time::Instant::now() >= d) {
                         return Ok(Vec::new());
                     }
-                    joint = false;
+                    match target {
+                        None => joint = false,
+                        Some(i) => hard[i] = true,
+                    }
                     solver.add_clause(&[!round]);
                     continue;
                 }
@@ -1262,6 +1276,8 @@ fn c_literal(k: i128, bits: u32, signed: bool) -> Option<String> {
 const MAX_SUM_SCOPE: usize = 12;
 /// How long a joint Houdini query may take before the candidates are checked one at a time.
 const JOINT_SLICE: std::time::Duration = std::time::Duration::from_millis(300);
+/// How long the query of one candidate may take before it is asked again after the others.
+const SINGLE_SLICE: std::time::Duration = std::time::Duration::from_millis(200);
 
 /// Whether a variable of representation `r` can hold `c` (any constant, for 128 bits).
 fn holds_constant(r: crate::symex::semantics::Repr, c: i128) -> bool {
