@@ -938,15 +938,10 @@ impl<'t, 'a> Engine<'t, 'a> {
             let narrow: Vec<usize> = scope.iter().copied().filter(|&i| self.ts.vars[i].repr.bits <= 32).collect();
             let range = |v: usize| value_range(self.ts.vars[v].repr);
             // Per split: the bounds some other sample breaks, and those every sample satisfies.
+            // With whether the split's variable is a mode (no step from here writes it).
             #[allow(clippy::type_complexity)]
-            let mut split_bounds: Vec<(
-                Option<crate::cfront::ir::VarId>,
-                Vec<(Candidate, Linear)>,
-                Vec<(Candidate, Linear)>,
-            )> = Vec::new();
+            let mut split_bounds: Vec<(bool, Vec<(Candidate, Linear)>, Vec<(Candidate, Linear)>)> = Vec::new();
             let written = self.written_by_steps(cut);
-            let written: std::collections::BTreeSet<Option<crate::cfront::ir::VarId>> =
-                written.into_iter().map(Some).collect();
             let mut split_parities = Vec::new();
             for &t in &splits {
                 let a = atom(t);
@@ -978,8 +973,8 @@ impl<'t, 'a> Engine<'t, 'a> {
                         if everywhere { &mut loose } else { &mut strict }.push((a, b));
                     }
                 }
-                let var = t.first().map(|v| self.ts.vars[v].var);
-                split_bounds.push((var, strict, loose));
+                let mode = t.first().is_some_and(|v| !written.contains(&self.ts.vars[v].var));
+                split_bounds.push((mode, strict, loose));
             }
             for pair in strict.into_iter().chain(split_parities).chain(loose).take(MAX_DISJUNCTIONS) {
                 res.push(Candidate { cut, kind: Template::Or(self.disjunctions.len()), signed: false });
@@ -989,7 +984,7 @@ impl<'t, 'a> Engine<'t, 'a> {
             // as `flag` or `n`), then those that tell the samples apart the most (by their bounds
             // the others break); from each, its bounds the others break, then the rest, at most
             // `MAX_SPLIT_BOUNDS`.
-            split_bounds.sort_by_key(|(var, strict, _)| (written.contains(var), std::cmp::Reverse(strict.len())));
+            split_bounds.sort_by_key(|(mode, strict, _)| (!mode, std::cmp::Reverse(strict.len())));
             let split_bounds = split_bounds
                 .into_iter()
                 .flat_map(|(_, strict, loose)| strict.into_iter().chain(loose).take(MAX_SPLIT_BOUNDS));

@@ -13,8 +13,8 @@
 //! constants of the program's conditions or a neighbour, for the bounds the program sets), and
 //! starts again when its step is blocked (an assumption fails, the program ended), may be bad, or
 //! it took its share of steps. States past a cut point's share are kept only when they widen the
-//! range of a variable there (the extremes are rare draws). The simulation ends after `MAX_ROUNDS` steps, or sooner when the circuit is large
-//! (`MAX_WORK`) or the runs stopped finding new states.
+//! range of a variable there (the extremes are rare draws). The simulation ends after `MAX_ROUNDS`
+//! steps, or sooner when the circuit is large (`MAX_WORK`) or the runs stopped finding new states.
 //!
 //! Invariant: the same program and limits give the same candidates (a fixed seed, no clock).
 
@@ -107,7 +107,7 @@ pub fn simulate(ts: &Ts, consts: &[i128], give_up: &dyn Fn() -> bool) -> Result<
     let mut lanes: Vec<Lane> = (0..LANES).map(|_| Lane::start(ts, &mut rng, consts)).collect();
     let mut samples: Vec<FxHashSet<Vec<i128>>> = vec![FxHashSet::default(); ts.cuts.len()];
     // The least and greatest value of each variable over the states kept at each cut point.
-    let mut ranges: Vec<Vec<(i128, i128)>> = vec![Vec::new(); ts.cuts.len()];
+    let mut ranges: Vec<Vec<(i128, i128)>> = vec![vec![(i128::MAX, i128::MIN); ts.vars.len()]; ts.cuts.len()];
     let mut val = vec![0u64; n_nodes];
     let mut input_words = vec![0u64; aig.n_inputs()];
     let mut drawn = vec![vec![0u128; step.inputs.len()]; LANES];
@@ -169,16 +169,14 @@ pub fn simulate(ts: &Ts, consts: &[i128], give_up: &dyn Fn() -> bool) -> Result<
             // Past `MAX_SAMPLES`, only a state with a value beyond every kept one's (the program's
             // extremes are rare draws, and the bounds need them).
             let range = &mut ranges[l.pc as usize];
-            let extreme = range.is_empty() || state.iter().zip(range.iter()).any(|(x, (lo, hi))| x < lo || x > hi);
-            if (seen.len() < MAX_SAMPLES || extreme) && seen.insert(state.clone()) {
+            let extreme = state.iter().zip(range.iter()).any(|(x, (lo, hi))| x < lo || x > hi);
+            if (seen.len() < MAX_SAMPLES || extreme) && !seen.contains(&state) {
                 stale = 0;
-                if range.is_empty() {
-                    *range = state.iter().map(|&x| (x, x)).collect();
-                }
                 for (x, (lo, hi)) in state.iter().zip(range.iter_mut()) {
                     *lo = (*lo).min(*x);
                     *hi = (*hi).max(*x);
                 }
+                seen.insert(state);
             }
         }
     }
