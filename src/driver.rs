@@ -9,6 +9,7 @@ pub mod evidence;
 pub mod output;
 mod preprocess;
 mod progress;
+mod proofs;
 pub mod region;
 pub mod replay;
 pub mod signals;

@@ -498,6 +498,21 @@ impl Cfa {
         })
     }
 
+    /// For each of `lines` (ascending), the edges that count for it under `rule`: an execution
+    /// covers the line only by taking one of them.
+    pub fn edges_counting_for(&self, lines: &[u32], rule: LineRule) -> Vec<Vec<EdgeId>> {
+        let mut res = vec![Vec::new(); lines.len()];
+        for (id, _) in self.edges() {
+            if let Some((a, b)) = self.counted_lines(id, rule) {
+                let from = lines.partition_point(|&l| l < a);
+                for (i, _) in lines.iter().enumerate().skip(from).take_while(|(_, &l)| l <= b) {
+                    res[i].push(id);
+                }
+            }
+        }
+        res
+    }
+
     /// The lines of every edge that counts for coverage: CPAchecker's lines to cover, ascending.
     pub fn lines_to_cover(&self, rule: LineRule) -> Vec<u32> {
         let all: Vec<EdgeId> = self.edges().map(|(id, _)| id).collect();

@@ -195,6 +195,11 @@ pub struct CoverageOpts {
     /// the lines it has not covered not coverable, with counters abstracted away (0: at once).
     #[arg(long, value_name = "EDGES", default_value_t = crate::coverage::search::DEFAULT_PROOF_AFTER)]
     pub proof_after: u64,
+    /// Do not try to prove the lines the search leaves undecided not coverable by bounded model
+    /// checking and k-induction over the whole program (with invariants it proves at the loop
+    /// heads), which runs beside the search for programs of integer variables.
+    #[arg(long)]
+    pub no_induction: bool,
     /// Keep every link read from fresh memory null or fresh. By default a link (a pointer to a list
     /// head: a struct whose members all point to its own type) may also point back into the memory
     /// that holds it, as an empty list's head does, so that walks of the environment's lists end.

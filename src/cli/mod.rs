@@ -193,6 +193,7 @@ fn coverage_config(
         confirm: a.confirm,
         reproducible: a.reproducible,
         proof_after: a.proof_after,
+        induction: !a.no_induction,
         assume: assumptions(&a.assume),
         alias_links: !a.no_alias_links,
         property,

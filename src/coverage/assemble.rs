@@ -11,8 +11,8 @@ use std::path::PathBuf;
 
 use super::result::{
     self, BlockedAt, BranchInfo, Confirmation, CoverageResult, DecidedAssuming, Dropped, ExecutionRecord,
-    ExecutionSource, FunctionInfo, InexactReason, InputValue, LineStatus, Origin, ProofFacts, PropertyStatus,
-    Provenance, SearchEnd, SearchState, Times, UndecidedLines,
+    ExecutionSource, FunctionInfo, InexactReason, InputValue, LineStatus, NotCoverableBy, Origin, ProgramProofs,
+    ProofFacts, PropertyStatus, Provenance, SearchEnd, SearchState, Times, UndecidedLines,
 };
 use super::search::{FoundBug, SearchOutcome};
 use super::{undecided, Analysis, RuledOut};
@@ -151,6 +151,8 @@ pub struct Assembly<'a> {
     pub times: Times,
     /// Whether timings are zeroed (`--reproducible`): the timeline's too.
     pub reproducible: bool,
+    /// Lines proven not coverable by BMC or k-induction over the whole program.
+    pub program_proofs: ProgramProofs,
 }
 
 /// The result: every claim of it decided from what was measured.
@@ -181,7 +183,14 @@ pub fn assemble(analysis: &Analysis, prog: &Program, a: Assembly<'_>) -> (Covera
         (None, Some((no_exit, ruled_out))) => (no_exit, ruled_out, analysis.lines_into_unexplored().to_vec()),
         (None, None) => Default::default(),
     };
-    let mut decided: Vec<u32> = proven.iter().chain(&no_exit).chain(&ruled_out.all).chain(&frontier).copied().collect();
+    let mut decided: Vec<u32> = proven
+        .iter()
+        .chain(&no_exit)
+        .chain(&ruled_out.all)
+        .chain(&frontier)
+        .chain(a.program_proofs.lines.keys())
+        .copied()
+        .collect();
     decided.sort_unstable();
     decided.dedup();
     let state: SearchState = result::search_state(end, dropped);
@@ -192,16 +201,10 @@ pub fn assemble(analysis: &Analysis, prog: &Program, a: Assembly<'_>) -> (Covera
         extern_writes: o.proof_extern_writes,
         proof_assumed: o.proof_assumed,
         search_assumed: o.assumed,
+        complete: state == SearchState::Complete,
     });
-    let not_coverable_by = result::not_coverable_by(
-        &line_status,
-        proofs,
-        &no_exit,
-        &frontier,
-        &ruled_out.all,
-        &ruled_out.by_undefined_call,
-        &ruled_out.by_null_access,
-    );
+    let not_coverable_by =
+        result::not_coverable_by(&line_status, proofs, &a.program_proofs.lines, &no_exit, &frontier, &ruled_out);
     let decided_assuming = end
         .filter(|_| !dropped.any())
         .and_then(SearchEnd::complete_assuming)
@@ -210,6 +213,12 @@ pub fn assemble(analysis: &Analysis, prog: &Program, a: Assembly<'_>) -> (Covera
             not_coverable: line_status.iter().filter(|(_, s)| **s == LineStatus::Unknown).map(|(&l, _)| l).collect(),
         })
         .filter(|d| !d.not_coverable.is_empty());
+    // The invariants are evidence only where an argument rests on them.
+    let invariants =
+        match not_coverable_by.values().any(|by| matches!(by, NotCoverableBy::Induction { invariants: 1.., .. })) {
+            true => a.program_proofs.invariants.clone(),
+            false => Vec::new(),
+        };
     let bug = o.and_then(|o| o.bugs.first());
     let undecided = o.and_then(|o| undecided_lines(analysis, prog, o, &line_status));
     let result = CoverageResult {
@@ -252,6 +261,7 @@ pub fn assemble(analysis: &Analysis, prog: &Program, a: Assembly<'_>) -> (Covera
             .assumptions(),
         decided_assuming,
         not_coverable_by,
+        invariants,
         undefined_paths: o.map_or(0, |o| o.undefined_paths),
         undefined: o.map(|o| o.undefined.clone()).unwrap_or_default(),
         assumed_violations: o.map_or((0, None), |o| (o.assumed_violations, o.assumed_violation.clone())),

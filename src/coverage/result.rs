@@ -397,6 +397,20 @@ pub enum NotCoverableBy {
         /// The accepted assumptions it relies on.
         assumed: Approx,
     },
+    /// Bounded model checking of the whole program (`ProgramProofs`): every execution ends within
+    /// `steps` steps between loop heads, and none reaches it.
+    Bmc {
+        /// The steps.
+        steps: u32,
+    },
+    /// k-induction over the whole program (`ProgramProofs`), with the invariants proven at its loop
+    /// heads: no execution reaches it.
+    Induction {
+        /// The steps of the argument (0: no step from a state the invariants allow reaches it).
+        k: u32,
+        /// How many invariants it assumed.
+        invariants: usize,
+    },
 }
 
 impl NotCoverableBy {
@@ -424,6 +438,21 @@ impl fmt::Display for NotCoverableBy {
                 )
             }
             NotCoverableBy::Values => return f.write_str("value analysis of automaton x CFA"),
+            NotCoverableBy::Bmc { steps } => {
+                return write!(f, "bounded model checking of the program: every execution ends within {steps} step(s)")
+            }
+            NotCoverableBy::Induction { k: 0, invariants: n @ 1.. } => {
+                return write!(
+                    f,
+                    "invariants: no step from a state the program's {n} proven invariant(s) allow reaches it"
+                )
+            }
+            NotCoverableBy::Induction { k, invariants: 0 } => {
+                return write!(f, "k-induction over the program (k = {k})")
+            }
+            NotCoverableBy::Induction { k, invariants } => {
+                return write!(f, "k-induction over the program (k = {k}, {invariants} invariant(s))")
+            }
             NotCoverableBy::Abstraction { counters, extern_writes, assumed } => {
                 match (extern_writes, counters) {
                     (false, _) => f.write_str("counter abstraction")?,
@@ -458,21 +487,45 @@ pub struct ProofFacts<'a> {
     pub proof_assumed: Approx,
     /// The accepted assumptions the search relied on.
     pub search_assumed: Approx,
+    /// Whether the search explored every path (its lines not covered are its to argue).
+    pub complete: bool,
+}
+
+/// Lines proven not coverable by an argument over the whole program, without the automaton:
+/// BMC or k-induction shows that no execution (without a violation or undefined behaviour before)
+/// takes an edge that counts for the line, so none covers it inside the explored region either.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ProgramProofs {
+    /// The lines and their argument (`NotCoverableBy::Bmc` or `NotCoverableBy::Induction`).
+    pub lines: BTreeMap<u32, NotCoverableBy>,
+    /// The invariants the inductive arguments assumed.
+    pub invariants: Vec<LoopInvariant>,
+}
+
+/// An invariant proven at a loop head of the program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoopInvariant {
+    /// The function.
+    pub function: String,
+    /// The line of the loop head.
+    pub line: u32,
+    /// The invariant, a C expression.
+    pub expr: String,
 }
 
 /// The argument of every line `status` says is not coverable: no path to the end of `main`
 /// (`no_exit`), only edges into the unexplored region (`frontier`), the value analysis of the
-/// product (`ruled_out`, `by_undefined_call` and `by_null_access` parts of `ruled_out`), the proof pass, or the
-/// exhaustive search (`search`, `None` when no search ran: then only the first three can argue).
+/// product (`ruled_out`, past an undefined call or a null access first), the proof pass, the
+/// exhaustive search when it was complete (`search`, `None` when no search ran), a proof over the
+/// whole program (`program`), or else the search.
 /// All line lists are ascending.
 pub fn not_coverable_by(
     status: &BTreeMap<u32, LineStatus>,
     search: Option<ProofFacts<'_>>,
+    program: &BTreeMap<u32, NotCoverableBy>,
     no_exit: &[u32],
     frontier: &[u32],
-    ruled_out: &[u32],
-    by_undefined_call: &[u32],
-    by_null_access: &[u32],
+    ruled_out: &super::RuledOut,
 ) -> BTreeMap<u32, NotCoverableBy> {
     let has = |lines: &[u32], l: u32| lines.binary_search(&l).is_ok();
     status
@@ -483,22 +536,24 @@ pub fn not_coverable_by(
                 NotCoverableBy::NoExit
             } else if has(frontier, l) {
                 NotCoverableBy::Frontier
-            } else if has(by_undefined_call, l) {
+            } else if has(&ruled_out.by_undefined_call, l) {
                 NotCoverableBy::PastUndefinedCall
-            } else if has(by_null_access, l) {
+            } else if has(&ruled_out.by_null_access, l) {
                 NotCoverableBy::PastNullAccess
-            } else if has(ruled_out, l) {
+            } else if has(&ruled_out.all, l) {
                 NotCoverableBy::Values
-            } else {
-                let s = search?;
-                match has(s.proven, l) {
-                    true => NotCoverableBy::Abstraction {
-                        counters: s.counters,
-                        extern_writes: s.extern_writes,
-                        assumed: s.proof_assumed,
-                    },
-                    false => NotCoverableBy::ExhaustiveSearch { assumed: s.search_assumed },
+            } else if let Some(s) = search.filter(|s| has(s.proven, l)) {
+                NotCoverableBy::Abstraction {
+                    counters: s.counters,
+                    extern_writes: s.extern_writes,
+                    assumed: s.proof_assumed,
                 }
+            } else if let Some(s) = search.filter(|s| s.complete) {
+                NotCoverableBy::ExhaustiveSearch { assumed: s.search_assumed }
+            } else if let Some(&by) = program.get(&l) {
+                by
+            } else {
+                NotCoverableBy::ExhaustiveSearch { assumed: search?.search_assumed }
             };
             Some((l, by))
         })
@@ -917,6 +972,9 @@ pub struct CoverageResult {
     pub decided_assuming: Option<DecidedAssuming>,
     /// For every line proven not coverable, the argument (`not_coverable_by`).
     pub not_coverable_by: BTreeMap<u32, NotCoverableBy>,
+    /// The invariants proven at the program's loop heads that `Induction` arguments of
+    /// `not_coverable_by` assumed (empty when none did).
+    pub invariants: Vec<LoopInvariant>,
     /// Paths the search ended at possible undefined behaviour.
     pub undefined_paths: u64,
     /// Where undefined behaviour can happen (see `UndefinedAt`), by line.
@@ -1236,8 +1294,69 @@ mod tests {
         );
     }
 
+    fn ruled(all: &[u32], by_undefined_call: &[u32], by_null_access: &[u32]) -> super::super::RuledOut {
+        super::super::RuledOut {
+            all: all.to_vec(),
+            by_undefined_call: by_undefined_call.to_vec(),
+            by_null_access: by_null_access.to_vec(),
+        }
+    }
+
+    #[test]
+    fn a_proof_over_the_whole_program_argues_for_the_lines_the_search_left() {
+        let status: BTreeMap<u32, LineStatus> =
+            [(2, LineStatus::NotCoverable), (3, LineStatus::NotCoverable), (4, LineStatus::NotCoverable)]
+                .into_iter()
+                .collect();
+        let program: BTreeMap<u32, NotCoverableBy> = [
+            (2, NotCoverableBy::Induction { k: 0, invariants: 2 }),
+            (3, NotCoverableBy::Induction { k: 3, invariants: 0 }),
+            (4, NotCoverableBy::Bmc { steps: 7 }),
+        ]
+        .into_iter()
+        .collect();
+        let facts = ProofFacts {
+            proven: &[4],
+            counters: true,
+            extern_writes: false,
+            proof_assumed: Approx::NONE,
+            search_assumed: Approx::NONE,
+            complete: false,
+        };
+        let by = not_coverable_by(&status, Some(facts), &program, &[], &[], &ruled(&[], &[], &[]));
+        assert_eq!(
+            by[&2].to_string(),
+            "invariants: no step from a state the program's 2 proven invariant(s) allow reaches it"
+        );
+        assert_eq!(by[&3].to_string(), "k-induction over the program (k = 3)");
+        // The search's own proof comes first.
+        assert_eq!(by[&4].to_string(), "counter abstraction");
+        assert_eq!(
+            NotCoverableBy::Induction { k: 2, invariants: 5 }.to_string(),
+            "k-induction over the program (k = 2, 5 invariant(s))"
+        );
+        assert_eq!(
+            NotCoverableBy::Bmc { steps: 7 }.to_string(),
+            "bounded model checking of the program: every execution ends within 7 step(s)"
+        );
+        // Without a search, too.
+        let by = not_coverable_by(&status, None, &program, &[], &[], &ruled(&[], &[], &[]));
+        assert_eq!((by[&3], by[&4]), (program[&3], program[&4]));
+        // A complete search decided the lines itself.
+        let by = not_coverable_by(
+            &status,
+            Some(ProofFacts { complete: true, ..facts }),
+            &program,
+            &[],
+            &[],
+            &ruled(&[], &[], &[]),
+        );
+        assert_eq!(by[&2], NotCoverableBy::ExhaustiveSearch { assumed: Approx::NONE });
+    }
+
     #[test]
     fn every_not_coverable_line_names_its_argument_and_assumptions() {
+        let none = BTreeMap::new();
         let status: BTreeMap<u32, LineStatus> = [
             (1, LineStatus::Covered(1)),
             (2, LineStatus::NotCoverable),
@@ -1253,8 +1372,9 @@ mod tests {
             extern_writes: false,
             proof_assumed: Approx::NONE,
             search_assumed: Approx::LAZY_MEMORY,
+            complete: true,
         };
-        let by = not_coverable_by(&status, Some(facts), &[5], &[], &[], &[], &[]);
+        let by = not_coverable_by(&status, Some(facts), &none, &[5], &[], &ruled(&[], &[], &[]));
         assert_eq!(by.len(), 3);
         assert_eq!(by[&2].to_string(), "exhaustive search, assuming fresh-pointers");
         assert_eq!(by[&3].to_string(), "counter abstraction");
@@ -1262,29 +1382,29 @@ mod tests {
         assert_eq!(by[&5].to_string(), "no path to the end of main");
         // A proof that took what functions without body write as arbitrary says so.
         let facts = ProofFacts { extern_writes: true, ..facts };
-        let by = not_coverable_by(&status, Some(facts), &[5], &[], &[], &[], &[]);
+        let by = not_coverable_by(&status, Some(facts), &none, &[5], &[], &ruled(&[], &[], &[]));
         assert_eq!(by[&3].to_string(), "search with what functions without body write abstracted away");
         let facts = ProofFacts { counters: true, ..facts };
-        let by = not_coverable_by(&status, Some(facts), &[5], &[], &[], &[], &[]);
+        let by = not_coverable_by(&status, Some(facts), &none, &[5], &[], &ruled(&[], &[], &[]));
         assert_eq!(by[&3].to_string(), "counter abstraction, with what functions without body write abstracted away");
         // Without a search only the lines a static argument decides are not coverable.
         let unsearched: BTreeMap<u32, LineStatus> =
             [(1, LineStatus::OverOnly), (5, LineStatus::NotCoverable)].into_iter().collect();
-        let by = not_coverable_by(&unsearched, None, &[5], &[], &[], &[], &[]);
+        let by = not_coverable_by(&unsearched, None, &none, &[5], &[], &ruled(&[], &[], &[]));
         assert_eq!(by.into_iter().collect::<Vec<_>>(), [(5, NotCoverableBy::NoExit)]);
         // The static arguments, in their order: no way out, then the frontier, then the values
         // (past an undefined call first), with or without a search.
-        let by = not_coverable_by(&status, None, &[5], &[3, 5], &[2], &[], &[]);
+        let by = not_coverable_by(&status, None, &none, &[5], &[3, 5], &ruled(&[2], &[], &[]));
         assert_eq!(
             (by[&2], by[&3], by[&5]),
             (NotCoverableBy::Values, NotCoverableBy::Frontier, NotCoverableBy::NoExit)
         );
         assert_eq!(by[&2].to_string(), "value analysis of automaton x CFA");
         assert_eq!(by[&3].to_string(), "only on edges into the unexplored region");
-        let by = not_coverable_by(&status, Some(facts), &[5], &[], &[2], &[2], &[]);
+        let by = not_coverable_by(&status, Some(facts), &none, &[5], &[], &ruled(&[2], &[2], &[]));
         assert_eq!(by[&2], NotCoverableBy::PastUndefinedCall);
         assert!(by[&2].by_values() && NotCoverableBy::Values.by_values() && !by[&5].by_values());
-        let by = not_coverable_by(&status, Some(facts), &[5], &[], &[2], &[], &[2]);
+        let by = not_coverable_by(&status, Some(facts), &none, &[5], &[], &ruled(&[2], &[], &[2]));
         assert_eq!(by[&2], NotCoverableBy::PastNullAccess);
         assert!(by[&2].by_values());
         assert_eq!(

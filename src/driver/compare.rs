@@ -333,6 +333,7 @@ mod tests {
             instance: None,
             progress: false,
             stats: false,
+            induction: true,
         }
     }
 

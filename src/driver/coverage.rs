@@ -10,6 +10,7 @@ use anyhow::{bail, Context, Result};
 use super::evidence::{stage_counterexample, stage_test_suite};
 use super::output::{self, Dest, Staged};
 use super::progress::ProgressLine;
+use super::proofs;
 use super::{cpu_seconds, file_name, load_automaton, load_program};
 use crate::base::{Diagnostic, Severity};
 use crate::cfa::{self, Cfa, EdgeId, LineRule};
@@ -111,6 +112,9 @@ pub struct CoverageConfig {
     pub progress: bool,
     /// Return the executor's statistics as text. [default: false]
     pub stats: bool,
+    /// Try to prove the lines the search leaves undecided not coverable by BMC and k-induction over
+    /// the whole program (`driver::proofs`). [default: true]
+    pub induction: bool,
 }
 
 /// The outcome of a coverage run.
@@ -288,6 +292,9 @@ fn result_options(config: &CoverageConfig) -> Vec<String> {
     if config.confirm {
         push(&["--confirm"]);
     }
+    if !config.induction {
+        push(&["--no-induction"]);
+    }
     match config.texts {
         Some(crate::cfa::Generation::V1) => push(&["--cpachecker-texts", "1"]),
         Some(crate::cfa::Generation::V2 | crate::cfa::Generation::V23) => push(&["--cpachecker-texts", "2"]),
@@ -365,11 +372,54 @@ pub(crate) fn measure(
     let analysis = compose(config, prog, cfa, aut, &mut diags)?;
     let t_compose = t_compose_start.elapsed().as_secs_f64();
     super::watchdog::enter(super::watchdog::Phase::Searching);
-    let Found { mut claimed, unreproducible, search, signal, search_end } =
-        find_executions(config, prog, cfa, &analysis, start, share, &mut diags)?;
+    let signals = super::signals::StopSignals::install()?;
+    // The proofs over the whole program run beside the search, under the same limits (only a
+    // search's run with a time limit: `driver::proofs`).
+    let budget = search_budget(config, start, &signals);
+    let running = (config.induction && config.executions_from.is_none())
+        .then(|| proofs::start(&analysis, prog, config.property, budget.clone()))
+        .flatten();
+    let found = find_executions(config, prog, cfa, &analysis, start, share, &signals, &mut diags);
+    // A search that decided every line, or stopped at a bug as asked, needs no proofs.
+    let wanted = found.as_ref().is_ok_and(|f| {
+        f.search.as_ref().is_some_and(|o| !o.end.complete() && (o.bugs.is_empty() || config.continue_after_bug))
+    });
+    let proofs = match running {
+        Some(r) if wanted => {
+            let limited =
+                !matches!(budget.exhausted(), None | Some(symex::StopReason::Requested)) || budget.memory_exhausted();
+            Some(r.finish(limited))
+        }
+        Some(r) => {
+            r.cancel();
+            None
+        }
+        None => None,
+    };
+    let Found { mut claimed, unreproducible, search, signal, search_end } = found?;
     let t_confirm_start = Instant::now();
     let confirmation = confirm(config, &mut claimed, search.as_ref(), start)?;
     let t_confirm = t_confirm_start.elapsed().as_secs_f64();
+    let proofs = proofs.and_then(|done| {
+        let mut covered: Vec<u32> = claimed.iter().flat_map(|c| c.record.lines.iter().copied()).collect();
+        covered.sort_unstable();
+        match proofs::consistent(done, &covered) {
+            Ok(done) => Some(done),
+            Err(line) => {
+                diags.push(Diagnostic::new(
+                    Severity::Warning,
+                    &config.program,
+                    line,
+                    0,
+                    format!(
+                        "the proofs over the whole program say no execution reaches line {line}, which an execution \
+                         covers; none of them is used (please report this)"
+                    ),
+                ));
+                None
+            }
+        }
+    });
     // Without a search, the lines no terminating execution reaches are still decided.
     let unsearched = match &search {
         Some(_) => None,
@@ -411,10 +461,22 @@ pub(crate) fn measure(
         instance: config.instance.clone().unwrap_or_else(|| default_instance(&config.program)),
         times,
         reproducible: config.reproducible,
+        program_proofs: proofs.as_ref().map(|d| d.proofs.clone()).unwrap_or_default(),
     };
     let (result, paths) = assemble::assemble(&analysis, prog, assembly);
     let bug = search.as_ref().and_then(|o| o.bugs.first().cloned());
-    let stats = search.as_ref().filter(|_| config.stats).and_then(|o| stats_text(o, &result.times));
+    let stats = search.as_ref().filter(|_| config.stats).and_then(|o| stats_text(o, &result.times)).map(|mut s| {
+        if let Some(d) = &proofs {
+            s.push_str(&format!(
+                "  proofs over the program:     {} line(s), {} invariant(s), {:.3} s; ended: {}\n",
+                d.proofs.lines.len(),
+                d.proofs.invariants.len(),
+                d.seconds,
+                d.ended
+            ));
+        }
+        s
+    });
     Ok(Measured { result, paths, bug, signal, stats, diagnostics: diags })
 }
 
@@ -451,6 +513,7 @@ struct Found {
 }
 
 /// The executions of `--executions-from` (counterexample automata), or those the search generates.
+#[allow(clippy::too_many_arguments)]
 fn find_executions(
     config: &CoverageConfig,
     prog: &Program,
@@ -458,6 +521,7 @@ fn find_executions(
     analysis: &Analysis,
     start: Instant,
     share: Option<Share<'_>>,
+    signals: &super::signals::StopSignals,
     diags: &mut Vec<Diagnostic>,
 ) -> Result<Found> {
     if let Some(dir) = &config.executions_from {
@@ -477,7 +541,7 @@ fn find_executions(
         Some(Share { names, participant }) => (names, Some(participant)),
         None => (&[][..], None),
     };
-    let (outcome, signal, search_end) = generate(config, prog, analysis, start, participant)?;
+    let (outcome, signal, search_end) = generate(config, prog, analysis, start, participant, signals)?;
     let (claimed, unreproducible) = assemble::executions_of_search(prog, &outcome, names);
     Ok(Found { claimed, unreproducible, search: Some(outcome), signal, search_end })
 }
@@ -641,22 +705,11 @@ fn generate(
     analysis: &Analysis,
     start: Instant,
     mut participant: Option<Participant>,
+    signals: &super::signals::StopSignals,
 ) -> Result<(SearchOutcome, Option<i32>, f64)> {
-    let signals = super::signals::StopSignals::install()?;
-    // With `--confirm` the gcc replay after the search needs time of its own: the search gets
-    // `CONFIRM_SEARCH_SHARE` of the limit, the replay the rest (executions it has not replayed by the
-    // limit are not counted).
-    let search_limit = config.time_limit.map(|l| if config.confirm { l.mul_f64(CONFIRM_SEARCH_SHARE) } else { l });
     let explore = ExploreConfig {
         property: config.property,
-        budget: Budget {
-            deadline: search_limit.map(|l| start + l),
-            stop: Some(signals.flag()),
-            memory: Some(config.memory_limit_mb.unwrap_or(symex::DEFAULT_MEMORY_MB) << 20),
-            memory_flag: Some(super::watchdog::memory_flag()),
-            cancel: None,
-            movable: None,
-        },
+        budget: search_budget(config, start, signals),
         alias_links: config.alias_links,
         ..ExploreConfig::default()
     };
@@ -675,6 +728,22 @@ fn generate(
     let search_end = start.elapsed().as_secs_f64();
     progress.finish(&outcome, search_end);
     Ok((outcome, signals.received(), search_end))
+}
+
+/// The limits of the search (and of the proofs beside it): the time limit from `start` (with
+/// `--confirm` the gcc replay after the search needs time of its own: the search gets
+/// `CONFIRM_SEARCH_SHARE` of the limit, the replay the rest, and executions it has not replayed by
+/// the limit are not counted), the signals, the memory limit.
+fn search_budget(config: &CoverageConfig, start: Instant, signals: &super::signals::StopSignals) -> Budget {
+    let search_limit = config.time_limit.map(|l| if config.confirm { l.mul_f64(CONFIRM_SEARCH_SHARE) } else { l });
+    Budget {
+        deadline: search_limit.map(|l| start + l),
+        stop: Some(signals.flag()),
+        memory: Some(config.memory_limit_mb.unwrap_or(symex::DEFAULT_MEMORY_MB) << 20),
+        memory_flag: Some(super::watchdog::memory_flag()),
+        cancel: None,
+        movable: None,
+    }
 }
 
 /// The share of `--timelimit` the search gets with `--confirm`.

@@ -39,6 +39,10 @@ struct Report<'a> {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     decided_assuming: Vec<DecidedAssumingJson>,
     not_coverable_by: BTreeMap<u32, String>,
+    /// The invariants proven at the program's loop heads that arguments of `not_coverable_by`
+    /// assumed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    invariants: Vec<InvariantJson<'a>>,
     undefined_behaviour: Undefined<'a>,
     /// Paths that violate the property only relative to the accepted assumptions.
     violations_under_assumptions: Undefined<'a>,
@@ -184,6 +188,16 @@ struct BlockedJson<'a> {
 }
 
 /// Where the search found that undefined behaviour can happen (the executions end there).
+/// An invariant at a loop head.
+#[derive(Serialize)]
+struct InvariantJson<'a> {
+    function: &'a str,
+    /// The line of the loop.
+    line: u32,
+    /// A C expression over the program's variables.
+    invariant: &'a str,
+}
+
 #[derive(Serialize)]
 struct Undefined<'a> {
     paths: u64,
@@ -320,6 +334,11 @@ pub fn coverage_json(res: &CoverageResult) -> String {
         generate: res.generate.name(),
         assumptions: res.assumed.iter().map(|&(name, statement)| Assumption { name, statement }).collect(),
         not_coverable_by: res.not_coverable_by.iter().map(|(&l, by)| (l, by.to_string())).collect(),
+        invariants: res
+            .invariants
+            .iter()
+            .map(|i| InvariantJson { function: &i.function, line: i.line, invariant: &i.expr })
+            .collect(),
         undefined_behaviour: Undefined {
             paths: res.undefined_paths,
             places: {

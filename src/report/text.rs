@@ -89,6 +89,18 @@ pub fn coverage_summary(res: &CoverageResult) -> String {
             "{into_unexplored} line(s) not coverable: only edges into the unexplored region count for them, and an execution's lines end before such an edge",
         ));
     }
+    let by_program =
+        res.n_not_coverable_by(|b| matches!(b, NotCoverableBy::Bmc { .. } | NotCoverableBy::Induction { .. }));
+    if by_program > 0 {
+        let invariants = match res.invariants.len() {
+            0 => String::new(),
+            n => format!(", with {n} invariant(s) proven at its loop heads (listed in the JSON report)"),
+        };
+        notes.push(format!(
+            "{by_program} line(s) not coverable: no execution of the program reaches them (bounded model checking and \
+             k-induction over the whole program{invariants})"
+        ));
+    }
     let without_exit = res.n_not_coverable_by(|b| *b == NotCoverableBy::NoExit);
     if without_exit > 0 {
         notes.push(format!("{without_exit} line(s) not coverable: no path leads from them to the end of main"));

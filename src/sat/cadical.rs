@@ -107,6 +107,13 @@ impl CadicalBackend {
         self.interrupt = interrupt;
     }
 
+    /// Makes the next `solve` give up (`SatResult::Unknown`) after `n` conflicts: a bound on work
+    /// that, unlike a deadline, gives the same answers on every machine.
+    pub fn limit_conflicts(&mut self, n: i32) {
+        // "conflicts" is one of CaDiCaL's limits, so setting it cannot fail.
+        let _ = self.solver.set_limit("conflicts", n);
+    }
+
     /// The interrupt conditions in force.
     pub fn interrupt(&self) -> &Interrupt {
         &self.interrupt

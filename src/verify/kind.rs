@@ -49,6 +49,14 @@ pub struct KindConfig {
     pub max_candidates: usize,
     /// Where the engine says what it is doing (`Progress::kind_phase`, `Progress::k`). [default: none]
     pub progress: Option<std::sync::Arc<super::Progress>>,
+    /// The work of one SAT query, in conflicts. When set, a query that needs more answers nothing
+    /// (Houdini drops its candidate, a line stays unproven), and no clock orders Houdini's
+    /// questions, so the same program gives the same invariants on every machine unless the
+    /// budget's deadline passes. [default: none]
+    pub conflicts: Option<i32>,
+    /// Try disjunctions of the program's comparisons when the step case still fails after the other
+    /// invariants (the last phase: many candidates, rarely needed). [default: true]
+    pub disjunctions: bool,
 }
 
 /// What the engine established.
@@ -119,7 +127,15 @@ pub struct KindStats {
 
 impl Default for KindConfig {
     fn default() -> KindConfig {
-        KindConfig { budget: Budget::default(), max_k: 10_000, invariants: true, max_candidates: 3_000, progress: None }
+        KindConfig {
+            budget: Budget::default(),
+            max_k: 10_000,
+            invariants: true,
+            max_candidates: 3_000,
+            progress: None,
+            conflicts: None,
+            disjunctions: true,
+        }
     }
 }
 
@@ -170,6 +186,87 @@ pub fn run(prog: &Program, cfa: &Cfa, property: Property, config: &KindConfig) -
     (res, stats)
 }
 
+/// How a target (a set of CFA edges) was shown never taken by `unreachable`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unreached {
+    /// Every execution ends within this many steps (cut point to cut point), and none takes it.
+    Bmc {
+        /// The steps.
+        steps: u32,
+    },
+    /// No execution takes it within `k` steps, and `k` steps from any state the invariants allow
+    /// that avoid it are never followed by one that takes it (k-induction; at `k = 0`, no step from
+    /// such a state takes it).
+    Induction {
+        /// The steps of the argument.
+        k: u32,
+        /// Whether the step case assumed the invariants (`Unreachability::invariants`).
+        invariants: bool,
+    },
+}
+
+/// What `unreachable` established.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Unreachability {
+    /// Per target, how it was shown never taken; `None` where it was not.
+    pub proven: Vec<Option<Unreached>>,
+    /// The invariants the inductive arguments assumed, as C expressions (those that have one).
+    pub invariants: Vec<Invariant>,
+    /// Why the engine proved nothing more: no transition system, a limit, or the largest `k` reached.
+    pub ended: String,
+}
+
+/// Shows sets of CFA edges (`targets`) never taken by any execution of `prog` in which no violation
+/// of `property` and no undefined behaviour happened before, by BMC and k-induction over the
+/// transition system of `verify::ts` with the invariants `run` proves. A target some execution
+/// takes stays unproven; so does one the budget, `max_k` or the work cap leaves open. What is
+/// proven before a limit stops the engine is kept.
+/// `publish` gets what is established so far after each step forward.
+pub fn unreachable(
+    prog: &Program,
+    cfa: &Cfa,
+    property: Property,
+    targets: &[Vec<EdgeId>],
+    config: &KindConfig,
+    publish: &mut dyn FnMut(&Unreachability),
+) -> (Unreachability, KindStats) {
+    let mut stats = KindStats::default();
+    let mut out = Unreachability { proven: vec![None; targets.len()], ..Unreachability::default() };
+    let res = Engine::new(prog, cfa, property, config).and_then(|mut engine| {
+        let res = engine.unreachable(targets, &mut stats, &mut out, publish);
+        stats.solver_calls = engine.solver_calls;
+        res
+    });
+    out.ended = match res {
+        Ok(None) => "every target proven or taken by an execution".to_string(),
+        Ok(Some(k)) => format!("no proof of the others up to k = {k}"),
+        Err(Halt::Stopped(s)) => s.describe().to_string(),
+        Err(Halt::Why(why)) => why,
+    };
+    (out, stats)
+}
+
+/// The targets of `unreachable`: each one's inlined edges, and whether it is still open (neither
+/// proven nor taken by an execution).
+struct Targets {
+    inlined: Vec<Vec<u32>>,
+    open: Vec<bool>,
+}
+
+impl Targets {
+    fn any_open(&self) -> bool {
+        self.open.iter().any(|&o| o)
+    }
+}
+
+/// `unreachable`'s base case: the unrolling from the entry and how many depths it has shown free
+/// of open targets (`stuck` once the work cap left a query open).
+struct BaseCase {
+    unroll: Unroll,
+    depth: u32,
+    stuck: bool,
+}
+
 struct Engine<'t, 'a> {
     prog: &'a Program,
     cfa: &'a Cfa,
@@ -191,6 +288,14 @@ struct Engine<'t, 'a> {
     /// The integer constants of the conditions on the system's edges
     /// (`sample::condition_constants`).
     consts: Vec<i128>,
+}
+
+/// What the step case must show: the property (no violation, no undefined behaviour), or that
+/// no step takes the inlined edges marked (`unreachable`).
+#[derive(Clone, Copy)]
+enum Goal<'g> {
+    Property,
+    Taken(&'g [bool]),
 }
 
 /// What candidates' circuits refer to besides the state.
@@ -273,61 +378,29 @@ impl<'t, 'a> Engine<'t, 'a> {
         }
     }
 
+    /// `solve`, giving up after `cap` conflicts (`KindConfig::conflicts`): `None` when the cap left
+    /// the query open.
+    fn solve_capped(&mut self, solver: &mut CadicalBackend, assumptions: &[Lit], cap: Option<i32>) -> H<Option<bool>> {
+        let Some(cap) = cap else { return self.solve(solver, assumptions).map(Some) };
+        self.solver_calls += 1;
+        solver.limit_conflicts(cap);
+        match solver.solve(assumptions) {
+            SatResult::Sat => Ok(Some(true)),
+            SatResult::Unsat => Ok(Some(false)),
+            SatResult::Unknown => match self.config.budget.exhausted() {
+                Some(s) => Err(Halt::Stopped(s)),
+                None if self.config.budget.memory_exhausted() => Err(Halt::Stopped(StopReason::Memory)),
+                None => Ok(None),
+            },
+        }
+    }
+
     fn encode(&mut self, pc: &Bv, vars: &[Bv]) -> H<Step> {
         self.ts.encode_step(&mut self.aig, pc, vars).map_err(|u| Halt::Why(format!("unsupported: {}", u.0)))
     }
 
     fn run(&mut self, stats: &mut KindStats) -> H<KindResult> {
-        let mut invariants = Vec::new();
-        self.phase(1);
-        if self.config.invariants {
-            // Cheap templates first, then the equalities simulated runs suggest, sums and the runs'
-            // bounds (the most numerous), each relative to what the phases before proved; a phase
-            // that does not reach its fixpoint within its share of the time proves nothing. Of the
-            // simulated runs' invariants, those the others imply are left out (they would only
-            // weigh on every later query and the witness).
-            let (cheap, sums): (Vec<Candidate>, Vec<Candidate>) =
-                self.candidates().into_iter().partition(|c| !matches!(c.kind, Template::Sum(..)));
-            let (sampled, polys) = self.sampled_candidates();
-            let (equalities, bounds): (Vec<Candidate>, Vec<Candidate>) =
-                sampled.into_iter().partition(|c| match c.kind {
-                    Template::Linear(i) => !self.linear[i].at_most,
-                    kind => matches!(kind, Template::LowBits(..)),
-                });
-            stats.candidates = cheap.len() + sums.len() + equalities.len() + bounds.len() + polys.len();
-            let mut enough = false;
-            for (k, phase) in [cheap, equalities, sums, bounds].into_iter().enumerate() {
-                // The bounds only when the step case needs more than the others at k = 0.
-                if k == 3 && !phase.is_empty() && self.inductive(&invariants)? {
-                    enough = true;
-                    break;
-                }
-                let proven = self.houdini(phase, &invariants, 4)?;
-                let proven = if k % 2 == 1 { self.without_implied(proven, &invariants)? } else { proven };
-                invariants.extend(proven);
-            }
-            // The polynomial equalities, proven by algebra (`verify::poly`), only when the step
-            // case still needs more: their multipliers weigh on every query.
-            if !polys.is_empty() && !enough && !self.inductive(&invariants)? {
-                // Kept only if they settle a condition of the program or make the step case at
-                // k = 0 go through: otherwise their multipliers would only slow every later step.
-                let (proven, blocked) = self.proven_polys(polys);
-                let mut with = invariants.clone();
-                with.extend(proven);
-                if blocked > 0 || self.inductive(&with)? {
-                    invariants = with;
-                }
-            }
-            // Disjunctions of the program's comparisons, last: they are many and rarely needed.
-            if !enough && !self.inductive(&invariants)? {
-                let disjunctions = self.disjunctive_candidates(&invariants);
-                stats.candidates += disjunctions.len();
-                // The last phase: half of the time left (what is proven now is all the unrolling
-                // will have).
-                let proven = self.houdini(disjunctions, &invariants, 2)?;
-                invariants.extend(proven);
-            }
-        }
+        let invariants = self.invariants(stats, Goal::Property)?;
         stats.proven = invariants.len();
         let mut base = Unroll {
             solver: self.solver(),
@@ -389,6 +462,302 @@ impl<'t, 'a> Engine<'t, 'a> {
             step.steps.push(st);
         }
         Err(Halt::Why(format!("no proof up to k = {}", self.config.max_k)))
+    }
+
+    /// `unreachable`'s engine: fills `out.proven` as targets are shown never taken, calling
+    /// `publish` after each step forward (so that what is proven outlives a limit), and returns the
+    /// largest `k` tried while targets were left open.
+    ///
+    /// The base case unrolls from the entry and sets aside every target a model takes (some
+    /// execution takes it). The step case treats the remaining targets as Houdini treats candidates:
+    /// it looks for the largest set `S` such that `k` steps avoiding all of `S` from a state the
+    /// invariants allow are never followed by a step taking one of `S`. Were some target of `S`
+    /// taken, the first execution to take one would contradict that at the first such step (the base
+    /// case covers the first `k` steps), so all of `S` is never taken. A few steps without
+    /// invariants come first, so that what needs none is proven before the invariants' phases.
+    fn unreachable(
+        &mut self,
+        targets: &[Vec<EdgeId>],
+        stats: &mut KindStats,
+        out: &mut Unreachability,
+        publish: &mut dyn FnMut(&Unreachability),
+    ) -> H<Option<u32>> {
+        use std::collections::BTreeMap;
+        let n = targets.len();
+        // The inlined edges of each target.
+        let mut of_edge: BTreeMap<EdgeId, Vec<usize>> = BTreeMap::new();
+        for (t, edges) in targets.iter().enumerate() {
+            for &e in edges {
+                of_edge.entry(e).or_default().push(t);
+            }
+        }
+        let mut inlined: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for (ie, edge) in self.ts.edges.iter().enumerate() {
+            for &t in of_edge.get(&edge.edge).map(Vec::as_slice).unwrap_or_default() {
+                inlined[t].push(ie as u32);
+            }
+        }
+        let mut goal = Targets { inlined, open: vec![true; n] };
+        // Targets the inlined program has no edge of are never taken.
+        for t in 0..n {
+            if goal.inlined[t].is_empty() {
+                out.proven[t] = Some(Unreached::Induction { k: 0, invariants: false });
+                goal.open[t] = false;
+            }
+        }
+        let mut base = BaseCase {
+            unroll: Unroll {
+                solver: self.solver(),
+                enc: Encoder::default(),
+                pc: self.ts.pc_const(0),
+                vars: self.ts.vars.iter().map(|v| Bv::input(&mut self.aig, v.repr.bits)).collect(),
+                steps: Vec::new(),
+            },
+            depth: 0,
+            stuck: false,
+        };
+        // A few depths first: targets reached early would keep the invariants' phases from ending.
+        for _ in 0..BASE_FIRST {
+            if !self.base_step(&mut base, &mut goal, out)? {
+                break;
+            }
+        }
+        publish(out);
+        self.phase(2);
+        self.induct(&[], EARLY_K.min(self.config.max_k), &mut base, &mut goal, stats, out, publish)?;
+        let mut invariants = Vec::new();
+        if goal.any_open() {
+            self.phase(1);
+            let mask = self.edge_mask(&goal);
+            invariants = self.invariants(stats, Goal::Taken(&mask))?;
+            stats.proven = invariants.len();
+            if !invariants.is_empty() {
+                // Described now: a limit during the unrolling keeps the proofs that assume them.
+                out.invariants = self.describe_all(&invariants);
+            }
+            self.phase(2);
+        }
+        // Again from k = 0 with the invariants (or, with none, on to `max_k`).
+        let k = self.induct(&invariants, self.config.max_k, &mut base, &mut goal, stats, out, publish)?;
+        if !out.proven.iter().any(|p| matches!(p, Some(Unreached::Induction { invariants: true, .. }))) {
+            out.invariants.clear();
+        }
+        Ok(goal.any_open().then_some(k))
+    }
+
+    /// The step case of `unreachable` for k = 0 up to `max_k` over one unrolling from a state that
+    /// satisfies `invariants`, the base case extended as it needs. Returns the largest `k` tried.
+    #[allow(clippy::too_many_arguments)]
+    fn induct(
+        &mut self,
+        invariants: &[Candidate],
+        max_k: u32,
+        base: &mut BaseCase,
+        goal: &mut Targets,
+        stats: &mut KindStats,
+        out: &mut Unreachability,
+        publish: &mut dyn FnMut(&Unreachability),
+    ) -> H<u32> {
+        let n = goal.open.len();
+        let cap = self.config.conflicts;
+        let (pc, vars) = self.ts.fresh_state(&mut self.aig);
+        let mut step = Unroll { solver: self.solver(), enc: Encoder::default(), pc, vars, steps: Vec::new() };
+        let valid = self.ts.pc_valid(&mut self.aig, &step.pc);
+        step.enc.assert(&self.aig, &mut step.solver, valid);
+        // Per target: its edges not taken in the step case's steps so far.
+        let mut avoided = vec![AigLit::TRUE; n];
+        let mut k = 0;
+        while k <= max_k && goal.any_open() {
+            stats.k = stats.k.max(k);
+            self.check()?;
+            while base.depth <= k && !base.stuck {
+                if !self.base_step(base, goal, out)? {
+                    break;
+                }
+            }
+            if !goal.any_open() {
+                break;
+            }
+            let inv = self.holds(invariants, &step.pc.clone(), &step.vars.clone());
+            step.enc.assert(&self.aig, &mut step.solver, inv);
+            let st = self.encode(&step.pc.clone(), &step.vars.clone())?;
+            let taken: Vec<AigLit> = (0..n).map(|t| self.taken_any(&st, &goal.inlined[t])).collect();
+            // The base case must have shown the first k + 1 depths before a proof at k.
+            let mut live: Vec<usize> = (0..n).filter(|&t| goal.open[t] && base.depth > k).collect();
+            while !live.is_empty() {
+                self.check()?;
+                let any = self.aig.or_all(live.iter().map(|&t| taken[t]));
+                let mut assumptions: Vec<Lit> =
+                    live.iter().map(|&t| step.enc.lit(&self.aig, &mut step.solver, avoided[t])).collect();
+                assumptions.push(step.enc.lit(&self.aig, &mut step.solver, any));
+                match self.solve_capped(&mut step.solver, &assumptions, cap)? {
+                    Some(true) => {
+                        let before = live.len();
+                        live.retain(|&t| !step.enc.value(&self.aig, &step.solver, taken[t]));
+                        assert!(live.len() < before, "a model of the step case takes some target");
+                    }
+                    Some(false) => {
+                        let with = !invariants.is_empty();
+                        for &t in &live {
+                            out.proven[t] = Some(Unreached::Induction { k, invariants: with });
+                            goal.open[t] = false;
+                            // Proven: no reachable state's step takes it.
+                            let l = step.enc.lit(&self.aig, &mut step.solver, !taken[t]);
+                            step.solver.add_clause(&[l]);
+                        }
+                        break;
+                    }
+                    None => break,
+                }
+            }
+            publish(out);
+            for t in 0..n {
+                avoided[t] = self.aig.and(avoided[t], !taken[t]);
+            }
+            let cont = step.enc.lit(&self.aig, &mut step.solver, st.cont);
+            step.solver.add_clause(&[cont]);
+            step.pc = st.next_pc.clone();
+            step.vars = st.next.clone();
+            step.steps.push(st);
+            k += 1;
+        }
+        Ok(k.saturating_sub(1))
+    }
+
+    /// One more depth of `unreachable`'s base case: sets aside the open targets some execution
+    /// takes at this depth; when no execution goes on past it, proves the others. Returns whether
+    /// it may go deeper (`stuck` is set when the work cap left a query open).
+    fn base_step(&mut self, base: &mut BaseCase, goal: &mut Targets, out: &mut Unreachability) -> H<bool> {
+        self.check()?;
+        let cap = self.config.conflicts;
+        let b = &mut base.unroll;
+        let st = self.encode(&b.pc.clone(), &b.vars.clone())?;
+        let n = goal.open.len();
+        let taken: Vec<AigLit> = (0..n).map(|t| self.taken_any(&st, &goal.inlined[t])).collect();
+        loop {
+            let live: Vec<usize> = (0..n).filter(|&t| goal.open[t]).collect();
+            if live.is_empty() {
+                return Ok(false);
+            }
+            let any = self.aig.or_all(live.iter().map(|&t| taken[t]));
+            let any = b.enc.lit(&self.aig, &mut b.solver, any);
+            match self.solve_capped(&mut b.solver, &[any], cap)? {
+                Some(true) => {
+                    for &t in &live {
+                        if b.enc.value(&self.aig, &b.solver, taken[t]) {
+                            goal.open[t] = false;
+                        }
+                    }
+                }
+                Some(false) => {
+                    b.solver.add_clause(&[!any]);
+                    break;
+                }
+                None => {
+                    base.stuck = true;
+                    return Ok(false);
+                }
+            }
+        }
+        base.depth += 1;
+        let cont = b.enc.lit(&self.aig, &mut b.solver, st.cont);
+        b.solver.add_clause(&[cont]);
+        b.pc = st.next_pc.clone();
+        b.vars = st.next.clone();
+        b.steps.push(st);
+        match self.solve_capped(&mut b.solver, &[], cap)? {
+            Some(true) => Ok(true),
+            Some(false) => {
+                // Every execution ended within `depth` steps without taking the open targets.
+                for t in 0..n {
+                    if goal.open[t] {
+                        out.proven[t] = Some(Unreached::Bmc { steps: base.depth });
+                        goal.open[t] = false;
+                    }
+                }
+                Ok(false)
+            }
+            None => {
+                base.stuck = true;
+                Ok(false)
+            }
+        }
+    }
+
+    /// Where the step `st` takes one of the inlined edges `edges`.
+    fn taken_any(&mut self, st: &Step, edges: &[u32]) -> AigLit {
+        let lits: Vec<AigLit> =
+            st.taken.iter().filter(|(ie, _)| edges.binary_search(ie).is_ok()).map(|&(_, l)| l).collect();
+        self.aig.or_all(lits)
+    }
+
+    /// Per inlined edge, whether it is an edge of an open target.
+    fn edge_mask(&self, goal: &Targets) -> Vec<bool> {
+        let mut mask = vec![false; self.ts.edges.len()];
+        for (t, edges) in goal.inlined.iter().enumerate() {
+            if goal.open[t] {
+                for &ie in edges {
+                    mask[ie as usize] = true;
+                }
+            }
+        }
+        mask
+    }
+
+    /// The invariants proven for `goal`: the phases below, each relative to what the ones before
+    /// proved, until the step case at k = 0 holds for `goal` (`inductive`).
+    fn invariants(&mut self, stats: &mut KindStats, goal: Goal) -> H<Vec<Candidate>> {
+        let mut invariants = Vec::new();
+        self.phase(1);
+        if self.config.invariants {
+            // Cheap templates first, then the equalities simulated runs suggest, sums and the runs'
+            // bounds (the most numerous), each relative to what the phases before proved; a phase
+            // that does not reach its fixpoint within its share of the time proves nothing. Of the
+            // simulated runs' invariants, those the others imply are left out (they would only
+            // weigh on every later query and the witness).
+            let (cheap, sums): (Vec<Candidate>, Vec<Candidate>) =
+                self.candidates().into_iter().partition(|c| !matches!(c.kind, Template::Sum(..)));
+            let (sampled, polys) = self.sampled_candidates();
+            let (equalities, bounds): (Vec<Candidate>, Vec<Candidate>) =
+                sampled.into_iter().partition(|c| match c.kind {
+                    Template::Linear(i) => !self.linear[i].at_most,
+                    kind => matches!(kind, Template::LowBits(..)),
+                });
+            stats.candidates = cheap.len() + sums.len() + equalities.len() + bounds.len() + polys.len();
+            let mut enough = false;
+            for (k, phase) in [cheap, equalities, sums, bounds].into_iter().enumerate() {
+                // The bounds only when the step case needs more than the others at k = 0.
+                if k == 3 && !phase.is_empty() && self.inductive(&invariants, goal)? {
+                    enough = true;
+                    break;
+                }
+                let proven = self.houdini(phase, &invariants, 4)?;
+                let proven = if k % 2 == 1 { self.without_implied(proven, &invariants)? } else { proven };
+                invariants.extend(proven);
+            }
+            // The polynomial equalities, proven by algebra (`verify::poly`), only when the step
+            // case still needs more: their multipliers weigh on every query.
+            if !polys.is_empty() && !enough && !self.inductive(&invariants, goal)? {
+                // Kept only if they settle a condition of the program or make the step case at
+                // k = 0 go through: otherwise their multipliers would only slow every later step.
+                let (proven, blocked) = self.proven_polys(polys);
+                let mut with = invariants.clone();
+                with.extend(proven);
+                if blocked > 0 || self.inductive(&with, goal)? {
+                    invariants = with;
+                }
+            }
+            // Disjunctions of the program's comparisons, last: they are many and rarely needed.
+            if self.config.disjunctions && !enough && !self.inductive(&invariants, goal)? {
+                let disjunctions = self.disjunctive_candidates(&invariants);
+                stats.candidates += disjunctions.len();
+                // The last phase: half of the time left (what is proven now is all the unrolling
+                // will have).
+                let proven = self.houdini(disjunctions, &invariants, 2)?;
+                invariants.extend(proven);
+            }
+        }
+        Ok(invariants)
     }
 
     /// The base case found a violation at depth `k`: runs the model's inputs concretely.
@@ -547,14 +916,21 @@ impl<'t, 'a> Engine<'t, 'a> {
                 Some(i) if !hard[i] => Some(SINGLE_SLICE),
                 Some(_) => None,
             };
-            if let Some(slice) = slice {
-                let mut sliced = interrupt.clone();
-                let slice_end = std::time::Instant::now() + slice;
-                sliced.deadline = Some(phase_end.map_or(slice_end, |d| d.min(slice_end)));
-                solver.set_interrupt(sliced);
+            // Under a work cap the slices are counted in conflicts, not by the clock.
+            let work = self.config.conflicts;
+            match (slice, work) {
+                (Some(slice), None) => {
+                    let mut sliced = interrupt.clone();
+                    let slice_end = std::time::Instant::now() + slice;
+                    sliced.deadline = Some(phase_end.map_or(slice_end, |d| d.min(slice_end)));
+                    solver.set_interrupt(sliced);
+                }
+                (Some(_), Some(cap)) => solver.limit_conflicts(cap),
+                (None, Some(cap)) => solver.limit_conflicts(cap.saturating_mul(HARD_WORK)),
+                (None, None) => {}
             }
             let result = solver.solve(&assumptions);
-            if slice.is_some() {
+            if slice.is_some() && work.is_none() {
                 solver.set_interrupt(interrupt.clone());
             }
             let sat = match result {
@@ -562,7 +938,21 @@ impl<'t, 'a> Engine<'t, 'a> {
                 SatResult::Unsat => false,
                 SatResult::Unknown => {
                     self.check()?;
-                    if slice.is_none() || phase_end.is_some_and(|d| std::time::Instant::now() >= d) {
+                    if phase_end.is_some_and(|d| std::time::Instant::now() >= d) {
+                        return Ok(Vec::new());
+                    }
+                    if let (None, Some(_), Some(i)) = (slice, work, target) {
+                        // Not shown within the cap: dropped, as a broken candidate is.
+                        alive[i] = false;
+                        for j in 0..cands.len() {
+                            if settled[j] && support[j].contains(&i) {
+                                settled[j] = false;
+                            }
+                        }
+                        solver.add_clause(&[!round]);
+                        continue;
+                    }
+                    if slice.is_none() {
                         return Ok(Vec::new());
                     }
                     match target {
@@ -608,9 +998,9 @@ impl<'t, 'a> Engine<'t, 'a> {
         Ok(cands)
     }
 
-    /// Whether no step from a state (at any cut point) that satisfies `invariants` can be bad: the
-    /// step case at k = 0.
-    fn inductive(&mut self, invariants: &[Candidate]) -> H<bool> {
+    /// Whether no step from a state (at any cut point) that satisfies `invariants` can be bad for
+    /// `goal`: the step case at k = 0.
+    fn inductive(&mut self, invariants: &[Candidate], goal: Goal) -> H<bool> {
         let mut solver = self.solver();
         let mut enc = Encoder::default();
         let (pc, vars) = self.ts.fresh_state(&mut self.aig);
@@ -619,9 +1009,22 @@ impl<'t, 'a> Engine<'t, 'a> {
         enc.assert(&self.aig, &mut solver, valid);
         enc.assert(&self.aig, &mut solver, inv);
         let st = self.encode(&pc, &vars)?;
-        let bad = self.aig.or(st.err, st.ub);
+        let bad = self.bad(&st, goal);
         let bad = enc.lit(&self.aig, &mut solver, bad);
-        Ok(!self.solve(&mut solver, &[bad])?)
+        // A query the work cap leaves open: not shown inductive.
+        Ok(self.solve_capped(&mut solver, &[bad], self.config.conflicts)? == Some(false))
+    }
+
+    /// Where a step is bad for `goal`.
+    fn bad(&mut self, st: &Step, goal: Goal) -> AigLit {
+        match goal {
+            Goal::Property => self.aig.or(st.err, st.ub),
+            Goal::Taken(targets) => {
+                let lits: Vec<AigLit> =
+                    st.taken.iter().filter(|(ie, _)| targets[*ie as usize]).map(|&(_, l)| l).collect();
+                self.aig.or_all(lits)
+            }
+        }
     }
 
     /// `proven` (invariants) without those that `known` and the others of `proven` imply at their cut
@@ -652,7 +1055,8 @@ impl<'t, 'a> Engine<'t, 'a> {
             let mut assumptions: Vec<Lit> =
                 (0..proven.len()).filter(|&j| j != i && alive[j]).map(|j| acts[j]).collect();
             assumptions.push(enc.lit(&self.aig, &mut solver, broken));
-            if !self.solve(&mut solver, &assumptions)? {
+            // Left open by the work cap: kept (an implied invariant kept only costs time).
+            if self.solve_capped(&mut solver, &assumptions, self.config.conflicts)? == Some(false) {
                 alive[i] = false;
             }
         }
@@ -1273,6 +1677,12 @@ const MAX_SUM_SCOPE: usize = 12;
 const JOINT_SLICE: std::time::Duration = std::time::Duration::from_millis(300);
 /// How long the query of one candidate may take before it is asked again after the others.
 const SINGLE_SLICE: std::time::Duration = std::time::Duration::from_millis(200);
+/// How many depths `unreachable`'s base case unrolls before the invariants are proven.
+const BASE_FIRST: u32 = 3;
+/// The largest `k` `unreachable` tries without invariants, before it proves them.
+const EARLY_K: u32 = 2;
+/// Under a work cap (`KindConfig::conflicts`), how many caps a candidate's last query may take.
+const HARD_WORK: i32 = 4;
 
 /// Whether a variable of representation `r` can hold `c` (any constant, for 128 bits).
 fn holds_constant(r: crate::symex::semantics::Repr, c: i128) -> bool {
@@ -1579,6 +1989,59 @@ mod tests {
 
     const HEAD: &str =
         "void reach_error(void);\nunsigned int __VERIFIER_nondet_uint(void);\nint __VERIFIER_nondet_int(void);\n";
+
+    /// What `unreachable` shows of each of `lines` of `src` (with or without invariants).
+    fn unreached(src: &str, lines: &[u32], invariants: bool) -> Vec<Option<Unreached>> {
+        let file = crate::base::SourceFile::new("t.c", src.to_string());
+        let (mut prog, _) = crate::cfront::parse_program(file, DataModel::Ilp32).expect("parses");
+        let (cfa, _) = crate::cfa::build(&mut prog, &CfaConfig::default()).expect("builds");
+        let config = KindConfig {
+            budget: Budget::with_time_limit(std::time::Duration::from_secs(60)),
+            max_k: 10,
+            invariants,
+            conflicts: Some(20_000),
+            ..KindConfig::default()
+        };
+        let targets = cfa.edges_counting_for(lines, crate::cfa::LineRule::Spanned);
+        assert!(targets.iter().all(|t| !t.is_empty()), "every line has an edge");
+        unreachable(&prog, &cfa, Property::UnreachCall, &targets, &config, &mut |_| {}).0.proven
+    }
+
+    #[test]
+    fn a_line_the_invariants_rule_out_is_never_reached_and_a_reachable_one_stays_open() {
+        // Line 11 needs `x != y`: one step that avoids it keeps `x == y` (1-inductive, before any
+        // invariant is proven); line 13 is reached.
+        let src = format!("{HEAD}int main(void) {{\n  unsigned int x = __VERIFIER_nondet_uint();\n  unsigned int y = x;\n  while (__VERIFIER_nondet_int()) {{\n    x++;\n    y++;\n    if (x != y)\n      x = 0;\n  }}\n  x = 1;\n  return 0;\n}}\n");
+        assert_eq!(unreached(&src, &[11, 13], true), [Some(Unreached::Induction { k: 1, invariants: false }), None]);
+        assert_eq!(unreached(&src, &[11], false), [Some(Unreached::Induction { k: 1, invariants: false })]);
+    }
+
+    #[test]
+    fn a_line_after_a_loop_needs_the_loops_invariant() {
+        // From a loop-head state with `x != y`, any number of iterations lead to line 10: no `k`
+        // proves it alone.
+        let src = format!("{HEAD}int main(void) {{\n  unsigned int x = 0, y = 0;\n  while (__VERIFIER_nondet_int()) {{\n    x++;\n    y++;\n  }}\n  if (x != y)\n    x = 0;\n  return 0;\n}}\n");
+        assert_eq!(unreached(&src, &[11], true), [Some(Unreached::Induction { k: 0, invariants: true })]);
+        assert_eq!(unreached(&src, &[11], false), [None]);
+    }
+
+    #[test]
+    fn a_line_behind_a_contradiction_is_never_reached_by_bmc_when_every_path_ends() {
+        let src = format!("{HEAD}int main(void) {{\n  int x = __VERIFIER_nondet_int();\n  if (x > 5)\n    if (x < 3)\n      x = 0;\n  return x;\n}}\n");
+        assert_eq!(unreached(&src, &[8], false), [Some(Unreached::Bmc { steps: 1 })]);
+    }
+
+    #[test]
+    fn a_line_two_steps_from_any_state_apart_needs_k_induction_without_invariants() {
+        // From any state, `y` is 1 after two iterations: 2-inductive.
+        let src = format!("{HEAD}int main(void) {{\n  unsigned int x = 0, y = 0;\n  while (__VERIFIER_nondet_int()) {{\n    if (y == 2)\n      x = 5;\n    y = x;\n    x = 1;\n  }}\n  return 0;\n}}\n");
+        assert_eq!(unreached(&src, &[8], false), [Some(Unreached::Induction { k: 2, invariants: false })]);
+        // Up to k = 2 comes before the invariants: what needs none is proven without them.
+        assert_eq!(unreached(&src, &[8], true), [Some(Unreached::Induction { k: 2, invariants: false })]);
+        // Three steps: past the steps tried before the invariants, without any.
+        let src = format!("{HEAD}int main(void) {{\n  unsigned int x = 0, y = 0, z = 0;\n  while (__VERIFIER_nondet_int()) {{\n    if (z == 2)\n      x = 5;\n    z = y;\n    y = x;\n    x = 1;\n  }}\n  return 0;\n}}\n");
+        assert_eq!(unreached(&src, &[8], false), [Some(Unreached::Induction { k: 3, invariants: false })]);
+    }
 
     #[test]
     fn a_loop_free_program_is_decided_by_bmc() {

@@ -285,3 +285,51 @@ fn branch_and_function_coverage() {
     assert_eq!(j["branch_coverage"], serde_json::json!({"total": 4, "over": 4, "under": 2}));
     assert_eq!(j["function_coverage"], serde_json::json!({"total": 1, "over": 1, "under": 1}));
 }
+
+#[test]
+fn a_line_no_execution_of_the_program_reaches_is_proven_not_coverable_beside_the_search() {
+    // The search cannot exhaust the loop (2^32 iterations). Line 10 needs `j > i` in the loop, line
+    // 14 `j != i` after it: no execution reaches either. `--max-executions` ends the search the same
+    // way on every run, and the proofs (which need a time limit) end long before the limit, so each
+    // run gives the same report.
+    let args = ["--max-executions", "2", "--timelimit", "60", "--reproducible"];
+    let j = coverage_json("e2e/loop/program.c", "e2e/loop/aa.txt", &args);
+    assert_eq!(j["line_status"]["10"], "not_coverable");
+    assert_eq!(j["line_status"]["14"], "not_coverable");
+    // One step that avoids line 10 leaves `j <= i`, so the next cannot take it.
+    assert_eq!(j["not_coverable_by"]["10"], "k-induction over the program (k = 1)");
+    // Line 14 needs the loop's invariant `i == j`: no number of steps shows it alone.
+    let by = j["not_coverable_by"]["14"].as_str().expect("an argument for line 14");
+    assert!(by.starts_with("invariants: no step from a state the program's "), "{by}");
+    let invariants = j["invariants"].as_array().expect("the invariants the proof assumed");
+    assert!(invariants.iter().all(|i| i["function"] == "main" && i["line"] == 6), "{invariants:?}");
+    assert!(invariants.iter().any(|i| i["invariant"] == "i == j"), "{invariants:?}");
+    // Line 17 is reached by executions with n > 1000, though none inside the explored region: no
+    // proof over the whole program can decide it.
+    assert_eq!(j["line_status"]["17"], "over_only");
+    assert_eq!(coverage_json("e2e/loop/program.c", "e2e/loop/aa.txt", &args), j);
+    // The summary says it.
+    let text = vcov(
+        ["coverage", "fixtures/e2e/loop/program.c", "--aa", "fixtures/e2e/loop/aa.txt", "--no-progress"]
+            .into_iter()
+            .chain(args),
+    );
+    assert!(
+        crate::util::unwrapped(&text.stdout).contains(
+            "2 line(s) not coverable: no execution of the program reaches them (bounded model checking and \
+             k-induction over the whole program, with 5 invariant(s) proven at its loop heads"
+        ),
+        "{}",
+        text.stdout
+    );
+    // Without the proofs (or without a time limit) the lines stay undecided, and no invariant is
+    // reported.
+    let mut without = args.to_vec();
+    without.push("--no-induction");
+    for extra in [&without[..], &["--max-executions", "2"]] {
+        let j = coverage_json("e2e/loop/program.c", "e2e/loop/aa.txt", extra);
+        assert_eq!(j["line_status"]["10"], "over_only");
+        assert_eq!(j["line_status"]["14"], "over_only");
+        assert!(j.get("invariants").is_none());
+    }
+}

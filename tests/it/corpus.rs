@@ -462,3 +462,48 @@ fn the_default_search_finds_every_systemc_bug_and_decides_the_rings() {
     }
     assert!(bugs >= 24 && rings >= 8, "{bugs} bug programs, {rings} rings");
 }
+
+/// The proofs over the whole program never claim a line an execution covers: on SystemC programs,
+/// the lines they prove not coverable after a search cut short (one execution) are not covered by
+/// the exhaustive search, which decides every line itself.
+#[test]
+fn proofs_over_the_program_agree_with_the_exhaustive_search_on_systemc() {
+    let Some(corpus) = corpus() else {
+        eprintln!("SKIPPED: ../shared/corpus not found");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let aa = root().join("assumption-automata/true.spc");
+    let mut proven_total = 0;
+    for name in ["bist_cell", "kundu"] {
+        let program = corpus.join(format!("fse12/systemc/{name}.c"));
+        let run = |flags: &[&str], out: &str| {
+            let out = dir.path().join(out);
+            let mut args: Vec<std::ffi::OsString> =
+                vec!["coverage".into(), program.clone().into(), "--aa".into(), aa.clone().into()];
+            args.extend(flags.iter().map(Into::into));
+            args.extend(["--no-progress".into(), "--json".into(), out.clone().into()]);
+            let r = vcov(args);
+            assert_eq!(r.code, 0, "{name}: {}", r.stderr);
+            json(&out)
+        };
+        let cut = run(&["--max-executions", "1", "--timelimit", "15"], "cut.json");
+        let full = run(&["--no-induction", "--timelimit", "120"], "full.json");
+        assert_eq!(full["exact"], true, "{name}: the search alone decides every line");
+        let by = cut["not_coverable_by"].as_object().unwrap();
+        let proven: Vec<&String> = by
+            .iter()
+            .filter(|(_, why)| {
+                why.as_str().is_some_and(|w| {
+                    w.starts_with("k-induction") || w.starts_with("invariants") || w.starts_with("bounded")
+                })
+            })
+            .map(|(l, _)| l)
+            .collect();
+        for l in &proven {
+            assert_eq!(full["line_status"][l.as_str()], "not_coverable", "{name}: line {l} proven over the program");
+        }
+        proven_total += proven.len();
+    }
+    assert!(proven_total > 0, "the proofs decided no line the search left open");
+}

@@ -139,7 +139,9 @@ fn evidence_is_confirmed_by_gcc_and_gcov() {
 
 #[test]
 fn the_time_limit_stops_the_search_and_the_report_says_so() {
-    let j = run_json(&["fixtures/c/coverage/endless.c", "--aa", "assumption-automata/true.spc", "--timelimit", "2"]);
+    let args = ["fixtures/c/coverage/endless.c", "--aa", "assumption-automata/true.spc", "--timelimit", "2"];
+    let without: Vec<&str> = args.iter().copied().chain(["--no-induction"]).collect();
+    let j = run_json(&without);
     assert_eq!(j["interrupted"], true);
     assert_eq!(j["stopped_by"], "time_limit");
     assert_eq!(j["exact"], false);
@@ -147,6 +149,12 @@ fn the_time_limit_stops_the_search_and_the_report_says_so() {
     // `s = 0;` cannot be covered, but an interrupted search cannot prove it.
     assert_eq!(j["line_status"]["9"], "over_only");
     assert_eq!(j["line_status"]["6"], "covered");
+    // k-induction beside the search can: `n < 0` leaves the loop at once, with `s == 0`.
+    let j = run_json(&args);
+    assert_eq!(j["stopped_by"], "time_limit");
+    assert_eq!(j["line_status"]["9"], "not_coverable");
+    let by = j["not_coverable_by"]["9"].as_str().unwrap();
+    assert!(by.starts_with("k-induction over the program") || by.starts_with("invariants"), "{by}");
 }
 
 #[test]

@@ -461,6 +461,7 @@ fn r28_3_the_decided_share_heads_the_summary_and_the_bars_show_every_status() {
             "assumption-automata/true.spc",
             "--timelimit",
             "1",
+            "--no-induction",
             "--html",
             &h,
         ],
