@@ -1974,11 +1974,17 @@ mod tests {
         assert_eq!(got, expect, "{src}");
     }
 
-    /// What the engine establishes on `src` within a generous limit.
-    fn result(src: &str) -> KindResult {
+    /// The program `src` and its CFA.
+    fn compile(src: &str) -> (Program, Cfa) {
         let file = crate::base::SourceFile::new("t.c", src.to_string());
         let (mut prog, _) = crate::cfront::parse_program(file, DataModel::Ilp32).expect("parses");
         let (cfa, _) = crate::cfa::build(&mut prog, &CfaConfig::default()).expect("builds");
+        (prog, cfa)
+    }
+
+    /// What the engine establishes on `src` within a generous limit.
+    fn result(src: &str) -> KindResult {
+        let (prog, cfa) = compile(src);
         let config = KindConfig {
             budget: Budget::with_time_limit(std::time::Duration::from_secs(60)),
             max_k: 300,
@@ -1992,9 +1998,7 @@ mod tests {
 
     /// What `unreachable` shows of each of `lines` of `src` (with or without invariants).
     fn unreached(src: &str, lines: &[u32], invariants: bool) -> Vec<Option<Unreached>> {
-        let file = crate::base::SourceFile::new("t.c", src.to_string());
-        let (mut prog, _) = crate::cfront::parse_program(file, DataModel::Ilp32).expect("parses");
-        let (cfa, _) = crate::cfa::build(&mut prog, &CfaConfig::default()).expect("builds");
+        let (prog, cfa) = compile(src);
         let config = KindConfig {
             budget: Budget::with_time_limit(std::time::Duration::from_secs(60)),
             max_k: 10,

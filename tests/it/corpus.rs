@@ -12,12 +12,17 @@ fn corpus() -> Option<PathBuf> {
 /// `vcov coverage` of a CPAchecker output folder (`program.c`, `AssumptionAutomaton.txt`) with
 /// `flags`, its JSON report written to `out`.
 fn coverage_of(run_dir: &std::path::Path, flags: &[&str], out: &std::path::Path) -> crate::util::Run {
-    let mut args: Vec<std::ffi::OsString> = vec![
-        "coverage".into(),
-        run_dir.join("program.c").into(),
-        "--aa".into(),
-        run_dir.join("AssumptionAutomaton.txt").into(),
-    ];
+    coverage_with(&run_dir.join("program.c"), &run_dir.join("AssumptionAutomaton.txt"), flags, out)
+}
+
+/// `vcov coverage` of `program` with `automaton` and `flags`, its JSON report written to `out`.
+fn coverage_with(
+    program: &std::path::Path,
+    automaton: &std::path::Path,
+    flags: &[&str],
+    out: &std::path::Path,
+) -> crate::util::Run {
+    let mut args: Vec<std::ffi::OsString> = vec!["coverage".into(), program.into(), "--aa".into(), automaton.into()];
     args.extend(flags.iter().map(Into::into));
     args.extend(["--json".into(), out.into()]);
     vcov(args)
@@ -479,16 +484,12 @@ fn proofs_over_the_program_agree_with_the_exhaustive_search_on_systemc() {
         let program = corpus.join(format!("fse12/systemc/{name}.c"));
         let run = |flags: &[&str], out: &str| {
             let out = dir.path().join(out);
-            let mut args: Vec<std::ffi::OsString> =
-                vec!["coverage".into(), program.clone().into(), "--aa".into(), aa.clone().into()];
-            args.extend(flags.iter().map(Into::into));
-            args.extend(["--no-progress".into(), "--json".into(), out.clone().into()]);
-            let r = vcov(args);
+            let r = coverage_with(&program, &aa, flags, &out);
             assert_eq!(r.code, 0, "{name}: {}", r.stderr);
             json(&out)
         };
-        let cut = run(&["--max-executions", "1", "--timelimit", "15"], "cut.json");
-        let full = run(&["--no-induction", "--timelimit", "120"], "full.json");
+        let cut = run(&["--max-executions", "1", "--timelimit", "15", "--no-progress"], "cut.json");
+        let full = run(&["--no-induction", "--timelimit", "120", "--no-progress"], "full.json");
         assert_eq!(full["exact"], true, "{name}: the search alone decides every line");
         let by = cut["not_coverable_by"].as_object().unwrap();
         let proven: Vec<&String> = by
