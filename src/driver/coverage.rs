@@ -397,6 +397,8 @@ pub(crate) fn measure(
         None => None,
     };
     let Found { mut claimed, unreproducible, search, signal, search_end } = found?;
+    // A signal while the run waited for the proofs stopped them: the run ends as one stopped by it.
+    let signal = signal.or(signals.received());
     let t_confirm_start = Instant::now();
     let confirmation = confirm(config, &mut claimed, search.as_ref(), start)?;
     let t_confirm = t_confirm_start.elapsed().as_secs_f64();

@@ -512,6 +512,17 @@ fn details(input: &HtmlInput, i: usize, r: &CoverageResult, href: &dyn Fn(u32) -
             format!("{} line(s) proven not coverable with {what} abstracted away", r.proven_by_abstraction),
         );
     }
+    if !r.invariants.is_empty() {
+        let list: Vec<String> = r
+            .invariants
+            .iter()
+            .map(|i| format!("{} (in {}, the loop of line {})", i.expr, i.function, i.line))
+            .collect();
+        add(
+            "invariants",
+            format!("proven at the loop heads; the proofs over the program assume them: {}", list.join("; ")),
+        );
+    }
     add("executions confirmed by", confirmation(r));
     if !r.undefined.is_empty() {
         let places: Vec<String> =

@@ -308,12 +308,18 @@ fn a_line_no_execution_of_the_program_reaches_is_proven_not_coverable_beside_the
     // proof over the whole program can decide it.
     assert_eq!(j["line_status"]["17"], "over_only");
     assert_eq!(coverage_json("e2e/loop/program.c", "e2e/loop/aa.txt", &args), j);
-    // The summary says it.
+    // The summary says it, and the HTML report lists the invariants.
+    let dir = tempfile::tempdir().unwrap();
+    let html = dir.path().join("report");
+    let h = html.display().to_string();
     let text = vcov(
-        ["coverage", "fixtures/e2e/loop/program.c", "--aa", "fixtures/e2e/loop/aa.txt", "--no-progress"]
+        ["coverage", "fixtures/e2e/loop/program.c", "--aa", "fixtures/e2e/loop/aa.txt", "--no-progress", "--html", &h]
             .into_iter()
             .chain(args),
     );
+    let page = std::fs::read_to_string(html.join("index.html")).unwrap();
+    assert!(page.contains("the proofs over the program assume them: "), "no invariants in the HTML report");
+    assert!(page.contains("i == j (in main, the loop of line <a class=\"line\" href=\"#L6\">6</a>)"));
     assert!(
         crate::util::unwrapped(&text.stdout).contains(
             "2 line(s) not coverable: no execution of the program reaches them (bounded model checking and \

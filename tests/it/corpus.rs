@@ -508,3 +508,37 @@ fn proofs_over_the_program_agree_with_the_exhaustive_search_on_systemc() {
     }
     assert!(proven_total > 0, "the proofs decided no line the search left open");
 }
+
+/// SIGINT while the run waits for the proofs over the program (the search ended early) stops them:
+/// the report is written at once, with what they had proven, and the run ends as one stopped by
+/// the signal.
+#[test]
+fn sigint_while_the_proofs_run_ends_the_run_with_its_report() {
+    let Some(corpus) = corpus() else {
+        eprintln!("SKIPPED: ../shared/corpus not found");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.json");
+    // kundu's proofs take about 13 s after the search's one execution.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_vcov"))
+        .args(["coverage"])
+        .arg(corpus.join("fse12/systemc/kundu.c"))
+        .args(["--aa", "assumption-automata/true.spc", "--max-executions", "1", "--timelimit", "60", "--json"])
+        .arg(&out)
+        .current_dir(root())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    let t = std::time::Instant::now();
+    let status = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let status = child.wait().unwrap();
+    assert!(t.elapsed().as_secs_f64() < 5.0, "the run ends soon after the signal");
+    assert_eq!(status.code(), Some(130), "128 + SIGINT, after the report");
+    let j = json(&out);
+    assert_eq!(j["stopped_by"], "max_executions");
+    assert_eq!(j["under_approximation"]["executions"], 1);
+}
