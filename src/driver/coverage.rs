@@ -372,33 +372,35 @@ pub(crate) fn measure(
     let analysis = compose(config, prog, cfa, aut, &mut diags)?;
     let t_compose = t_compose_start.elapsed().as_secs_f64();
     super::watchdog::enter(super::watchdog::Phase::Searching);
-    let signals = super::signals::StopSignals::install()?;
+    // SIGINT and SIGTERM stop a search (executions read from files have none to stop).
+    let signals = config.executions_from.is_none().then(super::signals::StopSignals::install).transpose()?;
     // The proofs over the whole program run beside the search, under the same limits (only a
     // search's run with a time limit: `driver::proofs`).
-    let budget = search_budget(config, start, &signals);
-    let running = (config.induction && config.executions_from.is_none())
-        .then(|| proofs::start(&analysis, prog, config.property, budget.clone()))
-        .flatten();
-    let found = find_executions(config, prog, cfa, &analysis, start, share, &signals, &mut diags);
+    let budget = signals.as_ref().map(|s| search_budget(config, start, s));
+    let running = budget
+        .as_ref()
+        .filter(|_| config.induction)
+        .and_then(|b| proofs::start(&analysis, prog, config.property, b.clone()));
+    let found = find_executions(config, prog, cfa, &analysis, start, share, signals.as_ref(), &mut diags);
     // A search that decided every line, or stopped at a bug as asked, needs no proofs.
     let wanted = found.as_ref().is_ok_and(|f| {
         f.search.as_ref().is_some_and(|o| !o.end.complete() && (o.bugs.is_empty() || config.continue_after_bug))
     });
-    let proofs = match running {
-        Some(r) if wanted => {
+    let proofs = match (running, &budget) {
+        (Some(r), Some(budget)) if wanted => {
             let limited =
                 !matches!(budget.exhausted(), None | Some(symex::StopReason::Requested)) || budget.memory_exhausted();
             Some(r.finish(limited))
         }
-        Some(r) => {
+        (Some(r), _) => {
             r.cancel();
             None
         }
-        None => None,
+        (None, _) => None,
     };
     let Found { mut claimed, unreproducible, search, signal, search_end } = found?;
     // A signal while the run waited for the proofs stopped them: the run ends as one stopped by it.
-    let signal = signal.or(signals.received());
+    let signal = signal.or(signals.as_ref().and_then(|s| s.received()));
     let t_confirm_start = Instant::now();
     let confirmation = confirm(config, &mut claimed, search.as_ref(), start)?;
     let t_confirm = t_confirm_start.elapsed().as_secs_f64();
@@ -523,7 +525,7 @@ fn find_executions(
     analysis: &Analysis,
     start: Instant,
     share: Option<Share<'_>>,
-    signals: &super::signals::StopSignals,
+    signals: Option<&super::signals::StopSignals>,
     diags: &mut Vec<Diagnostic>,
 ) -> Result<Found> {
     if let Some(dir) = &config.executions_from {
@@ -543,6 +545,7 @@ fn find_executions(
         Some(Share { names, participant }) => (names, Some(participant)),
         None => (&[][..], None),
     };
+    let signals = signals.context("internal error: a search without signal handlers")?;
     let (outcome, signal, search_end) = generate(config, prog, analysis, start, participant, signals)?;
     let (claimed, unreproducible) = assemble::executions_of_search(prog, &outcome, names);
     Ok(Found { claimed, unreproducible, search: Some(outcome), signal, search_end })

@@ -944,11 +944,7 @@ impl<'t, 'a> Engine<'t, 'a> {
                     if let (None, Some(_), Some(i)) = (slice, work, target) {
                         // Not shown within the cap: dropped, as a broken candidate is.
                         alive[i] = false;
-                        for j in 0..cands.len() {
-                            if settled[j] && support[j].contains(&i) {
-                                settled[j] = false;
-                            }
-                        }
+                        unsettle(&mut settled, &support, &alive);
                         solver.add_clause(&[!round]);
                         continue;
                     }
@@ -983,11 +979,7 @@ impl<'t, 'a> Engine<'t, 'a> {
             }
             if sat {
                 assert!(dropped > 0, "a model of the Houdini query breaks some candidate");
-                for i in 0..cands.len() {
-                    if settled[i] && support[i].iter().any(|&j| !alive[j]) {
-                        settled[i] = false;
-                    }
-                }
+                unsettle(&mut settled, &support, &alive);
             }
         }
         let mut k = 0;
@@ -1641,6 +1633,16 @@ impl<'t, 'a> Engine<'t, 'a> {
 
 /// The C type of `bits`-bit integers of the given signedness (`int` is 32 bits and `long long` 64
 /// in both data models), or `None` for other widths.
+/// Houdini: the candidates shown to hold (`settled`) whose proof assumed one that is no longer
+/// `alive` must be shown again.
+fn unsettle(settled: &mut [bool], support: &[Vec<usize>], alive: &[bool]) {
+    for (i, s) in settled.iter_mut().enumerate() {
+        if *s && support[i].iter().any(|&j| !alive[j]) {
+            *s = false;
+        }
+    }
+}
+
 fn c_int_type(bits: u32, signed: bool) -> Option<&'static str> {
     Some(match (bits, signed) {
         (8, true) => "signed char",
