@@ -38,6 +38,9 @@ pub enum AigNode {
 #[derive(Clone, Debug)]
 pub struct Aig {
     nodes: Vec<Node>,
+    /// Per node, its value when every input is false (bit 0) and when every input is true (bit 1):
+    /// kept as nodes are made, so that `value_at_corner` is a lookup.
+    corners: Vec<u8>,
     inputs: Vec<u32>,
     strash: Strash,
     n_ands: usize,
@@ -194,6 +197,7 @@ impl Default for Aig {
     fn default() -> Aig {
         Aig {
             nodes: vec![Node { a: INPUT_MARK, b: CONST_MARK }],
+            corners: vec![0],
             inputs: Vec::new(),
             strash: Strash::default(),
             n_ands: 0,
@@ -456,8 +460,32 @@ impl Aig {
     fn push(&mut self, node: Node) -> u32 {
         let node_idx = self.nodes.len();
         assert!(node_idx < (1 << 31) - 1, "AIG node overflow");
+        let corners = if node.a == INPUT_MARK {
+            // An input (the constant is node 0, made by `default`).
+            0b10
+        } else {
+            self.corners_of(AigLit(node.a)) & self.corners_of(AigLit(node.b))
+        };
         self.nodes.push(node);
+        self.corners.push(corners);
         node_idx as u32
+    }
+
+    /// The values of `lit` when every input is false (bit 0) and when every input is true (bit 1).
+    #[inline]
+    fn corners_of(&self, lit: AigLit) -> u8 {
+        let c = self.corners[lit.node_idx()];
+        if lit.is_complemented() {
+            !c & 0b11
+        } else {
+            c
+        }
+    }
+
+    /// The value of `lit` when every input has the value `all`: `eval(lit, &|_| all)` without a walk.
+    #[inline]
+    pub fn value_at_corner(&self, lit: AigLit, all: bool) -> bool {
+        self.corners_of(lit) >> all as u8 & 1 == 1
     }
 
     /// The operands of the AND node of `lit` (whatever its complement), if it is one.
@@ -681,6 +709,33 @@ mod tests {
         assert_eq!(aig.and(!xy, x), x_not_y, "substitution");
         assert_eq!(aig.and(!xy, !x_not_y), !x, "resolution");
         assert_eq!(aig.n_ands(), 2);
+    }
+
+    #[test]
+    fn the_values_with_all_inputs_alike_are_those_a_walk_computes() {
+        // Random circuits over four inputs, each node checked against `eval`.
+        let mut aig = Aig::default();
+        let mut lits: Vec<AigLit> = vec![AigLit::FALSE, AigLit::TRUE];
+        lits.extend((0..4).map(|_| aig.new_input()));
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for _ in 0..500 {
+            let (a, b) = (lits[next(lits.len())], lits[next(lits.len())]);
+            let (a, b) = (if next(2) == 0 { a } else { !a }, if next(2) == 0 { b } else { !b });
+            let made = if next(3) == 0 { aig.xor(a, b) } else { aig.and(a, b) };
+            lits.push(made);
+        }
+        for &l in &lits {
+            for all in [false, true] {
+                assert_eq!(aig.value_at_corner(l, all), aig.eval(l, &|_| all), "{l:?} with every input {all}");
+                assert_eq!(aig.value_at_corner(!l, all), !aig.eval(l, &|_| all));
+            }
+        }
     }
 
     #[test]

@@ -114,6 +114,12 @@ impl Encoder {
         aig.eval(lit, &|input| self.input_value(aig, solver, input))
     }
 
+    /// The values of `lits` in the model of the last `Sat` answer of `solver`, as `value` reads
+    /// them, by one walk of their cones (each node once, however many of them share it).
+    pub fn values<B: SatBackend + ?Sized>(&self, aig: &Aig, solver: &B, lits: &[AigLit]) -> Vec<bool> {
+        aig.eval_many(lits, &|input| self.input_value(aig, solver, input))
+    }
+
     /// The value of `bv` in the model of the last `Sat` answer of `solver`, as `value` reads bits.
     pub fn bv_value<B: SatBackend + ?Sized>(&self, aig: &Aig, solver: &B, bv: &Bv) -> u128 {
         bv.eval(aig, &|input| self.input_value(aig, solver, input))

@@ -663,6 +663,10 @@ fn write_keys(kw: &mut KeyWriter, w: &World, live: &Liveness, st: &SymState, tag
         };
         let mut chosen = vec![false; conj.len()];
         let mut reach: HashSet<u32> = kw.inputs.clone();
+        // `reach` sorted too: most conjuncts (a branch on an input drawn and then dead) have
+        // supports whose range holds no input of `reach`, which a binary search tells at once.
+        let mut sorted: Vec<u32> = reach.iter().copied().collect();
+        sorted.sort_unstable();
         loop {
             let mut changed = false;
             for (i, c) in conj.iter().enumerate() {
@@ -670,6 +674,10 @@ fn write_keys(kw: &mut KeyWriter, w: &World, live: &Liveness, st: &SymState, tag
                     continue;
                 }
                 let sup = c.support.get_or_init(|| aig.support(c.lit));
+                let (Some(&lo), Some(&hi)) = (sup.first(), sup.last()) else { continue };
+                if sorted.get(sorted.partition_point(|&x| x < lo)).is_none_or(|&x| x > hi) {
+                    continue;
+                }
                 if sup.iter().any(|x| reach.contains(x)) {
                     chosen[i] = true;
                     reach.extend(sup.iter().copied());
@@ -679,6 +687,8 @@ fn write_keys(kw: &mut KeyWriter, w: &World, live: &Liveness, st: &SymState, tag
             if !changed {
                 break;
             }
+            sorted = reach.iter().copied().collect();
+            sorted.sort_unstable();
         }
         for (i, c) in conj.iter().enumerate() {
             if chosen[i] {

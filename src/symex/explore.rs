@@ -686,7 +686,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
             // assignment of its own inputs satisfies it; two cheap ones are tried first.
             let lit = succs[i].1;
             if it.st.independent(&support_of(&self.aig, lit))
-                && (self.aig.eval(lit, &|_| false) || self.aig.eval(lit, &|_| true))
+                && (self.aig.value_at_corner(lit, false) || self.aig.value_at_corner(lit, true))
             {
                 self.stats.independent += 1;
                 feasible[i] = Some(true);

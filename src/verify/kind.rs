@@ -593,7 +593,13 @@ impl<'t, 'a> Engine<'t, 'a> {
                 match self.solve_capped(&mut step.solver, &assumptions, cap)? {
                     Some(true) => {
                         let before = live.len();
-                        live.retain(|&t| !step.enc.value(&self.aig, &step.solver, taken[t]));
+                        let lits: Vec<AigLit> = live.iter().map(|&t| taken[t]).collect();
+                        let took = step.enc.values(&self.aig, &step.solver, &lits);
+                        let mut k = 0;
+                        live.retain(|_| {
+                            k += 1;
+                            !took[k - 1]
+                        });
                         assert!(live.len() < before, "a model of the step case takes some target");
                     }
                     Some(false) => {
@@ -643,8 +649,9 @@ impl<'t, 'a> Engine<'t, 'a> {
             let any = b.enc.lit(&self.aig, &mut b.solver, any);
             match self.solve_capped(&mut b.solver, &[any], cap)? {
                 Some(true) => {
-                    for &t in &live {
-                        if b.enc.value(&self.aig, &b.solver, taken[t]) {
+                    let lits: Vec<AigLit> = live.iter().map(|&t| taken[t]).collect();
+                    for (&t, took) in live.iter().zip(b.enc.values(&self.aig, &b.solver, &lits)) {
+                        if took {
                             goal.open[t] = false;
                         }
                     }
@@ -962,8 +969,9 @@ impl<'t, 'a> Engine<'t, 'a> {
             let mut dropped = 0;
             // Read the model or the failed assumptions before any clause is added (that discards them).
             if sat {
-                for &i in &live {
-                    if !enc.value(&self.aig, &solver, after[i]) {
+                let lits: Vec<AigLit> = live.iter().map(|&i| after[i]).collect();
+                for (&i, holds) in live.iter().zip(enc.values(&self.aig, &solver, &lits)) {
+                    if !holds {
                         alive[i] = false;
                         dropped += 1;
                     }

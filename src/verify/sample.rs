@@ -389,6 +389,10 @@ const PAIR_COEFFS: [(i128, i128); 12] =
 const MAX_BOUND: i128 = 1 << 24;
 /// Bounds kept per cut point.
 const MAX_BOUNDS: usize = 256;
+/// The most sample values `bounds_of` reads (terms times samples): the pairs of the first
+/// variables in scope within it (a loop's dozen variables take 3 million; the 815 of a SystemC
+/// ring with thirteen processes would take 16 billion).
+const MAX_BOUND_WORK: usize = 10_000_000;
 
 /// The tightest bounds `x ≤ c`, `-x ≤ c` and `p·a + q·b ≤ c` (`PAIR_COEFFS`) over the variables
 /// `scope` that every sample satisfies, with `|c| ≤ MAX_BOUND`, at most `MAX_BOUNDS`; none when
@@ -422,26 +426,33 @@ pub fn bounds_of(
         (k * lo).max(k * hi)
     };
     let mut res = Vec::new();
-    let mut push = |terms: Vec<(usize, i128)>| {
+    // Whether `MAX_BOUNDS` are found: the rest would be left out, and on a program with hundreds of
+    // variables in scope asking the samples for every pair would take minutes.
+    let mut push = |terms: Vec<(usize, i128)>| -> bool {
+        if res.len() >= MAX_BOUNDS {
+            return true;
+        }
         let max = samples.iter().map(|s| terms.iter().map(|&(v, k)| k * s[v]).sum::<i128>()).max().expect("samples");
         let by_type: i128 = terms.iter().map(|&(v, k)| type_max(v, k)).sum();
         let by_box: i128 = terms.iter().map(|&(v, k)| sample_max(v, k)).sum();
         let plain =
             !relations && matches!(terms.as_slice(), [(_, 1), (_, -1)] | [(_, -1), (_, 1)]) && (max == 0 || max == -1);
         let implied = by_type <= max || (terms.len() > 1 && by_box <= max);
-        if max.abs() <= MAX_BOUND && !plain && !implied && res.len() < MAX_BOUNDS {
+        if max.abs() <= MAX_BOUND && !plain && !implied {
             res.push(Linear { cut, terms, constant: -max, at_most: true });
         }
+        res.len() >= MAX_BOUNDS
     };
-    for &a in scope {
-        push(vec![(a, 1)]);
-        push(vec![(a, -1)]);
-    }
-    for (i, &a) in scope.iter().enumerate() {
-        for &b in &scope[i + 1..] {
-            for (p, q) in PAIR_COEFFS {
-                push(vec![(a, p), (b, q)]);
-            }
+    let singles = scope.iter().flat_map(|&a| [vec![(a, 1)], vec![(a, -1)]]);
+    let pairs = scope.iter().enumerate().flat_map(|(i, &a)| {
+        scope[i + 1..].iter().flat_map(move |&b| PAIR_COEFFS.iter().map(move |&(p, q)| vec![(a, p), (b, q)]))
+    });
+    // The work of reading the samples, bounded as `MAX_BOUND_WORK` says.
+    let mut work = 0;
+    for terms in singles.chain(pairs) {
+        work += terms.len() * samples.len();
+        if push(terms) || work > MAX_BOUND_WORK {
+            break;
         }
     }
     res
@@ -668,6 +679,21 @@ mod tests {
         // 3a - b <= 2 (at a = 3), b - 3a <= 0; a + b <= 10 is what a <= 3 and b <= 7 give.
         assert!(has(&[(0, 3), (1, -1)], -2) && has(&[(0, -3), (1, 1)], 0));
         assert!(!found.iter().any(|b| b.terms == [(0, 1), (1, 1)]));
+        assert!(found.iter().all(|b| samples.iter().all(|s| b.holds(s))));
+    }
+
+    #[test]
+    fn a_scope_of_hundreds_of_variables_gets_its_own_bounds_and_stops_at_the_cap() {
+        // 800 variables (a SystemC ring's inlined contexts), each between 0 and its index + 1.
+        let n = 800;
+        let samples: Vec<Vec<i128>> = (0..MAX_SAMPLES as i128).map(|k| (0..n).map(|v| k % (v + 2)).collect()).collect();
+        let scope: Vec<usize> = (0..n as usize).collect();
+        let range = |_: usize| (-(1i128 << 31), (1i128 << 31) - 1);
+        let found = bounds(1, &samples, &scope, &range);
+        // The single-variable bounds come first and fill the list (the pairs are never read).
+        assert_eq!(found.len(), MAX_BOUNDS);
+        assert!(found.iter().all(|b| b.terms.len() == 1));
+        assert!(found.iter().any(|b| b.terms == [(0, 1)] && b.constant == -1));
         assert!(found.iter().all(|b| samples.iter().all(|s| b.holds(s))));
     }
 
