@@ -662,11 +662,16 @@ fn write_keys(kw: &mut KeyWriter, w: &World, live: &Liveness, st: &SymState, tag
             v
         };
         let mut chosen = vec![false; conj.len()];
-        let mut reach: HashSet<u32> = kw.inputs.clone();
-        // `reach` sorted too: most conjuncts (a branch on an input drawn and then dead) have
-        // supports whose range holds no input of `reach`, which a binary search tells at once.
-        let mut sorted: Vec<u32> = reach.iter().copied().collect();
-        sorted.sort_unstable();
+        // The inputs reached, ascending (supports are too): most conjuncts (a branch on an input
+        // drawn and then dead) have supports whose range holds none of them, which one binary
+        // search tells.
+        let mut reach: Vec<u32> = kw.inputs.iter().copied().collect();
+        reach.sort_unstable();
+        let touches = |sup: &[u32], reach: &[u32]| {
+            let (Some(&lo), Some(&hi)) = (sup.first(), sup.last()) else { return false };
+            reach.get(reach.partition_point(|&x| x < lo)).is_some_and(|&x| x <= hi)
+                && sup.iter().any(|x| reach.binary_search(x).is_ok())
+        };
         loop {
             let mut changed = false;
             for (i, c) in conj.iter().enumerate() {
@@ -674,21 +679,17 @@ fn write_keys(kw: &mut KeyWriter, w: &World, live: &Liveness, st: &SymState, tag
                     continue;
                 }
                 let sup = c.support.get_or_init(|| aig.support(c.lit));
-                let (Some(&lo), Some(&hi)) = (sup.first(), sup.last()) else { continue };
-                if sorted.get(sorted.partition_point(|&x| x < lo)).is_none_or(|&x| x > hi) {
-                    continue;
-                }
-                if sup.iter().any(|x| reach.contains(x)) {
+                if touches(sup, &reach) {
                     chosen[i] = true;
                     reach.extend(sup.iter().copied());
+                    reach.sort_unstable();
+                    reach.dedup();
                     changed = true;
                 }
             }
             if !changed {
                 break;
             }
-            sorted = reach.iter().copied().collect();
-            sorted.sort_unstable();
         }
         for (i, c) in conj.iter().enumerate() {
             if chosen[i] {

@@ -595,11 +595,7 @@ impl<'t, 'a> Engine<'t, 'a> {
                         let before = live.len();
                         let lits: Vec<AigLit> = live.iter().map(|&t| taken[t]).collect();
                         let took = step.enc.values(&self.aig, &step.solver, &lits);
-                        let mut k = 0;
-                        live.retain(|_| {
-                            k += 1;
-                            !took[k - 1]
-                        });
+                        live = live.iter().zip(took).filter(|&(_, took)| !took).map(|(&t, _)| t).collect();
                         assert!(live.len() < before, "a model of the step case takes some target");
                     }
                     Some(false) => {
