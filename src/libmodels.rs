@@ -205,7 +205,9 @@ impl LibFn {
             LibFn::AssertFail => "a failed assertion: a violation",
             LibFn::Halt => "ends the execution; it does not terminate normally",
             LibFn::Assume => "the execution goes on only where the argument holds",
-            LibFn::Malloc => "fresh uninitialized memory of the argument's size",
+            LibFn::Malloc => {
+                "fresh uninitialized memory of the argument's size (a symbolic size too: an access at or past it is undefined behaviour)"
+            }
             LibFn::Calloc => "fresh zeroed memory of `n * size` bytes",
             LibFn::Free => "frees a block (undefined behaviour for anything but the start of a live heap block)",
             LibFn::Memset => "fills `n` bytes (exact for a concrete size), returns the pointer",

@@ -561,6 +561,12 @@ impl<'a> KeyWriter<'a> {
     fn object(&mut self, id: ObjId, o: &Object) {
         self.u64(id as u64);
         self.u64(o.size);
+        if let Some(limit) = &o.limit {
+            self.u64(0x11A1);
+            for &l in limit.bits() {
+                self.lit(l);
+            }
+        }
         self.escape_marks(o);
         let (default, written) = o.written();
         self.byte(&default);

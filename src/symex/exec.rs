@@ -17,7 +17,8 @@
 //!   if `c`.
 //! - `malloc`, `alloca`, `__builtin_alloca`, `calloc`, `free`, `memset`, `memcpy`, `memmove` (and
 //!   their `__builtin_` forms): exact for concrete sizes; `malloc` never fails; a symbolic size gives
-//!   fresh memory of unbounded size (an approximation).
+//!   a block of the largest size whose accesses are in bounds only below that size
+//!   (`memory::Object::limit`), and a size larger than an object can be cuts the path.
 //! - `__builtin_expect(e, c)`: `e`. `__VERIFIER_atomic_begin`/`_end`: nothing.
 //! - Output functions (`printf`, `puts`, `putchar`, `fprintf`, `printk`, ...): no effect; a used
 //!   result is arbitrary (an approximation).
@@ -189,6 +190,10 @@ fn merge_bytes(aig: &mut Aig, c: AigLit, a: Vec<Byte>, b: Vec<Byte>) -> Vec<Byte
     debug_assert_eq!(a.len(), b.len(), "merging reads of different sizes");
     a.iter().zip(&b).map(|(&x, &y)| Byte::ite(aig, c, x, y)).collect()
 }
+
+/// Why the rest of a path whose `malloc` of a symbolic size may be larger than an object can be is
+/// cut.
+pub(super) const LARGE_ALLOCATION: &str = "an allocation larger than the address layout holds";
 
 /// Why the rest of a path whose access was pinned to one address (`Exec::pinned`) is cut.
 pub(super) const PINNED: &str = "an access at a symbolic offset in a large object, explored at one offset";
@@ -642,9 +647,17 @@ impl<'w, 'a> Exec<'w, 'a> {
                         self.w.layout.address_bv(id, 0)
                     }
                     Some(n) => return Err(Unsupported(format!("an allocation of {n} bytes"))),
+                    // A symbolic size: a block of the largest size, in bounds below that size
+                    // (`Object::limit`). Where the size can exceed what the address layout holds,
+                    // the rest of the path is cut as unsupported, as a constant size that large is.
                     None => {
-                        self.st.approx = self.st.approx.union(Approx::LAZY_MEMORY);
-                        let id = self.new_object(self.w.layout.max_size(), ObjKind::Lazy, fill)?;
+                        let max = self.w.layout.max_size();
+                        let fits = size.ule(self.aig, &Bv::constant(max as u128, size.width()));
+                        if fits != AigLit::TRUE {
+                            self.narrowed.push((fits, LARGE_ALLOCATION));
+                        }
+                        let id = self.new_object(max, ObjKind::Heap, fill)?;
+                        self.st.mem.get_mut(id).expect("just made").limit = Some(Rc::new(size));
                         self.w.layout.address_bv(id, 0)
                     }
                 };

@@ -98,7 +98,7 @@ pub enum ObjKind {
     Heap,
     /// Memory an unknown pointer points to (nondet or uninitialised pointers, pointers returned by
     /// functions without body), of the largest size, pointed to in its middle
-    /// (`Layout::lazy_offset`); also a `malloc` of a symbolic size (pointed to at its start).
+    /// (`Layout::lazy_offset`).
     Lazy,
 }
 
@@ -113,6 +113,10 @@ pub struct Object {
     pub alloc: u32,
     /// Abstracted away: every read gives fresh bytes, writes are dropped (`ExploreConfig::havoc`).
     pub havoc: bool,
+    /// The allocated size when it is no constant (`malloc(n)`, `n` symbolic): the object spans the
+    /// most an allocation may (`size`), and an access is in bounds only where it ends at or below
+    /// this value (unsigned, `size_t` wide).
+    pub limit: Option<Rc<Bv>>,
     /// Reachable by a function without body (`Memory::escape`): every such call may write it.
     pub escaped: bool,
     /// The bytes such a call may have changed since the path last wrote them (`None`: none). A
@@ -351,6 +355,7 @@ impl Object {
             kind,
             alloc,
             havoc: false,
+            limit: None,
             escaped: false,
             stale: None,
             scanned: false,
@@ -794,13 +799,14 @@ impl Memory {
         if !obj.is_readable() || n > size {
             return Ok((vec![Byte::constant(0); n as usize], AigLit::FALSE));
         }
+        let limit = obj.limit.clone();
         if let Some(k) = off.as_const() {
             let k = k as u64;
             if k.checked_add(n).is_none_or(|end| end > size) {
                 return Ok((vec![Byte::constant(0); n as usize], AigLit::FALSE));
             }
             let bytes = (k..k + n).map(|o| self.materialize(ctx, id, o)).collect();
-            return Ok((bytes, AigLit::TRUE));
+            return Ok((bytes, within_limit(ctx.aig(), limit.as_deref(), off, n)));
         }
         let cands = candidate_offsets(off, size, n)?;
         let Some(&last) = cands.last() else {
@@ -821,7 +827,8 @@ impl Memory {
             }
         }
         let in_bounds = off.ule(aig, &Bv::constant((size - n) as u128, off.width()));
-        Ok((res, in_bounds))
+        let within = within_limit(aig, limit.as_deref(), off, n);
+        Ok((res, aig.and(in_bounds, within)))
     }
 
     /// Writes `bytes` at offset `off` of object `id` where `guard` holds; returns when the write is
@@ -841,6 +848,7 @@ impl Memory {
             return Ok(AigLit::FALSE);
         }
         let havoc = obj.havoc;
+        let limit = obj.limit.clone();
         let cands = match off.as_const() {
             Some(k) => {
                 let k = k as u64;
@@ -856,6 +864,8 @@ impl Memory {
         } else {
             off.ule(ctx.aig(), &Bv::constant((size - n) as u128, off.width()))
         };
+        let within = within_limit(ctx.aig(), limit.as_deref(), off, n);
+        let in_bounds = ctx.aig().and(in_bounds, within);
         if havoc {
             // Nothing to store: reads give arbitrary bytes anyway.
             return Ok(in_bounds);
@@ -887,6 +897,15 @@ impl Memory {
         }
         Ok(in_bounds)
     }
+}
+
+/// When an access of `n` bytes at offset `off` ends at or below `limit` (always without one):
+/// `off + n ≤ limit`, computed one bit wider than both so that nothing wraps around.
+fn within_limit(aig: &mut Aig, limit: Option<&Bv>, off: &Bv, n: u64) -> AigLit {
+    let Some(limit) = limit else { return AigLit::TRUE };
+    let w = off.width().max(limit.width()).max(64) + 1;
+    let end = off.zext(w).add(aig, &Bv::constant(n as u128, w));
+    end.ule(aig, &limit.zext(w))
 }
 
 /// Every value `bv` can take, if it depends on at most 6 inputs (by enumerating them).

@@ -339,6 +339,55 @@ fn invalid_accesses_are_cut_not_proved() {
 }
 
 #[test]
+fn a_block_of_a_symbolic_size_is_in_bounds_exactly_below_that_size() {
+    let program = |fill_to: &str, check: &str| {
+        with_prelude(&format!(
+            "void *malloc(unsigned long);
+int main() {{
+  int n = __VERIFIER_nondet_int();
+  if (n < 0 || n > 6) return 0;
+  int *x = malloc(n * sizeof(int));
+  for (int i = 0; i {fill_to}; i++) x[i] = i;
+  for (int i = 0; i < n; i++) if ({check}) reach_error();
+  return 0;
+}}"
+        ))
+    };
+    // Every access below `n` elements: proved, with no approximation (before, the block was fresh
+    // memory of the largest size, and TRUE out of reach).
+    for dm in [DataModel::Ilp32, DataModel::Lp64] {
+        let ok = program("< n", "x[i] != i");
+        assert_eq!(verdict_with(&ok, dm, ExploreConfig { self_check: true, ..Default::default() }), "true");
+    }
+    // One element past the end for every `n`: undefined behaviour, never TRUE.
+    assert_eq!(verdict(&program("<= n", "x[i] != i")), "unknown");
+    // A violation behind the block, which the interpreter replays with a block of that size.
+    assert_eq!(verdict(&program("< n", "x[i] == 5")), "false");
+    // A size the address layout cannot hold is cut, not explored in a smaller block.
+    let huge = with_prelude(
+        "void *malloc(unsigned long);
+int main() { unsigned n = __VERIFIER_nondet_uint(); char *p = malloc(n); if (n > 4) p[4] = 1; return 0; }",
+    );
+    assert_eq!(verdict(&huge), "unknown");
+    // The size is part of the state: at the loop head the two blocks hold the same bytes, and only
+    // the one of `n - 1` elements can be too small for `x[1]` (whichever branch is explored first).
+    for sizes in ["c ? n : n - 1", "c ? n - 1 : n"] {
+        let src = with_prelude(&format!(
+            "void *malloc(unsigned long);
+int main() {{
+  int c = __VERIFIER_nondet_int();
+  int n = __VERIFIER_nondet_int();
+  if (n < 2 || n > 3) return 0;
+  int *x = malloc(({sizes}) * sizeof(int));
+  for (int r = 0; r < 2; r++) x[1] = r;
+  return 0;
+}}"
+        ));
+        assert_eq!(verdict(&src), "unknown", "{sizes}");
+    }
+}
+
+#[test]
 fn c_integer_rules_in_programs() {
     let src = with_prelude(
         "int main() {
