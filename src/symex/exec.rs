@@ -1451,7 +1451,20 @@ impl<'w, 'a> Exec<'w, 'a> {
             let g = self.aig.and(self.guard, invalid);
             self.ub.push((g, UbKind::InvalidAccess));
         }
+        self.note_in_bounds(addr, n);
         Ok(bytes)
+    }
+
+    /// After an access of `n` bytes at `addr`: if it certainly took place there (no guard, a
+    /// constant address), the path goes on only where it was in bounds (`Memory::note_in_bounds`).
+    fn note_in_bounds(&mut self, addr: &Bv, n: u64) {
+        if self.guard != AigLit::TRUE {
+            return;
+        }
+        if let Some(a) = addr.as_const() {
+            let (obj, off) = self.w.layout.split_const(a);
+            self.st.mem.note_in_bounds(obj, off.saturating_add(n));
+        }
     }
 
     fn write_bytes(&mut self, addr: &Bv, bytes: &[Byte]) -> R<()> {
@@ -1465,6 +1478,7 @@ impl<'w, 'a> Exec<'w, 'a> {
             let g = self.aig.and(self.guard, invalid);
             self.ub.push((g, UbKind::InvalidAccess));
         }
+        self.note_in_bounds(addr, bytes.len() as u64);
         Ok(())
     }
 }

@@ -117,6 +117,9 @@ pub struct Object {
     /// most an allocation may (`size`), and an access is in bounds only where it ends at or below
     /// this value (unsigned, `size_t` wide).
     pub limit: Option<Rc<Bv>>,
+    /// With a `limit`: accesses ending at or below this offset are in bounds on this path, which
+    /// went on past an access ending here only where it was (`Memory::note_in_bounds`).
+    shown: u64,
     /// Reachable by a function without body (`Memory::escape`): every such call may write it.
     pub escaped: bool,
     /// The bytes such a call may have changed since the path last wrote them (`None`: none). A
@@ -356,6 +359,7 @@ impl Object {
             alloc,
             havoc: false,
             limit: None,
+            shown: 0,
             escaped: false,
             stale: None,
             scanned: false,
@@ -491,6 +495,16 @@ impl Memory {
     pub fn get_mut(&mut self, id: ObjId) -> Option<&mut Object> {
         let slot = Rc::make_mut(&mut self.objs).get_mut(id as usize)?;
         slot.as_mut().map(Rc::make_mut)
+    }
+
+    /// The path goes on past an access of object `id` that ends at offset `end` only where the
+    /// access is in bounds (the explorer cuts, or assumes away, the undefined behaviour every access
+    /// reports): later accesses ending there or before need no check against the object's `limit`.
+    /// To be called only for an access that certainly takes place, at that constant place.
+    pub fn note_in_bounds(&mut self, id: ObjId, end: u64) {
+        if self.get(id).is_some_and(|o| o.limit.is_some() && end > o.shown) {
+            self.get_mut(id).expect("live").shown = end;
+        }
     }
 
     /// Whether `a` and `b` share object `id` (neither has written it since they were cloned).
@@ -799,14 +813,14 @@ impl Memory {
         if !obj.is_readable() || n > size {
             return Ok((vec![Byte::constant(0); n as usize], AigLit::FALSE));
         }
-        let limit = obj.limit.clone();
+        let limit = obj.limit.clone().map(|l| (l, obj.shown));
         if let Some(k) = off.as_const() {
             let k = k as u64;
             if k.checked_add(n).is_none_or(|end| end > size) {
                 return Ok((vec![Byte::constant(0); n as usize], AigLit::FALSE));
             }
             let bytes = (k..k + n).map(|o| self.materialize(ctx, id, o)).collect();
-            return Ok((bytes, within_limit(ctx.aig(), limit.as_deref(), off, n)));
+            return Ok((bytes, within_limit(ctx.aig(), limit, off, n)));
         }
         let cands = candidate_offsets(off, size, n)?;
         let Some(&last) = cands.last() else {
@@ -827,7 +841,7 @@ impl Memory {
             }
         }
         let in_bounds = off.ule(aig, &Bv::constant((size - n) as u128, off.width()));
-        let within = within_limit(aig, limit.as_deref(), off, n);
+        let within = within_limit(aig, limit, off, n);
         Ok((res, aig.and(in_bounds, within)))
     }
 
@@ -848,7 +862,7 @@ impl Memory {
             return Ok(AigLit::FALSE);
         }
         let havoc = obj.havoc;
-        let limit = obj.limit.clone();
+        let limit = obj.limit.clone().map(|l| (l, obj.shown));
         let cands = match off.as_const() {
             Some(k) => {
                 let k = k as u64;
@@ -864,7 +878,7 @@ impl Memory {
         } else {
             off.ule(ctx.aig(), &Bv::constant((size - n) as u128, off.width()))
         };
-        let within = within_limit(ctx.aig(), limit.as_deref(), off, n);
+        let within = within_limit(ctx.aig(), limit, off, n);
         let in_bounds = ctx.aig().and(in_bounds, within);
         if havoc {
             // Nothing to store: reads give arbitrary bytes anyway.
@@ -900,9 +914,13 @@ impl Memory {
 }
 
 /// When an access of `n` bytes at offset `off` ends at or below `limit` (always without one):
-/// `off + n ≤ limit`, computed one bit wider than both so that nothing wraps around.
-fn within_limit(aig: &mut Aig, limit: Option<&Bv>, off: &Bv, n: u64) -> AigLit {
-    let Some(limit) = limit else { return AigLit::TRUE };
+/// `off + n ≤ limit`, computed one bit wider than both so that nothing wraps around; always when it
+/// ends at or below `shown`, the end of an access the path already went past in bounds.
+fn within_limit(aig: &mut Aig, limit: Option<(Rc<Bv>, u64)>, off: &Bv, n: u64) -> AigLit {
+    let Some((limit, shown)) = limit else { return AigLit::TRUE };
+    if off.as_const().is_some_and(|k| k + n as u128 <= shown as u128) {
+        return AigLit::TRUE;
+    }
     let w = off.width().max(limit.width()).max(64) + 1;
     let end = off.zext(w).add(aig, &Bv::constant(n as u128, w));
     end.ule(aig, &limit.zext(w))
