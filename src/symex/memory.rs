@@ -25,6 +25,12 @@
 //! allow. Every access reports the condition under which it is invalid (no live object, a function,
 //! a string literal written, or past the end); the executor cuts the paths where it can hold.
 //!
+//! A block of a symbolic size (`malloc(n)`) spans the largest size an object may have and keeps
+//! the size as its `limit`: an access is in bounds only where it ends at or below it. A path that
+//! went on past an access at a constant place did so only where that access was in bounds, so its
+//! copy of the block records how far such accesses reached (`Memory::note_in_bounds`) and later
+//! accesses within that reach are not checked again.
+//!
 //! A new object takes the lowest free id, so the ids of a returning function's locals (and of freed
 //! heap blocks) are reused: a loop that calls a function does not run out of ids, and equal program
 //! states get equal ids.
