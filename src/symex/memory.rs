@@ -920,16 +920,21 @@ impl Memory {
 }
 
 /// When an access of `n` bytes at offset `off` ends at or below `limit` (always without one):
-/// `off + n ≤ limit`, computed one bit wider than both so that nothing wraps around; always when it
-/// ends at or below `shown`, the end of an access the path already went past in bounds.
+/// `off + n ≤ limit`, as `n ≤ limit ∧ off ≤ limit - n` in the wider of the two widths (nothing
+/// wraps around, and a `calloc` size is already 128 bits wide); always when it ends at or below
+/// `shown`, the end of an access the path already went past in bounds.
 fn within_limit(aig: &mut Aig, limit: Option<(Rc<Bv>, u64)>, off: &Bv, n: u64) -> AigLit {
     let Some((limit, shown)) = limit else { return AigLit::TRUE };
     if off.as_const().is_some_and(|k| k + n as u128 <= shown as u128) {
         return AigLit::TRUE;
     }
-    let w = off.width().max(limit.width()).max(64) + 1;
-    let end = off.zext(w).add(aig, &Bv::constant(n as u128, w));
-    end.ule(aig, &limit.zext(w))
+    let w = off.width().max(limit.width());
+    let (off, limit) = (off.zext(w), limit.zext(w));
+    let n = Bv::constant(n as u128, w);
+    let room = n.ule(aig, &limit);
+    let last = limit.sub(aig, &n);
+    let fits = off.ule(aig, &last);
+    aig.and(room, fits)
 }
 
 /// Every value `bv` can take, if it depends on at most 6 inputs (by enumerating them).

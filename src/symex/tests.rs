@@ -369,6 +369,13 @@ int main() {{
 int main() { unsigned n = __VERIFIER_nondet_uint(); char *p = malloc(n); if (n > 4) p[4] = 1; return 0; }",
     );
     assert_eq!(verdict(&huge), "unknown");
+    // `calloc` of a symbolic count: the size is a 128-bit product.
+    let zeroed = with_prelude(
+        "void *calloc(unsigned long, unsigned long);
+int main() { unsigned n = __VERIFIER_nondet_uint(); if (n < 1 || n > 9) return 0;
+  int *p = calloc(n, sizeof(int)); p[0] = 3; if (n > 2 && p[2] == 0) reach_error(); return 0; }",
+    );
+    assert_eq!(verdict(&zeroed), "false");
     // The size is part of the state: at the loop head the two blocks hold the same bytes, and only
     // the one of `n - 1` elements can be too small for `x[1]` (whichever branch is explored first).
     for sizes in ["c ? n : n - 1", "c ? n - 1 : n"] {
