@@ -373,6 +373,11 @@ impl Object {
         }
     }
 
+    /// The size limit and how far this path's accesses reached within it (`within_limit`).
+    fn bound(&self) -> Option<(Rc<Bv>, u64)> {
+        self.limit.clone().map(|l| (l, self.shown))
+    }
+
     /// Byte `off` as stored (possibly the never-written mark).
     pub fn byte(&self, off: u64) -> Byte {
         debug_assert!(off < self.size, "byte {off} of an object of {} bytes", self.size);
@@ -819,7 +824,7 @@ impl Memory {
         if !obj.is_readable() || n > size {
             return Ok((vec![Byte::constant(0); n as usize], AigLit::FALSE));
         }
-        let limit = obj.limit.clone().map(|l| (l, obj.shown));
+        let limit = obj.bound();
         if let Some(k) = off.as_const() {
             let k = k as u64;
             if k.checked_add(n).is_none_or(|end| end > size) {
@@ -868,7 +873,7 @@ impl Memory {
             return Ok(AigLit::FALSE);
         }
         let havoc = obj.havoc;
-        let limit = obj.limit.clone().map(|l| (l, obj.shown));
+        let limit = obj.bound();
         let cands = match off.as_const() {
             Some(k) => {
                 let k = k as u64;
