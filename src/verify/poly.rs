@@ -677,6 +677,16 @@ pub struct PolyEq {
 }
 
 impl PolyEq {
+    /// Whether a sampled state (values signed as each variable's type, so a narrower variable
+    /// counts extended by its signedness) satisfies the equality modulo `2^bits`.
+    pub fn holds_wrapping(&self, s: &[i128]) -> bool {
+        let sum = self.terms.iter().fold(0u128, |acc, (m, c)| {
+            let t = m.iter().fold(*c as u128, |t, &v| t.wrapping_mul(s[v] as u128));
+            acc.wrapping_add(t)
+        });
+        sum & mask(self.bits) == 0
+    }
+
     /// The polynomial over the atoms of the state variables.
     /// `widths` gives each state variable's width; one narrower than the candidate's stands for its
     /// extended value.

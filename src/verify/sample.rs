@@ -44,6 +44,8 @@ const RUN_STEPS: u32 = 400;
 const MAX_BLOCKED: u32 = 8;
 /// Equalities kept per cut point.
 const MAX_EQUALITIES: usize = 8;
+/// Equalities modulo `2^bits` kept per cut point and width (`modular_equalities`).
+const MAX_MODULAR_EQUALITIES: usize = 64;
 /// Samples a cut point needs before its equalities are worth a proof.
 const MIN_SAMPLES: usize = 3;
 
@@ -204,18 +206,84 @@ pub fn equalities(cut: u32, samples: &[Vec<i128>], scope: &[usize]) -> Vec<Linea
     if samples.len() < MIN_SAMPLES || scope.is_empty() {
         return Vec::new();
     }
+    // A variable with one value in every sample is an equality of its own, outside the cap: as a
+    // column of the null space it would take a place among the first `MAX_EQUALITIES`.
+    let (constant, scope): (Vec<usize>, Vec<usize>) =
+        scope.iter().partition(|&&v| samples.iter().all(|s| s[v] == samples[0][v]));
+    let mut res: Vec<Linear> = constant
+        .iter()
+        .map(|&v| Linear { cut, terms: vec![(v, 1)], constant: -samples[0][v], at_most: false })
+        .collect();
     let n = scope.len() + 1;
     let rows = samples.iter().map(|s| std::iter::once(1).chain(scope.iter().map(|&v| modp(s[v]))).collect());
-    let mut res = Vec::new();
+    let mut relations = 0;
     for coeffs in null_space(rows, n) {
         let terms: Vec<(usize, i128)> =
             scope.iter().zip(&coeffs[1..]).filter(|(_, &c)| c != 0).map(|(&v, &c)| (v, c)).collect();
         let eq = Linear { cut, terms, constant: coeffs[0], at_most: false };
         if !eq.terms.is_empty() && samples.iter().all(|s| eq.holds(s)) {
             res.push(eq);
+            relations += 1;
         }
-        if res.len() == MAX_EQUALITIES {
+        if relations == MAX_EQUALITIES {
             break;
+        }
+    }
+    res
+}
+
+/// The affine equalities `Σ cᵢ·vᵢ + c ≡ 0 (mod 2^bits)` over the variables `vars` (of `bits` bits,
+/// at most 64) that every sample satisfies, as polynomials of degree one, at most
+/// `MAX_MODULAR_EQUALITIES`; none when there are fewer than `MIN_SAMPLES` samples.
+///
+/// Arithmetic that wraps around keeps such an equality (`d = (a + b) + (a - b)` gives `d ≡ 2·a`)
+/// where the integers lose it, so `equalities` misses it. It is found as `poly_equalities` finds
+/// its equalities: among the samples whose values did not wrap, then checked modulo `2^bits` on
+/// every sample. Variables with one value in every sample are left out (`equalities` has them).
+pub fn modular_equalities(cut: u32, samples: &[Vec<i128>], vars: &[usize], bits: u32) -> Vec<PolyEq> {
+    if samples.len() < MIN_SAMPLES || bits > 64 {
+        return Vec::new();
+    }
+    let vars: Vec<usize> = vars.iter().copied().filter(|&v| samples.iter().any(|s| s[v] != samples[0][v])).collect();
+    if vars.len() < 2 {
+        return Vec::new();
+    }
+    let small = |s: &&Vec<i128>| vars.iter().all(|&v| s[v].unsigned_abs() < 1u128 << (bits - bits / 4));
+    let found: Vec<&Vec<i128>> = samples.iter().filter(small).collect();
+    if found.len() < MIN_SAMPLES {
+        return Vec::new();
+    }
+    let row = |s: &Vec<i128>, vars: &[usize]| std::iter::once(1).chain(vars.iter().map(|&v| modp(s[v]))).collect();
+    // The equalities of two variables first, then a basis of all (which finds those of more). A
+    // basis alone would not do: Houdini drops each basis vector that is no invariant, and with it
+    // the invariants that were only combinations of it (`p == p_t`, `2p == d_t` at one loop head,
+    // where only `2p_t == d_t` is inductive).
+    let mut found_sets: Vec<(Vec<usize>, Vec<i128>)> = Vec::new();
+    for (x, &a) in vars.iter().enumerate() {
+        for &b in &vars[x + 1..] {
+            for coeffs in null_space(found.iter().map(|s| row(s, &[a, b])), 3) {
+                found_sets.push((vec![a, b], coeffs));
+            }
+        }
+    }
+    found_sets
+        .extend(null_space(found.iter().map(|s| row(s, &vars)), vars.len() + 1).into_iter().map(|c| (vars.clone(), c)));
+    let mut res: Vec<PolyEq> = Vec::new();
+    for (vars, coeffs) in found_sets {
+        let mut terms: Vec<(Vec<usize>, i128)> =
+            vars.iter().zip(&coeffs[1..]).filter(|(_, &c)| c != 0).map(|(&v, &c)| (vec![v], c)).collect();
+        if terms.len() < 2 {
+            continue;
+        }
+        if coeffs[0] != 0 {
+            terms.insert(0, (Vec::new(), coeffs[0]));
+        }
+        let eq = PolyEq { cut, bits, terms };
+        if !res.contains(&eq) && samples.iter().all(|s| eq.holds_wrapping(s)) {
+            res.push(eq);
+            if res.len() == MAX_MODULAR_EQUALITIES {
+                break;
+            }
         }
     }
     res
@@ -363,14 +431,7 @@ pub fn poly_equalities(cut: u32, samples: &[Vec<i128>], vars: &[usize], bits: u3
                     .map(|(m, &c)| (m.iter().map(|&v| vars[v]).collect(), c))
                     .collect(),
             };
-            let holds = |s: &Vec<i128>| {
-                let sum = eq.terms.iter().fold(0u128, |acc, (m, c)| {
-                    let t = m.iter().fold(*c as u128, |t, &v| t.wrapping_mul(s[v] as u128));
-                    acc.wrapping_add(t)
-                });
-                sum & super::poly::mask(bits) == 0
-            };
-            if samples.iter().all(holds) {
+            if samples.iter().all(|s| eq.holds_wrapping(s)) {
                 let mut full = coeffs.clone();
                 full.resize(monos.len(), 0);
                 kept.push(full);
@@ -658,6 +719,45 @@ mod tests {
             let g = terms.iter().fold(c.abs(), |g, &(_, k)| gcd(g, k.abs()));
             assert_eq!(g, 1);
         }
+    }
+
+    #[test]
+    fn variables_constant_in_every_sample_are_equalities_outside_the_cap() {
+        // Twelve constants (more than `MAX_EQUALITIES`) and `x - y = 3` after them.
+        let samples: Vec<Vec<i128>> = (0..5).map(|k| (0..12).map(|c| c * 10).chain([k + 3, k]).collect()).collect();
+        let found = eqs(&samples.iter().map(|s| s.as_slice()).collect::<Vec<_>>());
+        for c in 0..12 {
+            assert!(found.contains(&(vec![(c, 1)], -(c as i128) * 10)), "{found:?}");
+        }
+        assert!(found.contains(&(vec![(12, 1), (13, -1)], -3)), "{found:?}");
+        assert_eq!(found.len(), 13);
+    }
+
+    #[test]
+    fn equalities_modulo_the_width_are_found_where_the_integers_lose_them() {
+        // `p`, `p_t` equal, `d` and `d_t` twice them in 32-bit arithmetic (which wraps at 2^30).
+        let wrap = |x: i128| as_int(x as u128 & 0xffff_ffff, 32, true);
+        let samples: Vec<Vec<i128>> =
+            [1i128, 5, -7, 12_345, 1 << 30, 3 << 29].iter().map(|&p| vec![p, p, wrap(2 * p), wrap(2 * p), 9]).collect();
+        let scope = [0, 1, 2, 3, 4];
+        // In the integers, `p == p_t` and `d == d_t` only.
+        let ints = equalities(1, &samples, &scope);
+        let relates =
+            |e: &Linear| e.terms.iter().any(|&(v, _)| v < 2) && e.terms.iter().any(|&(v, _)| v == 2 || v == 3);
+        assert!(!ints.iter().any(relates), "{ints:?}");
+        let found = modular_equalities(1, &samples, &scope, 32);
+        let has = |a: usize, ka: i128, b: usize, kb: i128| {
+            found
+                .iter()
+                .any(|e| e.terms == [(vec![a], ka), (vec![b], kb)] || e.terms == [(vec![a], -ka), (vec![b], -kb)])
+        };
+        assert!(has(0, 1, 1, -1) && has(0, 2, 2, -1) && has(2, 1, 3, -1), "{found:?}");
+        // A basis alone would give `2*p_t == d_t` only as a combination of the others, which fall
+        // where `p == p_t` does not hold.
+        assert!(has(1, 2, 3, -1), "{found:?}");
+        // The constant `9` is left to `equalities`.
+        assert!(found.iter().all(|e| e.terms.iter().all(|(m, _)| m != &vec![4])), "{found:?}");
+        assert!(found.iter().all(|e| samples.iter().all(|s| e.holds_wrapping(s))));
     }
 
     #[test]
