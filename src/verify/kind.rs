@@ -58,6 +58,14 @@ pub struct KindConfig {
     /// Try disjunctions of the program's comparisons when the step case still fails after the other
     /// invariants (the last phase: many candidates, rarely needed). [default: true]
     pub disjunctions: bool,
+    /// From this `k` on, the engine's thread takes a lower scheduling priority (Linux: nice 10 for
+    /// the thread alone), so that it yields the CPU to the other engines of a portfolio when they
+    /// compete for it, and uses it as before when they do not. Past its invariants and first depths,
+    /// deeper unrolling rarely decides a program the explicit search has not. [default: none]
+    /// On a transition system of more than `YIELD_VARS` state variables it does so from the start:
+    /// k-induction's queries grow with the state, and on such programs (SystemC rings of a dozen
+    /// processes) the explicit search is the engine that decides.
+    pub yield_from_k: Option<u32>,
 }
 
 /// What the engine established.
@@ -136,6 +144,7 @@ impl Default for KindConfig {
             progress: None,
             conflicts: None,
             disjunctions: true,
+            yield_from_k: None,
         }
     }
 }
@@ -401,6 +410,9 @@ impl<'t, 'a> Engine<'t, 'a> {
     }
 
     fn run(&mut self, stats: &mut KindStats) -> H<KindResult> {
+        if self.config.yield_from_k.is_some() && self.ts.vars.len() > YIELD_VARS {
+            lower_priority();
+        }
         let invariants = self.invariants(stats, Goal::Property)?;
         stats.proven = invariants.len();
         let mut base = Unroll {
@@ -419,6 +431,9 @@ impl<'t, 'a> Engine<'t, 'a> {
             stats.k = k;
             if let Some(p) = &self.config.progress {
                 p.k.store(k, std::sync::atomic::Ordering::Relaxed);
+            }
+            if self.config.yield_from_k == Some(k) {
+                lower_priority();
             }
             self.check()?;
             // Base case: the states at depth k are good, or a counterexample.
@@ -894,11 +909,13 @@ impl<'t, 'a> Engine<'t, 'a> {
         // step. A few candidates broken is a much easier question for the solver than the
         // disjunction of all (a proof by bit-level arithmetic for each at once), and a group whose
         // members all hold is settled by one query, not one each. A group whose query outlasts
-        // `SINGLE_SLICE` is halved, a group answered fast lets the next be twice as large (by the
-        // clock only when no work cap orders the questions); a candidate whose own query outlasts
+        // `SINGLE_SLICE` is halved, a group answered fast lets the next be twice as large, but never
+        // as large as one that was halved (by the clock only when no work cap orders the questions); a candidate whose own query outlasts
         // the slice is asked again after the others, without a slice.
         let mut joint = true;
         let mut width = FIRST_GROUP;
+        // Half the smallest group whose query outlasted its slice: no group grows past it again.
+        let mut ceiling = MAX_GROUP;
         // The candidates shown to hold after the step, each with the candidates its proof assumed
         // (the failed assumptions): it must be shown again when one of those drops.
         let mut settled = vec![false; cands.len()];
@@ -980,6 +997,7 @@ impl<'t, 'a> Engine<'t, 'a> {
                         joint = false;
                     } else if group.len() > 1 {
                         width = (group.len() / 2).max(1);
+                        ceiling = ceiling.min(width);
                     } else {
                         hard[group[0]] = true;
                     }
@@ -1003,7 +1021,7 @@ impl<'t, 'a> Engine<'t, 'a> {
                     support[i] = assumed.clone();
                 }
                 if fast {
-                    width = (width * 2).min(MAX_GROUP);
+                    width = (width * 2).min(ceiling);
                 }
             }
             // The round's goal is never needed again.
@@ -1768,7 +1786,7 @@ const MAX_SUM_SCOPE: usize = 12;
 /// How long a joint Houdini query may take before the candidates are checked one at a time.
 const JOINT_SLICE: std::time::Duration = std::time::Duration::from_millis(300);
 /// The candidates of the first Houdini group once the joint query took too long (`houdini`).
-const FIRST_GROUP: usize = 64;
+const FIRST_GROUP: usize = 1;
 /// The largest Houdini group.
 const MAX_GROUP: usize = 1024;
 /// How long the query of a group of candidates may take before it is halved (or, for one
@@ -1828,6 +1846,27 @@ fn sample_holds(c: &Candidate, s: &[i128]) -> bool {
         _ => true,
     }
 }
+
+/// Lowers the scheduling priority of the calling thread alone (`KindConfig::yield_from_k`); where
+/// that cannot be done, nothing changes (it only affects how the CPU is shared, never an answer).
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: `gettid` and `setpriority` only read their arguments; on Linux, a thread id as the
+    // `PRIO_PROCESS` target names that thread only.
+    unsafe {
+        let tid = libc::gettid();
+        libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, YIELD_NICE);
+    }
+}
+
+/// The nice value of a thread past `KindConfig::yield_from_k` (CFS gives a nice-0 thread about
+/// nine times its share).
+#[cfg(target_os = "linux")]
+const YIELD_NICE: libc::c_int = 10;
+
+/// The state variables above which k-induction yields from the start (`KindConfig::yield_from_k`;
+/// a SystemC pipeline has 47, a ring of thirteen processes 815).
+const YIELD_VARS: usize = 256;
 
 /// Whether a sampled state (values signed as each variable's type) satisfies a template of
 /// `Engine::candidates`, two-variable ones included (compared as the circuit compares them: `Eq`
@@ -2384,6 +2423,33 @@ int main(void) {{
             &src,
             "true by k-induction at 0 with [x % 2 != 0, x <= 0, x <= 2, -100 <= x, (unsigned char)((unsigned char)a + (unsigned char)b) == (unsigned char)n]",
         );
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn past_the_depth_it_was_given_the_engine_yields_the_cpu_of_its_own_thread() {
+        // A loop BMC unrolls to its end (`x` counts to 3; no induction without invariants shows
+        // `y == 6`): past depth 2 the thread runs at a lower priority; the answer is the same, and
+        // without the setting nothing changes.
+        let src = format!("{HEAD}int main(void) {{\n  int x = 0, y = 0;\n  while (x < 3) {{ x++; y += 2; }}\n  if (y != 6) reach_error();\n  return 0;\n}}\n");
+        let (prog, cfa) = compile(&src);
+        let nice_after = |yield_from_k: Option<u32>| {
+            let (prog, cfa) = (prog.clone(), cfa.clone());
+            std::thread::spawn(move || {
+                let config = KindConfig { yield_from_k, invariants: false, ..KindConfig::default() };
+                let (res, stats) = run(&prog, &cfa, Property::UnreachCall, &config);
+                assert!(matches!(res, KindResult::Proof(Proof { by: ProofKind::Bmc, .. })), "{res:?}");
+                assert!(stats.k >= 3, "{stats:?}");
+                // SAFETY: reads the calling thread's priority.
+                unsafe { libc::getpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t) }
+            })
+            .join()
+            .expect("the engine's thread")
+        };
+        let before = nice_after(None);
+        assert_eq!(nice_after(Some(2)), before.max(YIELD_NICE));
+        // The depth is never reached: nothing changes.
+        assert_eq!(nice_after(Some(50)), before);
     }
 
     #[test]

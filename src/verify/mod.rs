@@ -249,6 +249,8 @@ pub fn decide_guided<G: Observer>(
 ) -> Decision {
     let property = explore.property;
     let kind_config = |cancel: Option<Arc<AtomicBool>>| KindConfig {
+        // Beside the explicit search (a portfolio), past its invariants and first depths.
+        yield_from_k: cancel.is_some().then_some(YIELD_FROM_K),
         budget: symex::Budget { cancel, ..explore.budget.clone() },
         progress: Some(progress.clone()),
         ..KindConfig::default()
@@ -328,6 +330,10 @@ pub fn decide_guided<G: Observer>(
         }
     }
 }
+
+/// The depth from which k-induction yields the CPU to the explicit search of a portfolio when the
+/// two compete for it (`KindConfig::yield_from_k`).
+const YIELD_FROM_K: u32 = 2;
 
 /// How long the portfolio runs before random testing starts: what the other engines decide this
 /// early, they decide without it.
