@@ -1783,9 +1783,10 @@ fn c_literal(k: i128, bits: u32, signed: bool) -> Option<String> {
 
 /// Variables in scope at a loop head up to which `a + b == s` templates are tried.
 const MAX_SUM_SCOPE: usize = 12;
-/// How long a joint Houdini query may take before the candidates are checked one at a time.
+/// How long a joint Houdini query may take before the candidates are asked in groups.
 const JOINT_SLICE: std::time::Duration = std::time::Duration::from_millis(300);
-/// The candidates of the first Houdini group once the joint query took too long (`houdini`).
+/// The candidates of the first Houdini group once the joint query took too long (`houdini`): one,
+/// as a hard candidate in a larger group would time it out.
 const FIRST_GROUP: usize = 1;
 /// The largest Houdini group.
 const MAX_GROUP: usize = 1024;
