@@ -61,10 +61,10 @@ pub struct KindConfig {
     /// From this `k` on, the engine's thread takes a lower scheduling priority (Linux: nice 10 for
     /// the thread alone), so that it yields the CPU to the other engines of a portfolio when they
     /// compete for it, and uses it as before when they do not. Past its invariants and first depths,
-    /// deeper unrolling rarely decides a program the explicit search has not. [default: none]
-    /// On a transition system of more than `YIELD_VARS` state variables it does so from the start:
-    /// k-induction's queries grow with the state, and on such programs (SystemC rings of a dozen
-    /// processes) the explicit search is the engine that decides.
+    /// deeper unrolling rarely decides a program the explicit search has not. On a transition
+    /// system of more than `YIELD_VARS` state variables it does so from the start: k-induction's
+    /// queries grow with the state, and on such programs (SystemC rings of a dozen processes) the
+    /// explicit search is the engine that decides. [default: none]
     pub yield_from_k: Option<u32>,
 }
 
@@ -908,10 +908,11 @@ impl<'t, 'a> Engine<'t, 'a> {
         // one cut point): whether one of the group breaks, every live candidate assumed before the
         // step. A few candidates broken is a much easier question for the solver than the
         // disjunction of all (a proof by bit-level arithmetic for each at once), and a group whose
-        // members all hold is settled by one query, not one each. A group whose query outlasts
-        // `SINGLE_SLICE` is halved, a group answered fast lets the next be twice as large, but never
-        // as large as one that was halved (by the clock only when no work cap orders the questions); a candidate whose own query outlasts
-        // the slice is asked again after the others, without a slice.
+        // members all hold is settled by one query, not one each. The first group is one
+        // candidate. A group whose query outlasts `SINGLE_SLICE` is halved, a group answered fast
+        // lets the next be twice as large, but never as large as one that was halved (by the clock
+        // only when no work cap orders the questions); a candidate whose own query outlasts the
+        // slice is asked again after the others, without a slice.
         let mut joint = true;
         let mut width = FIRST_GROUP;
         // Half the smallest group whose query outlasted its slice: no group grows past it again.
@@ -1270,7 +1271,7 @@ impl<'t, 'a> Engine<'t, 'a> {
             let mut widths: Vec<u32> = scope.iter().map(|&v| self.ts.vars[v].repr.bits).collect();
             widths.sort_unstable();
             widths.dedup();
-            for bits in widths {
+            for &bits in &widths {
                 // Narrower variables join the widest polynomials extended (`poly::EXT_BITS`).
                 let fits = |b: u32| b == bits || bits == poly::EXT_BITS && b < bits;
                 let vars: Vec<usize> = scope.iter().copied().filter(|&v| fits(self.ts.vars[v].repr.bits)).collect();
@@ -1279,9 +1280,6 @@ impl<'t, 'a> Engine<'t, 'a> {
                     self.polys.push(eq);
                 }
             }
-            let mut widths: Vec<u32> = scope.iter().map(|&v| self.ts.vars[v].repr.bits).collect();
-            widths.sort_unstable();
-            widths.dedup();
             for bits in widths {
                 let vars: Vec<usize> = scope.iter().copied().filter(|&v| self.ts.vars[v].repr.bits == bits).collect();
                 for eq in sample::modular_equalities(cut, &samples[cut as usize], &vars, bits) {
