@@ -10,9 +10,9 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use super::result::{
-    self, BlockedAt, BranchInfo, Confirmation, CoverageResult, DecidedAssuming, Dropped, ExecutionRecord,
-    ExecutionSource, FunctionInfo, InexactReason, InputValue, LineStatus, NotCoverableBy, Origin, ProgramProofs,
-    ProofFacts, PropertyStatus, Provenance, SearchEnd, SearchState, Times, UndecidedLines,
+    self, BlockedAt, BranchInfo, ClaimBasis, Confirmation, CoverageResult, DecidedAssuming, Dropped, Exactness,
+    ExecutionRecord, ExecutionSource, FunctionInfo, InexactReason, InputValue, LineStatus, NotCoverableBy, Origin,
+    ProgramProofs, ProofFacts, PropertyStatus, Provenance, SearchEnd, SearchState, Times, UndecidedLines,
 };
 use super::search::{FoundBug, SearchOutcome};
 use super::{undecided, Analysis, RuledOut};
@@ -221,6 +221,10 @@ pub fn assemble(analysis: &Analysis, prog: &Program, a: Assembly<'_>) -> (Covera
         };
     let bug = o.and_then(|o| o.bugs.first());
     let undecided = o.and_then(|o| undecided_lines(analysis, prog, o, &line_status));
+    let assumed = o
+        .map(|o| o.assumed.union(if proven.is_empty() { symex::Approx::NONE } else { o.proof_assumed }))
+        .unwrap_or_default();
+    let basis = ClaimBasis { search: end.cloned(), dropped, proven: decided, contradicted: None };
     let result = CoverageResult {
         program: a.program,
         automaton: a.automaton,
@@ -251,14 +255,11 @@ pub fn assemble(analysis: &Analysis, prog: &Program, a: Assembly<'_>) -> (Covera
                 v
             })
             .unwrap_or_default(),
-        inexact_reason: InexactReason::first(end, dropped),
+        exactness: Exactness::of(&basis, assumed),
         abstracted: o.map(|o| o.abstracted.iter().map(|&v| prog.var(v).name.clone()).collect()).unwrap_or_default(),
         abstracted_extern_writes: o.is_some_and(|o| o.proof_extern_writes),
         proven_by_abstraction: proven.len(),
-        assumed: o
-            .map(|o| o.assumed.union(if proven.is_empty() { symex::Approx::NONE } else { o.proof_assumed }))
-            .unwrap_or_default()
-            .assumptions(),
+        assumed,
         decided_assuming,
         not_coverable_by,
         invariants,
@@ -279,26 +280,24 @@ pub fn assemble(analysis: &Analysis, prog: &Program, a: Assembly<'_>) -> (Covera
         instance: a.instance,
         times: a.times,
         provenance: Provenance::default(),
+        basis,
     };
     (result, paths)
 }
 
 /// Adds to `result` (of `vcov compare`) an execution another configuration found, covering `lines`
-/// here: it gets the next id and origin `found for FROM`, and its lines become covered. Returns the
-/// lines it covers that `result` had proven not coverable (the proof was wrong: the result is then
-/// not exact).
+/// here: it gets the next id and origin `found for FROM`, and the claims are decided again by the
+/// rules that decided them (`line_status`, `Exactness::of`), from the same basis. Returns the lines
+/// it covers that `result` had proven not coverable (the proof was wrong: the result is then not
+/// exact).
 pub fn gain_execution(result: &mut CoverageResult, mut rec: ExecutionRecord, from: &str, lines: Vec<u32>) -> Vec<u32> {
     rec.id = result.executions.len() + 1;
     rec.origin = Origin::FoundFor(from.to_string());
-    let mut contradicted = Vec::new();
-    for &l in &lines {
-        if result.line_status.get(&l) == Some(&LineStatus::NotCoverable) {
-            contradicted.push(l);
-            result.inexact_reason.get_or_insert(InexactReason::ProofContradicted(l));
-        }
-        if !matches!(result.line_status.get(&l), Some(LineStatus::Covered(_)) | None) {
-            result.line_status.insert(l, LineStatus::Covered(rec.id));
-        }
+    let contradicted: Vec<u32> =
+        lines.iter().copied().filter(|l| result.line_status.get(l) == Some(&LineStatus::NotCoverable)).collect();
+    let basis = &mut result.basis;
+    if basis.contradicted.is_none() {
+        basis.contradicted = contradicted.first().copied();
     }
     // A real execution covers them: no assumption makes them not coverable.
     if let Some(d) = &mut result.decided_assuming {
@@ -313,6 +312,17 @@ pub fn gain_execution(result: &mut CoverageResult, mut rec: ExecutionRecord, fro
     result.under_lines = under;
     rec.lines = lines;
     result.executions.push(rec);
+    let state = result::search_state(basis.search.as_ref(), basis.dropped);
+    result.line_status = result::line_status(
+        &result.lines_to_cover,
+        &result.over_lines,
+        &result.under_lines,
+        &basis.proven,
+        &result.executions,
+        state,
+    );
+    result.not_coverable_by.retain(|l, _| result.line_status.get(l) == Some(&LineStatus::NotCoverable));
+    result.exactness = Exactness::of(&result.basis, result.assumed);
     contradicted
 }
 
@@ -353,11 +363,7 @@ fn undecided_lines(
     outcome: &SearchOutcome,
     line_status: &BTreeMap<u32, LineStatus>,
 ) -> Option<UndecidedLines> {
-    let open: Vec<u32> = line_status
-        .iter()
-        .filter(|(_, s)| matches!(s, LineStatus::OverOnly | LineStatus::Unknown))
-        .map(|(&l, _)| l)
-        .collect();
+    let open: Vec<u32> = line_status.iter().filter(|(_, s)| s.is_undecided()).map(|(&l, _)| l).collect();
     if open.is_empty() || outcome.tally.is_empty() {
         return None;
     }

@@ -110,17 +110,6 @@ impl Obstacle {
             Obstacle::NotTried => "not_tried",
         }
     }
-
-    /// A phrase for text reports, given how often the edge was tried and paths were cut on it.
-    pub fn describe(self, tried: u64, cut: u64) -> String {
-        match self {
-            Obstacle::Infeasible => format!("tried {tried} time(s), infeasible each time"),
-            Obstacle::Undefined => format!("{cut} path(s) cut there at possible undefined behaviour"),
-            Obstacle::Unsupported => format!("{cut} path(s) cut there at a construct vcov does not model"),
-            Obstacle::Unfinished => format!("tried {tried} time(s), no path went on past it"),
-            Obstacle::NotTried => "never tried".to_string(),
-        }
-    }
 }
 
 /// An edge no path got past, with the undecided lines nearest behind it.

@@ -147,7 +147,7 @@ fn status_text(c: &SearchProgress, over: usize, elapsed: Duration) -> String {
 
 fn ended(outcome: &SearchOutcome) -> String {
     match outcome.end.stopped_by() {
-        Some(by) => format!("stopped by {}", by.describe()),
+        Some(by) => format!("stopped by {}", crate::report::words::stopped_by(by)),
         None => "ended".to_string(),
     }
 }

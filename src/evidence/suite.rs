@@ -26,7 +26,7 @@ pub fn test_suite_files(
         tests.push(TestClaim {
             file,
             id: e.id,
-            origin: Some(e.origin.to_string()),
+            origin: Some(e.origin.label()),
             lines: e.lines.clone(),
             terminating: Some(e.terminating),
             violates_property: Some(e.violates_property),

@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use serde_json::{json, Value};
 
-use crate::coverage::result::{CoverageResult, LineStatus, Origin};
+use crate::coverage::result::{CoverageResult, Exactness, LineStatus, Origin};
 
 /// Several coverage results of one program, compared.
 pub struct Compared<'a> {
@@ -132,7 +132,7 @@ pub fn compare_summary(c: &Compared) -> String {
             r.n_terminating(),
             if r.bug_found { "yes" } else { "-" },
             r.times.cpu,
-            if r.exact() { "yes" } else { "no" }
+            super::words::exactness(&r.exactness).answer
         );
     }
     for r in c.results {
@@ -144,17 +144,18 @@ pub fn compare_summary(c: &Compared) -> String {
         if let Some(note) = super::text::decided_assuming(r) {
             out.push_str(&super::text::wrap(&format!("{note} ({})", r.instance), "  ", "      "));
         }
-        if !r.exact() {
-            let why = match (&r.inexact_reason, r.stopped_by) {
-                (Some(why), _) => why.to_string(),
-                (None, Some(by)) => format!("stopped by {} after {:.1} s", by.describe(), r.times.search_end),
-                (None, None) => "the search was not complete".to_string(),
-            };
-            out.push_str(&super::text::wrap(&format!("not exact under {}: {why}", r.instance), "  ", "      "));
+        if r.exactness != Exactness::Exact {
+            let words = super::words::exactness(&r.exactness);
+            let line = format!("{} under {}: {}", words.headline, r.instance, words.why);
+            out.push_str(&super::text::wrap(&line, "  ", "      "));
         }
     }
     for r in c.results {
-        out.push_str(&super::text::wrap(&format!("property under {}: {}", r.instance, r.property), "  ", "      "));
+        out.push_str(&super::text::wrap(
+            &format!("property under {}: {}", r.instance, super::words::property(&r.property)),
+            "  ",
+            "      ",
+        ));
     }
     let _ =
         writeln!(out, "  covered by all: {} lines; by some: {} lines", c.covered_by_all.len(), c.covered_by_some.len());

@@ -4,7 +4,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::coverage::result::{Confirmation, CoverageResult, LineStatus, PropertyStatus};
+use super::words;
+use crate::coverage::result::{Confirmation, CoverageResult, Exactness, LineStatus, PropertyStatus};
 
 /// Version of the JSON report's schema; later versions only add fields.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -25,6 +26,8 @@ struct Report<'a> {
     exact: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     inexact_reason: Option<String>,
+    /// Whether the result is exact, relying on what, or why not.
+    exactness: ExactnessJson,
     interrupted: bool,
     stopped_by: Option<&'static str>,
     confirmation: ConfirmationJson<'a>,
@@ -117,6 +120,16 @@ struct PropertyJson {
     status: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     by: Option<&'static str>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    assuming: Vec<&'static str>,
+    detail: String,
+}
+
+/// The result's exactness (`coverage::result::Exactness`): `exact`, `exact_assuming` (with the
+/// accepted assumptions it relies on) or `not_exact`; `detail` says it in words.
+#[derive(Serialize)]
+struct ExactnessJson {
+    status: &'static str,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     assuming: Vec<&'static str>,
     detail: String,
@@ -304,10 +317,18 @@ pub fn coverage_json(res: &CoverageResult) -> String {
                 PropertyStatus::NoneInRegion { assumed, .. } => assumed.assumptions().iter().map(|a| a.0).collect(),
                 _ => Vec::new(),
             },
-            detail: res.property.to_string(),
+            detail: words::property(&res.property),
         },
         exact: res.exact(),
-        inexact_reason: res.inexact_reason.as_ref().map(|r| r.to_string()),
+        inexact_reason: res.exactness.reason().map(words::inexact),
+        exactness: ExactnessJson {
+            status: res.exactness.name(),
+            assuming: match &res.exactness {
+                Exactness::ExactAssuming(assumed) => assumed.assumption_names(),
+                _ => Vec::new(),
+            },
+            detail: words::exactness(&res.exactness).sentence(),
+        },
         abstraction: (res.proven_by_abstraction > 0).then(|| Abstraction {
             variables: &res.abstracted,
             extern_writes: res.abstracted_extern_writes,
@@ -332,8 +353,13 @@ pub fn coverage_json(res: &CoverageResult) -> String {
             },
         },
         generate: res.generate.name(),
-        assumptions: res.assumed.iter().map(|&(name, statement)| Assumption { name, statement }).collect(),
-        not_coverable_by: res.not_coverable_by.iter().map(|(&l, by)| (l, by.to_string())).collect(),
+        assumptions: res
+            .assumed
+            .assumptions()
+            .into_iter()
+            .map(|(name, statement)| Assumption { name, statement })
+            .collect(),
+        not_coverable_by: res.not_coverable_by.iter().map(|(&l, by)| (l, words::not_coverable_by(by))).collect(),
         invariants: res
             .invariants
             .iter()
@@ -430,7 +456,7 @@ pub fn coverage_json(res: &CoverageResult) -> String {
             .iter()
             .map(|e| Execution {
                 id: e.id,
-                origin: e.origin.to_string(),
+                origin: e.origin.label(),
                 lines: &e.lines,
                 terminating: e.terminating,
                 violates_property: e.violates_property,

@@ -12,6 +12,7 @@ mod json;
 mod lcov;
 mod svg;
 mod text;
+pub mod words;
 
 pub use self::csv::{append_csv_row, check_csv_table, CSV_HEADER};
 pub use compare::{compare_json, compare_summary, Compared, NotMonotone};

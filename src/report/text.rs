@@ -2,7 +2,8 @@
 
 use std::fmt::Write;
 
-use crate::coverage::result::{CoverageResult, ExecutionSource, LineStatus, NotCoverableBy};
+use super::words;
+use crate::coverage::result::{Confirmation, CoverageResult, NotCoverableBy};
 
 /// Columns a line of the text summaries takes at most (a word longer than that aside): notes wrap,
 /// their continuation lines indented.
@@ -38,31 +39,45 @@ pub fn coverage_summary(res: &CoverageResult) -> String {
         if res.bug_found { "yes" } else { "-" },
         res.times.cpu
     );
+    let mut notes = exactness_notes(res);
+    notes.extend(not_coverable_notes(res));
+    notes.extend(confirmation_note(res));
+    notes.extend(property_notes(res));
+    for note in notes {
+        out.push_str(&wrap(&note, "  ", "      "));
+    }
+    let m = &res.matching;
+    let _ = writeln!(
+        out,
+        "  automaton: {} of {} states reached, {} of {} transitions used",
+        m.states_reached, m.states, m.transitions_used, m.transitions
+    );
+    let _ = writeln!(out, "  automaton texts: CPAchecker {} ({})", m.generation.label(), m.source.describe());
+    out
+}
+
+/// How much is decided, whether the result is exact (`words::exactness`) and what stopped the search.
+fn exactness_notes(res: &CoverageResult) -> Vec<String> {
     let mut notes = vec![format!("decided: {}", decided(res))];
-    if let Some(note) = decided_assuming(res) {
-        notes.push(note);
-    }
-    if res.exact() && res.assumed.is_empty() {
-        notes.push("exact: every other line is proven not coverable".to_string());
-    } else if res.exact() {
-        notes.push(format!(
-            "exact assuming {}: every other line is proven not coverable",
-            res.assumed.iter().map(|a| a.0).collect::<Vec<_>>().join(", ")
-        ));
-    }
+    notes.extend(decided_assuming(res));
+    notes.push(words::exactness(&res.exactness).sentence());
     if let Some(by) = res.stopped_by {
         let what = if res.exact() {
             "every line was decided, the property was not"
         } else {
             "lines not reached are not decided"
         };
-        notes.push(format!("stopped by {} after {:.1} s: {what}", by.describe(), res.times.search_end));
-    } else if let (Some(why), ExecutionSource::Search(_)) = (&res.inexact_reason, res.generate) {
-        notes.push(format!("not exact: {why}"));
+        notes.push(format!("stopped by {} after {:.1} s: {what}", words::stopped_by(by), res.times.search_end));
     }
-    if let Some(what) = res.abstraction() {
+    if let Some(what) = words::abstraction(res) {
         notes.push(format!("{} line(s) proven not coverable with {what} abstracted away", res.proven_by_abstraction));
     }
+    notes
+}
+
+/// How many lines each argument other than the search proves not coverable.
+fn not_coverable_notes(res: &CoverageResult) -> Vec<String> {
+    let mut notes = Vec::new();
     let infeasible = res.n_not_coverable_by(NotCoverableBy::by_values);
     if infeasible > 0 {
         let past = match (
@@ -105,27 +120,34 @@ pub fn coverage_summary(res: &CoverageResult) -> String {
     if without_exit > 0 {
         notes.push(format!("{without_exit} line(s) not coverable: no path leads from them to the end of main"));
     }
+    notes
+}
+
+/// How the executions were confirmed, when it is worth a note.
+fn confirmation_note(res: &CoverageResult) -> Option<String> {
     match res.confirmation {
-        crate::coverage::result::Confirmation::Gcc { confirmed, rejected, pending: 0 } => {
-            notes.push(format!("confirmed by gcc: {confirmed} execution(s), {rejected} rejected"));
+        Confirmation::Gcc { confirmed, rejected, pending: 0 } => {
+            Some(format!("confirmed by gcc: {confirmed} execution(s), {rejected} rejected"))
         }
-        crate::coverage::result::Confirmation::Gcc { confirmed, rejected, pending } => {
-            notes.push(format!(
-                "confirmed by gcc: {confirmed} execution(s), {rejected} rejected, {pending} not replayed before the \
-                 time limit (not counted)"
-            ));
-        }
-        crate::coverage::result::Confirmation::Interpreter { rejected } if rejected > 0 => {
+        Confirmation::Gcc { confirmed, rejected, pending } => Some(format!(
+            "confirmed by gcc: {confirmed} execution(s), {rejected} rejected, {pending} not replayed before the \
+             time limit (not counted)"
+        )),
+        Confirmation::Interpreter { rejected } if rejected > 0 => {
             let why: Vec<String> = res.refusals.iter().take(3).map(|(n, why)| format!("{n}: {why}")).collect();
             let more = if res.refusals.len() > 3 { "; ..." } else { "" };
-            notes.push(format!(
+            Some(format!(
                 "{rejected} execution(s) vcov's interpreter did not replay were dropped ({}{more})",
                 why.join("; ")
-            ));
+            ))
         }
-        crate::coverage::result::Confirmation::Interpreter { .. } => {}
+        Confirmation::Interpreter { .. } => None,
     }
-    notes.push(format!("property: {}", res.property));
+}
+
+/// The property, violations relying on assumptions, undefined behaviour met and undecided lines.
+fn property_notes(res: &CoverageResult) -> Vec<String> {
+    let mut notes = vec![format!("property: {}", words::property(&res.property))];
     if let (n, Some(first)) = &res.assumed_violations {
         notes.push(format!(
             "{n} path(s) violate the property relying on the accepted assumptions (first at line {}); not a \
@@ -143,19 +165,9 @@ pub fn coverage_summary(res: &CoverageResult) -> String {
         ));
     }
     if let Some(u) = &res.undecided {
-        notes.push(u.summary());
+        notes.push(words::undecided_summary(u));
     }
-    for note in notes {
-        out.push_str(&wrap(&note, "  ", "      "));
-    }
-    let m = &res.matching;
-    let _ = writeln!(
-        out,
-        "  automaton: {} of {} states reached, {} of {} transitions used",
-        m.states_reached, m.states, m.transitions_used, m.transitions
-    );
-    let _ = writeln!(out, "  automaton texts: CPAchecker {} ({})", m.generation.label(), m.source.describe());
-    out
+    notes
 }
 
 /// `decided assuming fresh-pointers: 3622 more line(s) not coverable, 0 undecided (the search is
@@ -164,8 +176,7 @@ pub fn coverage_summary(res: &CoverageResult) -> String {
 pub(super) fn decided_assuming(res: &CoverageResult) -> Option<String> {
     let d = res.decided_assuming.as_ref()?;
     let names = d.assumptions.assumption_names().join(",");
-    let undecided =
-        res.line_status.values().filter(|s| matches!(s, LineStatus::Unknown | LineStatus::OverOnly)).count();
+    let undecided = res.counts().undecided();
     Some(format!(
         "decided assuming {names}: {} more line(s) not coverable, {} undecided (the search is complete under \
          these assumptions; --assume {names} makes it the result)",
@@ -177,23 +188,18 @@ pub(super) fn decided_assuming(res: &CoverageResult) -> Option<String> {
 /// `857 of the 867 lines of the over-approximation (98.8%): 852 covered, 5 proven not coverable; 10
 /// undecided (1.2%)`: the post-mortem's key figure.
 pub(super) fn decided(res: &CoverageResult) -> String {
-    let (mut covered, mut not_coverable, mut undecided) = (0usize, 0usize, 0usize);
-    for s in res.line_status.values() {
-        match s {
-            LineStatus::Covered(_) => covered += 1,
-            LineStatus::NotCoverable => not_coverable += 1,
-            LineStatus::Unknown | LineStatus::OverOnly => undecided += 1,
-            LineStatus::Unexplored => {}
-        }
-    }
-    let over = covered + not_coverable + undecided;
+    let c = res.counts();
+    let over = c.over();
     let pct = |n: usize| if over == 0 { 0.0 } else { 100.0 * n as f64 / over as f64 };
     format!(
-        "{} of the {over} lines of the over-approximation ({:.1}%): {covered} covered, {not_coverable} \
-         proven not coverable; {undecided} undecided ({:.1}%)",
-        covered + not_coverable,
-        pct(covered + not_coverable),
-        pct(undecided)
+        "{} of the {over} lines of the over-approximation ({:.1}%): {} covered, {} proven not coverable; {} \
+         undecided ({:.1}%)",
+        c.decided(),
+        pct(c.decided()),
+        c.covered,
+        c.not_coverable,
+        c.undecided(),
+        pct(c.undecided())
     )
 }
 
