@@ -113,11 +113,12 @@ pub fn tasks_from_csv(path: &Path, text: &str, mode: Mode) -> Result<Vec<Found>,
                     "false" => Some(false),
                     other => return Err(at(format!("expected_verdict is `{other}`, not true, false or empty"))),
                 };
-                let data_model = match get("data_model").to_ascii_uppercase().as_str() {
+                let data_model = match get("data_model") {
                     "" => None,
-                    "ILP32" => Some(DataModel::Ilp32),
-                    "LP64" => Some(DataModel::Lp64),
-                    other => return Err(at(format!("data_model is `{other}`, not ILP32, LP64 or empty"))),
+                    other => match DataModel::from_name(other) {
+                        Some(dm) => Some(dm),
+                        None => return Err(at(format!("data_model is `{other}`, not ILP32, LP64 or empty"))),
+                    },
                 };
                 let Some(origin) = task_file.clone().or_else(|| program.clone()) else {
                     return Err(at("a verification task needs a task definition or a program".into()));

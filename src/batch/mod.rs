@@ -162,7 +162,7 @@ impl Task {
                 if let Some(t) = task_file {
                     args.extend(["--task".into(), t.into()]);
                 } else if let Some(dm) = data_model {
-                    args.push(if *dm == DataModel::Lp64 { "--64" } else { "--32" }.into());
+                    args.push(dm.flag().into());
                 }
             }
         }

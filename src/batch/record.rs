@@ -444,25 +444,10 @@ pub fn results_csv(mode: Mode, records: &[&TaskRecord]) -> Vec<u8> {
     for r in records {
         let mut row: Vec<String> = vec![r.name.clone()];
         match mode {
-            Mode::Coverage => match &r.coverage {
-                Some(c) => row.extend([
-                    c.lines.to_string(),
-                    c.over.to_string(),
-                    c.under.to_string(),
-                    c.executions.to_string(),
-                    if c.bug { "yes" } else { "no" }.to_string(),
-                    format!("{:.2}", r.cpu_seconds),
-                    c.exact.to_string(),
-                    c.interrupted.to_string(),
-                    c.stopped_by.clone().unwrap_or_default(),
-                    c.property.clone().unwrap_or_default(),
-                ]),
-                None => {
-                    row.extend(std::iter::repeat_n(String::new(), 5));
-                    row.push(format!("{:.2}", r.cpu_seconds));
-                    row.extend(std::iter::repeat_n(String::new(), 4));
-                }
-            },
+            Mode::Coverage => {
+                let report = r.report.as_ref().and_then(|v| serde_json::from_value(v.clone()).ok());
+                row = crate::report::csv_row(report.as_ref(), &r.name, r.cpu_seconds);
+            }
             Mode::Verify => row.extend([
                 r.expected.map(|e| e.to_string()).unwrap_or_default(),
                 r.answer.unwrap_or(Answer::Unknown).name().to_string(),

@@ -36,12 +36,46 @@ impl DataModel {
         }
     }
 
-    /// The SV-COMP name of the model.
+    /// The SV-COMP name of the model (`data_model` of a task definition): `ILP32` or `LP64`.
     pub fn name(self) -> &'static str {
         match self {
             DataModel::Ilp32 => "ILP32",
             DataModel::Lp64 => "LP64",
         }
+    }
+
+    /// Reads an SV-COMP name (`ILP32`, `LP64`; case and surrounding white space ignored).
+    pub fn from_name(s: &str) -> Option<DataModel> {
+        [DataModel::Ilp32, DataModel::Lp64].into_iter().find(|m| m.name().eq_ignore_ascii_case(s.trim()))
+    }
+
+    /// vcov's command-line flag: `--32` or `--64`.
+    pub fn flag(self) -> &'static str {
+        match self {
+            DataModel::Ilp32 => "--32",
+            DataModel::Lp64 => "--64",
+        }
+    }
+
+    /// gcc's flag: `-m32` or `-m64` (CPAchecker's `getStandardCCompilerArchitectureArgument`).
+    pub fn gcc_flag(self) -> &'static str {
+        match self {
+            DataModel::Ilp32 => "-m32",
+            DataModel::Lp64 => "-m64",
+        }
+    }
+
+    /// The architecture as witnesses and Test-Comp's `metadata.xml` spell it: `32bit` or `64bit`.
+    pub fn architecture(self) -> &'static str {
+        match self {
+            DataModel::Ilp32 => "32bit",
+            DataModel::Lp64 => "64bit",
+        }
+    }
+
+    /// Reads an architecture (`32bit`, `64bit`; surrounding white space ignored).
+    pub fn from_architecture(s: &str) -> Option<DataModel> {
+        [DataModel::Ilp32, DataModel::Lp64].into_iter().find(|m| m.architecture() == s.trim())
     }
 }
 

@@ -12,7 +12,6 @@ use crate::cfa::LineRule;
 use crate::cfront::types::DataModel;
 use crate::coverage::search::Generate;
 use crate::driver::{self, CoverageConfig, Dest, Format};
-use crate::evidence::Architecture;
 use crate::symex::{Approx, Property};
 use args::{AssumeArg, Cli, Command, FormatArg, GenerateArg, LineRuleArg, ModelArgs};
 
@@ -72,8 +71,8 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitSta
         Command::Replay(a) => {
             let mut config = driver::ReplayConfig::new(a.program, a.tests_dir);
             config.architecture = match (a.m32, a.m64) {
-                (true, _) => Some(Architecture::Bits32),
-                (_, true) => Some(Architecture::Bits64),
+                (true, _) => Some(DataModel::Ilp32),
+                (_, true) => Some(DataModel::Lp64),
                 _ => None,
             };
             config.timeout = std::time::Duration::from_secs(a.timeout.max(1));

@@ -9,7 +9,6 @@ use anyhow::Context;
 use crate::cfront::types::DataModel;
 use crate::driver;
 use crate::driver::VerifyConfig;
-use crate::evidence::Architecture;
 use crate::symex::{Mode, Strategy};
 use crate::verify::region::Dialect;
 use crate::verify::Verdict;
@@ -179,7 +178,7 @@ pub fn run(args: VerifyArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
     let mut confirmed_by = None;
     if let (Verdict::False, Some((prog, inputs))) = (&report.verdict, &report.counterexample) {
         if args.confirm {
-            let arch = Architecture::of(report.data_model);
+            let arch = report.data_model;
             let why = match driver::replay::confirm_violation(&report.program, prog, arch, inputs) {
                 Ok(Ok(_)) => None,
                 Ok(Err(end)) => Some(format!("counterexample not confirmed by gcc {}: {end}", arch.gcc_flag())),

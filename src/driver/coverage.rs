@@ -22,7 +22,7 @@ use crate::coverage::result::{self, Confirmation, CoverageResult, ExecutionRecor
 use crate::coverage::search::{self, FoundBug, Generate, SearchConfig, SearchOutcome};
 use crate::coverage::{follow_counterexample, Analysis};
 use crate::evidence::replay::TestResult;
-use crate::evidence::{testcomp, Architecture};
+use crate::evidence::testcomp;
 use crate::report::{self, LineSet};
 use crate::symex::{self, Budget, ExploreConfig, Property};
 use crate::witness::{self, WitnessInfo};
@@ -251,10 +251,7 @@ fn automaton_producer(text: &str) -> Option<String> {
 fn result_options(config: &CoverageConfig) -> Vec<String> {
     let mut w: Vec<String> = Vec::new();
     let mut push = |words: &[&str]| w.extend(words.iter().map(|s| s.to_string()));
-    push(&[match config.data_model {
-        DataModel::Ilp32 => "--32",
-        DataModel::Lp64 => "--64",
-    }]);
+    push(&[config.data_model.flag()]);
     if config.line_rule == LineRule::FirstLine {
         push(&["--line-rule", "first-line"]);
     }
@@ -309,10 +306,7 @@ fn result_options(config: &CoverageConfig) -> Vec<String> {
 
 /// What `vcov replay` needs for the program: the data model and the preprocessor's options.
 fn replay_options(config: &CoverageConfig) -> Vec<String> {
-    let mut w = vec![match config.data_model {
-        DataModel::Ilp32 => "--32".to_string(),
-        DataModel::Lp64 => "--64".to_string(),
-    }];
+    let mut w = vec![config.data_model.flag().to_string()];
     w.extend(preprocess_options(config));
     w
 }
@@ -595,7 +589,7 @@ fn confirm_with_gcc(
 ) -> Result<Vec<Option<TestResult>>> {
     let dir =
         tempfile::Builder::new().prefix("vcov-confirm").tempdir().context("cannot create a temporary directory")?;
-    let arch = Architecture::of(config.data_model);
+    let arch = config.data_model;
     let meta = super::suite_metadata(&config.program, testcomp::COVERAGE_SPEC, arch)?;
     let mut staged = Staged::default();
     let error_label = config.property.labels_violate();
@@ -799,7 +793,7 @@ fn stage_evidence(
     paths: &[Vec<EdgeId>],
     bug: Option<&FoundBug>,
 ) -> Result<()> {
-    let arch = Architecture::of(config.data_model);
+    let arch = config.data_model;
     let mut witness_path = config.witness.clone();
     if let Some(dir) = &config.evidence {
         let spec = if bug.is_some() { testcomp::BUG_SPEC } else { testcomp::COVERAGE_SPEC };
@@ -825,7 +819,7 @@ fn stage_evidence(
             specification: config.property_text.clone(),
             program_file: config.program.display().to_string(),
             program_hash: crate::witness::sha256_hex(&bytes),
-            architecture: arch.name().to_string(),
+            architecture: arch.architecture().to_string(),
             creation_time: creation_time(config),
         };
         let text = witness::violation_graphml(&info, prog, cfa, edges, inputs);

@@ -8,12 +8,13 @@ use anyhow::{Context, Result};
 
 use super::output::Staged;
 use crate::cfa::{Cfa, EdgeId};
+use crate::cfront::types::DataModel;
 use crate::coverage::result::ExecutionRecord;
-use crate::evidence::{self, Architecture, SuiteMetadata};
+use crate::evidence::{self, SuiteMetadata};
 
 /// The metadata of a suite for `program`: its SHA-256, `producer` vcov and its version, the
 /// creation time now.
-pub fn suite_metadata(program: &Path, specification: &str, architecture: Architecture) -> Result<SuiteMetadata> {
+pub fn suite_metadata(program: &Path, specification: &str, architecture: DataModel) -> Result<SuiteMetadata> {
     let bytes = std::fs::read(program).with_context(|| format!("{}: cannot read the file", program.display()))?;
     Ok(SuiteMetadata {
         producer: format!("vcov {}", env!("CARGO_PKG_VERSION")),

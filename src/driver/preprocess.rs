@@ -40,19 +40,11 @@ impl Preprocess {
 
     /// The preprocessor's arguments for `path` under data model `dm`.
     fn args(&self, path: &Path, dm: DataModel) -> Vec<String> {
-        let mut args = vec!["-E".to_string(), machine_flag(dm).to_string()];
+        let mut args = vec!["-E".to_string(), dm.gcc_flag().to_string()];
         args.extend(self.include_dirs.iter().map(|d| format!("-I{}", d.display())));
         args.extend(self.defines.iter().map(|d| format!("-D{d}")));
         args.push(path.display().to_string());
         args
-    }
-}
-
-/// gcc's flag for the data model (CPAchecker's `getStandardCCompilerArchitectureArgument`).
-fn machine_flag(dm: DataModel) -> &'static str {
-    match dm {
-        DataModel::Ilp32 => "-m32",
-        DataModel::Lp64 => "-m64",
     }
 }
 

@@ -17,10 +17,11 @@ use anyhow::{anyhow, bail, Context, Result};
 
 use crate::base::Diagnostic;
 use crate::cfront::ir::Program;
+use crate::cfront::types::DataModel;
 use crate::evidence::harness::{self, Harness, INPUTS_ENV, LINK_FLAGS, STATUS_ENV};
 use crate::evidence::replay::{self, RunEnd, RunStatus, TestResult};
 use crate::evidence::testcomp::TestInput;
-use crate::evidence::{self, Architecture, Claims, ReadError, TestCase, CLAIMS_FILE, METADATA_FILE};
+use crate::evidence::{self, Claims, ReadError, TestCase, CLAIMS_FILE, METADATA_FILE};
 use crate::symex::{self, InputKind};
 
 /// Options of `vcov replay`.
@@ -31,7 +32,7 @@ pub struct ReplayConfig {
     /// The Test-Comp suite: `metadata.xml`, test cases, optionally `vcov-claims.json`.
     pub tests_dir: PathBuf,
     /// `-m32` or `-m64`. [default: the architecture in `metadata.xml`]
-    pub architecture: Option<Architecture>,
+    pub architecture: Option<DataModel>,
     /// Time limit of one test's run. [default: 10 s]
     pub timeout: Duration,
     /// Where to build and run (kept afterwards). [default: a temporary directory, removed]
@@ -142,7 +143,7 @@ pub fn replay(config: &ReplayConfig) -> Result<ReplayOutcome> {
         cases.push((file_name(p), case));
     }
 
-    let (prog, diagnostics) = super::load_program(&config.program, arch.data_model(), &config.preprocess)?;
+    let (prog, diagnostics) = super::load_program(&config.program, arch, &config.preprocess)?;
     let harness = harness::harness(&prog);
 
     let temp;
@@ -198,7 +199,7 @@ pub fn replay(config: &ReplayConfig) -> Result<ReplayOutcome> {
         built => built?,
     };
     let hints = line_hints(prog)?;
-    let lazy_offset = crate::symex::memory::Layout::for_model(arch.data_model()).lazy_offset();
+    let lazy_offset = crate::symex::memory::Layout::for_model(arch).lazy_offset();
 
     let mut results = Vec::new();
     let mut stdout = String::new();
@@ -234,7 +235,7 @@ pub fn replay(config: &ReplayConfig) -> Result<ReplayOutcome> {
             "replay: {} tests, {n_ok} confirmed, {} not confirmed ({}, gcc {})\n",
             results.len(),
             results.len() - n_ok,
-            arch.name(),
+            arch.architecture(),
             arch.gcc_flag()
         ),
         None => format!("replay: {} tests run; no {CLAIMS_FILE}, so there was nothing to confirm\n", results.len()),
@@ -273,7 +274,7 @@ fn line_hints(mut prog: crate::cfront::ir::Program) -> Result<replay::LineHints>
 pub fn confirm_violation(
     program: &Path,
     prog: &Program,
-    arch: Architecture,
+    arch: DataModel,
     inputs: &[symex::InputValue],
 ) -> Result<std::result::Result<String, String>> {
     let config = ReplayConfig::new(program.to_path_buf(), PathBuf::new());
@@ -312,12 +313,12 @@ pub fn confirm_violation(
 fn build_program(
     config: &ReplayConfig,
     harness: &Harness,
-    arch: Architecture,
+    arch: DataModel,
     build: &Path,
     program_name: &str,
 ) -> Result<PathBuf> {
     let m = arch.gcc_flag();
-    if arch == Architecture::Bits32 {
+    if arch == DataModel::Ilp32 {
         write(&build.join("vcov_probe.c"), b"int main(void) { return 0; }\n")?;
         let probe = gcc(config, build, &[m, "--coverage", "vcov_probe.c", "-o", "vcov_probe"])?;
         if let Err(msg) = probe {

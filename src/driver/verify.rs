@@ -207,10 +207,7 @@ pub fn verify(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
         specification: spec_text,
         program_file: program.display().to_string(),
         program_hash: witness::sha256_hex(&bytes),
-        architecture: match dm {
-            DataModel::Ilp32 => "32bit".into(),
-            DataModel::Lp64 => "64bit".into(),
-        },
+        architecture: dm.architecture().into(),
         creation_time: witness::utc_timestamp(SystemTime::now()),
     };
     let mut witness = decision
@@ -227,12 +224,8 @@ pub fn verify(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
             .map(|i| LoopInvariant { node: i.node, expr: i.expr.clone(), vars: i.vars.clone() })
             .collect();
         let loops = correctness::place(&prog, &cfa, &invariants);
-        let data_model = match dm {
-            DataModel::Ilp32 => "ILP32",
-            DataModel::Lp64 => "LP64",
-        };
         witness = Some(correctness::correctness_graphml(&info, &cfa, &loops));
-        witness_yaml = Some(correctness::correctness_yaml(&info, &prog, &cfa, data_model, &loops));
+        witness_yaml = Some(correctness::correctness_yaml(&info, &prog, &cfa, dm.name(), &loops));
     }
     Ok(VerifyReport {
         verdict: decision.verdict,

@@ -20,8 +20,6 @@ pub mod replay;
 pub mod suite;
 pub mod testcomp;
 
-use crate::cfront::types::DataModel;
-
 pub use cexaut::counterexample_automaton;
 pub use claims::{claims_json, read_claims, Claims, TestClaim, CLAIMS_FILE};
 pub use suite::test_suite_files;
@@ -29,59 +27,6 @@ pub use testcomp::{
     c_literal, metadata_xml, parse_c_literal, read_metadata, read_testcase, test_file_name, testcase_xml,
     SuiteMetadata, TestCase, TestInput, METADATA_FILE,
 };
-
-/// The architecture of a test suite (`architecture` in `metadata.xml`): gcc's `-m32` or `-m64`.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub enum Architecture {
-    /// `32bit`: ILP32, `gcc -m32`. [default: CPAchecker's LINUX32]
-    #[default]
-    Bits32,
-    /// `64bit`: LP64, `gcc -m64`.
-    Bits64,
-}
-
-impl Architecture {
-    /// The Test-Comp spelling: `32bit` or `64bit`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Architecture::Bits32 => "32bit",
-            Architecture::Bits64 => "64bit",
-        }
-    }
-
-    /// Reads the Test-Comp spelling (`32bit`, `64bit`; surrounding white space is ignored).
-    pub fn parse(s: &str) -> Option<Architecture> {
-        match s.trim() {
-            "32bit" => Some(Architecture::Bits32),
-            "64bit" => Some(Architecture::Bits64),
-            _ => None,
-        }
-    }
-
-    /// The data model vcov analyses the program with.
-    pub fn data_model(self) -> DataModel {
-        match self {
-            Architecture::Bits32 => DataModel::Ilp32,
-            Architecture::Bits64 => DataModel::Lp64,
-        }
-    }
-
-    /// The architecture of a data model.
-    pub fn of(dm: DataModel) -> Architecture {
-        match dm {
-            DataModel::Ilp32 => Architecture::Bits32,
-            DataModel::Lp64 => Architecture::Bits64,
-        }
-    }
-
-    /// gcc's flag: `-m32` or `-m64`.
-    pub fn gcc_flag(self) -> &'static str {
-        match self {
-            Architecture::Bits32 => "-m32",
-            Architecture::Bits64 => "-m64",
-        }
-    }
-}
 
 /// A file vcov reads back (a test case, `metadata.xml`, the claims file, gcov's JSON) is malformed.
 /// It displays as `line:col: message` (just `message` when the position is unknown).

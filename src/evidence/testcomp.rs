@@ -7,7 +7,7 @@
 //! Invariant: `read_testcase(&testcase_xml(inputs, arch, e))` gives back the inputs, values
 //! normalized to their type's range.
 
-use super::{Architecture, ReadError};
+use super::ReadError;
 use crate::cfront::types::{DataModel, IntRank, IntType};
 use crate::coverage::result::InputValue;
 
@@ -33,7 +33,7 @@ pub struct SuiteMetadata {
     /// The function executions start in. [default: `main`]
     pub entry_function: String,
     /// `32bit` or `64bit`.
-    pub architecture: Architecture,
+    pub architecture: DataModel,
     /// When the suite was written, ISO 8601 (`2024-05-01T12:00:00Z`).
     pub creation_time: String,
 }
@@ -69,7 +69,7 @@ pub fn metadata_xml(meta: &SuiteMetadata) -> String {
         ("programfile", &meta.program_file),
         ("programhash", &meta.program_hash),
         ("entryfunction", &meta.entry_function),
-        ("architecture", meta.architecture.name()),
+        ("architecture", meta.architecture.architecture()),
         ("creationtime", &meta.creation_time),
     ] {
         res.push_str(&format!("  <{tag}>{}</{tag}>\n", crate::witness::xml_escape(value)));
@@ -80,7 +80,7 @@ pub fn metadata_xml(meta: &SuiteMetadata) -> String {
 
 /// `testN.xml` for an execution that consumed `inputs`; `covers_error` marks an execution that
 /// violates the property.
-pub fn testcase_xml(inputs: &[InputValue], arch: Architecture, covers_error: bool) -> String {
+pub fn testcase_xml(inputs: &[InputValue], arch: DataModel, covers_error: bool) -> String {
     let mut res = format!("{XML_DECL}\n{TESTCASE_DOCTYPE}\n");
     res.push_str(if covers_error { "<testcase coversError=\"true\">\n" } else { "<testcase>\n" });
     for inp in inputs {
@@ -115,9 +115,9 @@ pub use crate::coverage::result::UNINITIALIZED;
 
 /// `value` as a C literal of `c_type`: wrapped into the type's range when vcov knows the type
 /// (`-1` of `unsigned int` is `4294967295`, pointers are unsigned integers), in decimal.
-pub fn c_literal(value: i128, c_type: &str, arch: Architecture) -> String {
-    match int_type_of(c_type, arch.data_model()) {
-        Some(it) => it.wrap(value, arch.data_model()).to_string(),
+pub fn c_literal(value: i128, c_type: &str, arch: DataModel) -> String {
+    match int_type_of(c_type, arch) {
+        Some(it) => it.wrap(value, arch).to_string(),
         None => value.to_string(),
     }
 }
@@ -245,7 +245,7 @@ pub fn read_metadata(text: &str) -> Result<SuiteMetadata, ReadError> {
     };
     let required = |tag: &str| field(tag).ok_or_else(|| at(&doc, root, format!("<{tag}> is missing")));
     let arch_text = required("architecture")?;
-    let architecture = Architecture::parse(&arch_text)
+    let architecture = DataModel::from_architecture(&arch_text)
         .ok_or_else(|| at(&doc, root, format!("unknown architecture `{arch_text}` (expected `32bit` or `64bit`)")))?;
     Ok(SuiteMetadata {
         producer: field("producer").unwrap_or_default(),
@@ -339,7 +339,7 @@ mod tests {
             program_file: "dir/a&b.c".into(),
             program_hash: crate::witness::sha256_hex(b"abc"),
             entry_function: "main".into(),
-            architecture: Architecture::Bits64,
+            architecture: DataModel::Lp64,
             creation_time: "2024-05-01T12:00:00Z".into(),
         }
     }
@@ -348,7 +348,7 @@ mod tests {
     fn testcase_is_written_as_the_format_specifies() {
         let xml = testcase_xml(
             &[input("__VERIFIER_nondet_int", "int", -5), input("__VERIFIER_nondet_uint", "unsigned int", -1)],
-            Architecture::Bits32,
+            DataModel::Ilp32,
             false,
         );
         assert_eq!(
@@ -373,7 +373,7 @@ mod tests {
             input("__VERIFIER_nondet_bool", "_Bool", 5),
             input("f", "long long", i64::MIN as i128),
         ];
-        let back = read_testcase(&testcase_xml(&inputs, Architecture::Bits32, true)).unwrap();
+        let back = read_testcase(&testcase_xml(&inputs, DataModel::Ilp32, true)).unwrap();
         assert!(back.covers_error);
         let values: Vec<i128> = back.inputs.iter().map(|i| i.value).collect();
         assert_eq!(values, vec![-56, 4294967295, 1, 7, 1, i64::MIN as i128]);
@@ -449,8 +449,8 @@ mod tests {
         assert_eq!(bits("u64"), Some((64, false)));
         assert_eq!(bits("double"), None);
         assert_eq!(bits("struct s"), None);
-        assert_eq!(c_literal(-1, "unsigned long", Architecture::Bits64), "18446744073709551615");
-        assert_eq!(c_literal(-1, "my_typedef", Architecture::Bits64), "-1");
-        assert_eq!(c_literal(2, "bool", Architecture::Bits64), "1");
+        assert_eq!(c_literal(-1, "unsigned long", DataModel::Lp64), "18446744073709551615");
+        assert_eq!(c_literal(-1, "my_typedef", DataModel::Lp64), "-1");
+        assert_eq!(c_literal(2, "bool", DataModel::Lp64), "1");
     }
 }

@@ -8,15 +8,15 @@
 mod compare;
 mod csv;
 mod html;
-mod json;
+pub mod json;
 mod lcov;
 mod svg;
 mod text;
 pub mod words;
 
-pub use self::csv::{append_csv_row, check_csv_table, CSV_HEADER};
+pub use self::csv::{append_csv_row, check_csv_table, csv_row, CSV_HEADER};
 pub use compare::{compare_json, compare_summary, Compared, NotMonotone};
 pub use html::{batch_html, html_report, BatchTaskView, HtmlInput, HtmlPage, SOURCE_PAGE_LINES};
-pub use json::{coverage_json, SCHEMA_VERSION};
+pub use json::{coverage_json, CoverageReport, SCHEMA_VERSION};
 pub use lcov::{lcov_tracefile, lcov_tracefile_named, LineSet};
 pub use text::{coverage_summary, wrap as wrap_text, TEXT_WIDTH};

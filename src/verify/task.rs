@@ -373,10 +373,9 @@ pub fn parse_task(path: &Path, text: &str) -> Result<Task, TaskError> {
         }
     }
     let data_model = match doc.get("options").and_then(|o| o.get("data_model")) {
-        Some(Yaml::Scalar(s, l, c)) => match s.as_str() {
-            "ILP32" => Some(DataModel::Ilp32),
-            "LP64" => Some(DataModel::Lp64),
-            _ => return Err(err((*l, *c, format!("unknown data_model '{s}' (ILP32 or LP64)")))),
+        Some(Yaml::Scalar(s, l, c)) => match DataModel::from_name(s) {
+            Some(dm) => Some(dm),
+            None => return Err(err((*l, *c, format!("unknown data_model '{s}' (ILP32 or LP64)")))),
         },
         Some(other) => {
             let (l, c) = other.at();

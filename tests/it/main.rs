@@ -3,6 +3,7 @@
 mod architecture;
 mod bad_input;
 mod batch;
+mod claims;
 mod cli_coverage;
 mod compare;
 mod corpus;

@@ -11,7 +11,6 @@ use vcov::cfa::LineRule;
 use vcov::cfront::types::DataModel;
 use vcov::coverage::result::{ExecutionRecord, InputValue};
 use vcov::coverage::{path_of_counterexample, Analysis, Execution};
-use vcov::evidence::Architecture;
 
 use crate::util::{fixture, json as json_file, root, vcov};
 
@@ -127,7 +126,7 @@ fn suite_written_by_vcov_is_confirmed() {
     let dir = tempfile::tempdir().unwrap();
     let suite = dir.path().join("suite");
     let spec = "CHECK( init(main()), LTL(G ! call(reach_error())) )";
-    let meta = vcov::driver::suite_metadata(&program, spec, Architecture::Bits64).unwrap();
+    let meta = vcov::driver::suite_metadata(&program, spec, DataModel::Lp64).unwrap();
     vcov::driver::write_test_suite(&suite, &meta, &executions).unwrap();
     let metadata = std::fs::read_to_string(suite.join("metadata.xml")).unwrap();
     assert!(metadata.contains("<producer>vcov "), "{metadata}");
@@ -237,7 +236,7 @@ fn bad_suites_and_programs_exit_with_2() {
     // gcc rejects the program: its message is shown.
     let program = fixture("evidence/conflicting_types/program.c");
     let dir = tempfile::tempdir().unwrap();
-    let meta = vcov::driver::suite_metadata(&program, "", Architecture::Bits64).unwrap();
+    let meta = vcov::driver::suite_metadata(&program, "", DataModel::Lp64).unwrap();
     vcov::driver::write_test_suite(dir.path(), &meta, &[]).unwrap();
     let run = replay(&program, dir.path(), &[]);
     assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
@@ -257,7 +256,7 @@ fn harness_links_with_corpus_drivers() {
     for name in ["kbtab.c", "usbmouse.BUG.c", "drbd.BUG.c", "mISDN_core.BUG.c"] {
         let program = drivers.join(name);
         let dir = tempfile::tempdir().unwrap();
-        let meta = vcov::driver::suite_metadata(&program, "", Architecture::Bits64).unwrap();
+        let meta = vcov::driver::suite_metadata(&program, "", DataModel::Lp64).unwrap();
         vcov::driver::write_test_suite(dir.path(), &meta, &[]).unwrap();
         std::fs::write(dir.path().join("test1.xml"), "<testcase/>").unwrap();
         let run = replay(&program, dir.path(), &["--timeout", "5"]);
@@ -359,7 +358,7 @@ fn replay_confirms_vcovs_claim_for_a_hoisted_condition() {
         memory: vec![],
     };
     let dir = tempfile::tempdir().unwrap();
-    let meta = vcov::driver::suite_metadata(&program, "", Architecture::Bits64).unwrap();
+    let meta = vcov::driver::suite_metadata(&program, "", DataModel::Lp64).unwrap();
     vcov::driver::write_test_suite(dir.path(), &meta, &[exec]).unwrap();
     assert!(cov.lines.contains(&46) && !cov.lines.contains(&47), "{:?}", cov.lines);
     let run = replay(&program, dir.path(), &[]);
