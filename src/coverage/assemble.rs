@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use super::result::{
     self, BlockedAt, BranchInfo, ClaimBasis, Confirmation, CoverageResult, DecidedAssuming, Dropped, Exactness,
     ExecutionRecord, ExecutionSource, FunctionInfo, InexactReason, InputValue, LineStatus, NotCoverableBy, Origin,
-    ProgramProofs, ProofFacts, PropertyStatus, Provenance, SearchEnd, SearchState, Times, UndecidedLines,
+    ProgramProofs, ProofFacts, PropertyStatus, Provenance, Refusal, SearchEnd, SearchState, Times, UndecidedLines,
 };
 use super::search::{FoundBug, SearchOutcome};
 use super::{undecided, Analysis, RuledOut};
@@ -248,13 +248,7 @@ pub fn assemble(analysis: &Analysis, prog: &Program, a: Assembly<'_>) -> (Covera
         interrupted: end.is_some_and(|e| e.interrupted()),
         stopped_by: end.and_then(|e| e.stopped_by()),
         confirmation: a.confirmation,
-        refusals: o
-            .map(|o| {
-                let mut v: Vec<(usize, String)> = o.refusals.iter().map(|(r, &n)| (n, r.to_string())).collect();
-                v.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
-                v
-            })
-            .unwrap_or_default(),
+        refusals: o.map(refusals).unwrap_or_default(),
         exactness: Exactness::of(&basis, assumed),
         abstracted: o.map(|o| o.abstracted.iter().map(|&v| prog.var(v).name.clone()).collect()).unwrap_or_default(),
         abstracted_extern_writes: o.is_some_and(|o| o.proof_extern_writes),
@@ -266,14 +260,7 @@ pub fn assemble(analysis: &Analysis, prog: &Program, a: Assembly<'_>) -> (Covera
         undefined_paths: o.map_or(0, |o| o.undefined_paths),
         undefined: o.map(|o| o.undefined.clone()).unwrap_or_default(),
         assumed_violations: o.map_or((0, None), |o| (o.assumed_violations, o.assumed_violation.clone())),
-        timeline: o
-            .map(|o| {
-                o.timeline
-                    .iter()
-                    .map(|p| result::TimelinePoint { seconds: if a.reproducible { 0.0 } else { p.seconds }, ..*p })
-                    .collect()
-            })
-            .unwrap_or_default(),
+        timeline: o.map(|o| timeline(o, a.reproducible)).unwrap_or_default(),
         line_status,
         undecided,
         generate: a.source,
@@ -283,6 +270,19 @@ pub fn assemble(analysis: &Analysis, prog: &Program, a: Assembly<'_>) -> (Covera
         basis,
     };
     (result, paths)
+}
+
+/// Why the interpreter refused executions, with how many (the report orders them).
+fn refusals(o: &SearchOutcome) -> Vec<(usize, Refusal)> {
+    o.refusals.iter().map(|(r, &n)| (n, r.clone())).collect()
+}
+
+/// The search's timeline, its times zeroed when `reproducible`.
+fn timeline(o: &SearchOutcome, reproducible: bool) -> Vec<result::TimelinePoint> {
+    o.timeline
+        .iter()
+        .map(|p| result::TimelinePoint { seconds: if reproducible { 0.0 } else { p.seconds }, ..*p })
+        .collect()
 }
 
 /// Adds to `result` (of `vcov compare`) an execution another configuration found, covering `lines`

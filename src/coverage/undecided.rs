@@ -143,7 +143,6 @@ pub struct Undecided {
 /// Sorts the `undecided` lines (ascending) by what the search saw (`tally`).
 pub fn explain(a: &Analysis, tally: &Tally, undecided: &[u32]) -> Undecided {
     let cfa = a.cfa;
-    let p = &a.product;
     let width = undecided.last().map_or(0, |&l| l as usize + 1);
     let mut open = FixedBitSet::with_capacity(width);
     for &l in undecided {
@@ -167,42 +166,15 @@ pub fn explain(a: &Analysis, tally: &Tally, undecided: &[u32]) -> Undecided {
         }
     }
 
-    // The over-approximation with call stacks forgotten: (state, location) to (edge, state after).
-    let mut succ: FxHashMap<(StateId, NodeId), Vec<(EdgeId, StateId)>> = FxHashMap::default();
-    for (i, n) in p.nodes.iter().enumerate() {
-        if p.is_leaf(n.aut) {
-            continue;
-        }
-        let out = succ.entry((n.aut, n.cfa)).or_default();
-        for pe in &p.succ[i] {
-            let to = p.nodes[pe.to.idx()].aut;
-            if Some(to) != p.false_state && !out.contains(&(pe.edge, to)) {
-                out.push((pe.edge, to));
-            }
-        }
-    }
-    let successors = |q: StateId, n: NodeId| -> Vec<(EdgeId, StateId)> {
-        if Some(q) == p.true_state {
-            // The `__TRUE` region: every edge an execution can take, whatever the call stack.
-            cfa.out_edges(n)
-                .iter()
-                .filter(|&&e| !matches!(cfa.edge(e).kind, EdgeKind::Summary(_)))
-                .map(|&e| (e, q))
-                .collect()
-        } else {
-            succ.get(&(q, n)).cloned().unwrap_or_default()
-        }
-    };
-
+    let graph = Forgetful::new(a);
     // Places some path reached, and the edges leaving them no path got past.
     let mut reached: Vec<(StateId, NodeId)> = vec![(a.aut.initial, cfa.entry())];
     reached.extend(passed.iter().map(|&(q, e)| (q, cfa.edge(e).dst)));
     reached.sort_unstable();
     reached.dedup();
-    let is_reached = |v: &(StateId, NodeId)| reached.binary_search(v).is_ok();
     let mut frontier: Vec<(EdgeId, StateId)> = Vec::new();
     for &(q, n) in &reached {
-        for (e, to) in successors(q, n) {
+        for (e, to) in graph.successors(q, n) {
             if !tally.got_past(to, e) {
                 frontier.push((e, to));
             }
@@ -211,38 +183,9 @@ pub fn explain(a: &Analysis, tally: &Tally, undecided: &[u32]) -> Undecided {
     frontier.sort_unstable();
     frontier.dedup();
 
-    // Every line to its nearest blocking edge: a breadth-first search from all of them at once
-    // through edges no path got past, stopping at places some path reached.
-    let mut owner: Vec<Option<usize>> = vec![None; width];
-    let assign = |e: EdgeId, who: usize, owner: &mut Vec<Option<usize>>| {
-        for l in lines_of(e) {
-            if !reached_lines.contains(l as usize) && owner[l as usize].is_none() {
-                owner[l as usize] = Some(who);
-            }
-        }
-    };
-    let mut seen: rustc_hash::FxHashSet<(StateId, NodeId)> = rustc_hash::FxHashSet::default();
-    let mut queue = VecDeque::new();
-    for (i, &(e, to)) in frontier.iter().enumerate() {
-        assign(e, i, &mut owner);
-        let v = (to, cfa.edge(e).dst);
-        if !is_reached(&v) && seen.insert(v) {
-            queue.push_back((v, i));
-        }
-    }
-    while let Some(((q, n), who)) = queue.pop_front() {
-        for (e, to) in successors(q, n) {
-            if tally.got_past(to, e) {
-                continue;
-            }
-            assign(e, who, &mut owner);
-            let v = (to, cfa.edge(e).dst);
-            if !is_reached(&v) && seen.insert(v) {
-                queue.push_back((v, who));
-            }
-        }
-    }
-
+    let owner = nearest_blocking_edge(&graph, tally, &frontier, &reached, width, &|e| {
+        lines_of(e).into_iter().filter(|&l| !reached_lines.contains(l as usize)).collect()
+    });
     let mut res = Undecided::default();
     let mut behind: Vec<Vec<u32>> = vec![Vec::new(); frontier.len()];
     for &l in undecided {
@@ -260,24 +203,113 @@ pub fn explain(a: &Analysis, tally: &Tally, undecided: &[u32]) -> Undecided {
         }
         let (edge, state) = frontier[i];
         let at = tally.attempts.get(&(state, edge)).copied().unwrap_or_default();
-        let cuts = tally.cuts.get(&edge).copied().unwrap_or_default();
-        let (obstacle, cut) = if at.refused > 0 {
-            (Obstacle::Infeasible, 0)
-        } else if cuts.other > 0 {
-            // Before undefined behaviour: where both cut paths (a callback that may be null or an
-            // environment's function), what vcov does not model is what leaves the lines open.
-            (Obstacle::Unsupported, cuts.other)
-        } else if cuts.undefined > 0 {
-            (Obstacle::Undefined, cuts.undefined)
-        } else if at.tried > 0 {
-            (Obstacle::Unfinished, 0)
-        } else {
-            (Obstacle::NotTried, 0)
-        };
+        let (obstacle, cut) = obstacle_at(at, tally.cuts.get(&edge).copied().unwrap_or_default());
         res.blocked.push(Blocked { edge, state, obstacle, tried: at.tried, cut, lines });
     }
     res.blocked.sort_by_key(|b| (std::cmp::Reverse(b.lines.len()), b.lines[0], b.edge));
     res
+}
+
+/// The over-approximation with call stacks forgotten: from (state, location) to (edge, state after).
+struct Forgetful<'a> {
+    a: &'a Analysis<'a>,
+    succ: FxHashMap<(StateId, NodeId), Vec<(EdgeId, StateId)>>,
+}
+
+impl<'a> Forgetful<'a> {
+    fn new(a: &'a Analysis<'a>) -> Self {
+        let p = &a.product;
+        let mut succ: FxHashMap<(StateId, NodeId), Vec<(EdgeId, StateId)>> = FxHashMap::default();
+        for (i, n) in p.nodes.iter().enumerate() {
+            if p.is_leaf(n.aut) {
+                continue;
+            }
+            let out = succ.entry((n.aut, n.cfa)).or_default();
+            for pe in &p.succ[i] {
+                let to = p.nodes[pe.to.idx()].aut;
+                if Some(to) != p.false_state && !out.contains(&(pe.edge, to)) {
+                    out.push((pe.edge, to));
+                }
+            }
+        }
+        Forgetful { a, succ }
+    }
+
+    fn successors(&self, q: StateId, n: NodeId) -> Vec<(EdgeId, StateId)> {
+        let cfa = self.a.cfa;
+        if Some(q) == self.a.product.true_state {
+            // The `__TRUE` region: every edge an execution can take, whatever the call stack.
+            cfa.out_edges(n)
+                .iter()
+                .filter(|&&e| !matches!(cfa.edge(e).kind, EdgeKind::Summary(_)))
+                .map(|&e| (e, q))
+                .collect()
+        } else {
+            self.succ.get(&(q, n)).cloned().unwrap_or_default()
+        }
+    }
+}
+
+/// Every line (below `width`) to its nearest blocking edge of `frontier` (an index into it): a
+/// breadth-first search from all of them at once through edges no path got past, stopping at
+/// places some path `reached` (ascending); `lines_of` gives the lines an edge may own.
+fn nearest_blocking_edge(
+    graph: &Forgetful,
+    tally: &Tally,
+    frontier: &[(EdgeId, StateId)],
+    reached: &[(StateId, NodeId)],
+    width: usize,
+    lines_of: &dyn Fn(EdgeId) -> Vec<u32>,
+) -> Vec<Option<usize>> {
+    let cfa = graph.a.cfa;
+    let is_reached = |v: &(StateId, NodeId)| reached.binary_search(v).is_ok();
+    let mut owner: Vec<Option<usize>> = vec![None; width];
+    let assign = |e: EdgeId, who: usize, owner: &mut Vec<Option<usize>>| {
+        for l in lines_of(e) {
+            if owner[l as usize].is_none() {
+                owner[l as usize] = Some(who);
+            }
+        }
+    };
+    let mut seen: rustc_hash::FxHashSet<(StateId, NodeId)> = rustc_hash::FxHashSet::default();
+    let mut queue = VecDeque::new();
+    for (i, &(e, to)) in frontier.iter().enumerate() {
+        assign(e, i, &mut owner);
+        let v = (to, cfa.edge(e).dst);
+        if !is_reached(&v) && seen.insert(v) {
+            queue.push_back((v, i));
+        }
+    }
+    while let Some(((q, n), who)) = queue.pop_front() {
+        for (e, to) in graph.successors(q, n) {
+            if tally.got_past(to, e) {
+                continue;
+            }
+            assign(e, who, &mut owner);
+            let v = (to, cfa.edge(e).dst);
+            if !is_reached(&v) && seen.insert(v) {
+                queue.push_back((v, who));
+            }
+        }
+    }
+    owner
+}
+
+/// What stopped the paths at a blocking edge tried as `at` with `cuts` on it, and how many were cut.
+fn obstacle_at(at: Attempts, cuts: Cuts) -> (Obstacle, u64) {
+    if at.refused > 0 {
+        (Obstacle::Infeasible, 0)
+    } else if cuts.other > 0 {
+        // Before undefined behaviour: where both cut paths (a callback that may be null or an
+        // environment's function), what vcov does not model is what leaves the lines open.
+        (Obstacle::Unsupported, cuts.other)
+    } else if cuts.undefined > 0 {
+        (Obstacle::Undefined, cuts.undefined)
+    } else if at.tried > 0 {
+        (Obstacle::Unfinished, 0)
+    } else {
+        (Obstacle::NotTried, 0)
+    }
 }
 
 #[cfg(test)]

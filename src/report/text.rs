@@ -134,7 +134,8 @@ fn confirmation_note(res: &CoverageResult) -> Option<String> {
              time limit (not counted)"
         )),
         Confirmation::Interpreter { rejected } if rejected > 0 => {
-            let why: Vec<String> = res.refusals.iter().take(3).map(|(n, why)| format!("{n}: {why}")).collect();
+            let why: Vec<String> =
+                words::refusals(&res.refusals).iter().take(3).map(|(n, why)| format!("{n}: {why}")).collect();
             let more = if res.refusals.len() > 3 { "; ..." } else { "" };
             Some(format!(
                 "{rejected} execution(s) vcov's interpreter did not replay were dropped ({}{more})",

@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::coverage::result::{
-    BlockedAt, CoverageResult, Exactness, InexactReason, NoViolationBy, NotCoverableBy, PropertyStatus, StoppedBy,
-    UndecidedLines,
+    BlockedAt, CoverageResult, Exactness, InexactReason, NoViolationBy, NotCoverableBy, PropertyStatus, Refusal,
+    StoppedBy, UndecidedLines,
 };
 use crate::coverage::undecided::Obstacle;
 
@@ -99,6 +99,23 @@ pub fn stopped_by(by: StoppedBy) -> &'static str {
         StoppedBy::Signal => "a signal",
         StoppedBy::MaxExecutions => "the limit on executions (--max-executions)",
         StoppedBy::Solver => "the SAT solver giving up",
+    }
+}
+
+/// Why the interpreter refused executions, in words with how many: most frequent first, ties in
+/// the order of their words.
+pub fn refusals(list: &[(usize, Refusal)]) -> Vec<(usize, String)> {
+    let mut v: Vec<(usize, String)> = list.iter().map(|(n, r)| (*n, refusal(r))).collect();
+    v.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    v
+}
+
+/// Why the interpreter refused an execution.
+pub fn refusal(r: &Refusal) -> String {
+    match r {
+        Refusal::NoModel => "the solver gave no values for the inputs".into(),
+        Refusal::LeftPath { line, edge } => format!("the concrete run left the path at line {line} (`{edge}`)"),
+        Refusal::Ended(end) => format!("the concrete run ended before the path did: {end}"),
     }
 }
 

@@ -262,14 +262,15 @@ fn csv_rows_are_appended_under_one_header() {
             "exact",
             "interrupted",
             "stopped_by",
-            "property"
+            "property",
+            "exact_assuming"
         ]
     );
     for (row, name) in rows[1..].iter().zip(["first", "second"]) {
         // The CPU time (column 6) varies from run to run. The program has no error location.
         assert_eq!(
             [&row[..6], &row[7..]].concat(),
-            [name, "10", "7", "0", "0", "no", "false", "false", "max_executions", "none_in_region"]
+            [name, "10", "7", "0", "0", "no", "false", "false", "max_executions", "none_in_region", ""]
         );
         assert!(row[6].parse::<f64>().is_ok());
     }

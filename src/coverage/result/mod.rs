@@ -13,7 +13,9 @@ use std::path::PathBuf;
 use crate::product::MatchStats;
 use crate::symex::{Approx, CutReason, Rejected, StopReason};
 
-pub use rules::{line_status, not_coverable_by, search_state, Dropped, ProofFacts, SearchEnd, SearchState};
+pub use rules::{
+    line_status, not_coverable_by, search_state, Dropped, ProofFacts, PropertyFacts, SearchEnd, SearchState,
+};
 
 /// A function of the program, for function coverage.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -146,6 +148,24 @@ impl Exactness {
             _ => None,
         }
     }
+}
+
+/// Why the concrete interpreter refused executions of the executor (`symex::confirm`), grouped for
+/// the report: an executor and an interpreter that disagree is a model problem until shown otherwise.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Refusal {
+    /// The solver gave no values for the inputs.
+    NoModel,
+    /// The run took another edge than the path at this line (the first where they differ).
+    LeftPath {
+        /// The line of the path's edge.
+        line: u32,
+        /// That edge's text.
+        edge: String,
+    },
+    /// The run ended this way before the path did (undefined behaviour, a construct the interpreter
+    /// does not model, ...).
+    Ended(String),
 }
 
 /// A place where undefined behaviour can happen on a path the search explored. The execution ends
@@ -641,7 +661,7 @@ pub struct CoverageResult {
     pub confirmation: Confirmation,
     /// Why vcov's interpreter refused executions of the executor, most frequent first (`count`,
     /// `why`): ties by why.
-    pub refusals: Vec<(usize, String)>,
+    pub refusals: Vec<(usize, Refusal)>,
     /// Whether every line of the over-approximation is decided, and relying on what, or why not
     /// (`Exactness::of`).
     pub exactness: Exactness,

@@ -292,3 +292,80 @@ impl Exactness {
         }
     }
 }
+
+/// What a search found that decides what the run says about the property (`PropertyStatus::of`).
+#[derive(Clone, Debug, Default)]
+pub struct PropertyFacts {
+    /// Whether it found a violation.
+    pub bugs: bool,
+    /// Whether one of them stays inside the explored region up to the violation.
+    pub bug_in_region: bool,
+    /// Whether a path of automaton x CFA reaches a place where the property can be violated.
+    pub violations_in_region: bool,
+    /// The proof pass showed that no execution inside the region violates the property, relying on
+    /// these accepted assumptions.
+    pub no_violation_proof: Option<Approx>,
+    /// What stopped the executor.
+    pub stop: Option<StopReason>,
+    /// The search gave up looking for violations after this many edges.
+    pub violations_given_up: Option<u64>,
+    /// `--max-executions` stopped it at this many.
+    pub max_executions: Option<usize>,
+    /// Paths cut other than at undefined behaviour, the first one's reason and line.
+    pub cuts: (u64, Option<CutReason>, Option<u32>),
+    /// Approximations the paths made that the user did not accept.
+    pub unaccepted: Approx,
+    /// A violation the concrete interpreter did not confirm.
+    pub violation_rejected: Option<Rejected>,
+    /// Paths that violate the property only relative to the accepted assumptions.
+    pub assumed_violations: u64,
+    /// Whether the executor's work list ran empty.
+    pub exhausted: bool,
+    /// The accepted assumptions the search relied on.
+    pub assumed: Approx,
+}
+
+impl PropertyStatus {
+    /// What the run says about the property: a violation found (inside or outside the region),
+    /// none possible, none by the proof pass, none by an exhaustive search, or not decided, for the
+    /// first of the reasons that keep every path toward a violation inside the region from having
+    /// been explored.
+    pub fn of(f: &PropertyFacts) -> PropertyStatus {
+        if f.bugs {
+            return match f.bug_in_region {
+                true => PropertyStatus::FoundInRegion,
+                false => PropertyStatus::FoundOutsideRegion,
+            };
+        }
+        if !f.violations_in_region {
+            return PropertyStatus::NoneInRegion { by: NoViolationBy::NoErrorLocation, assumed: Approx::NONE };
+        }
+        if let Some(assumed) = f.no_violation_proof {
+            return PropertyStatus::NoneInRegion { by: NoViolationBy::Abstraction, assumed };
+        }
+        let (count, first, line) = &f.cuts;
+        let why = if let Some(stop) = f.stop {
+            Some(InexactReason::Stopped(stop))
+        } else if let Some(edges) = f.violations_given_up {
+            Some(InexactReason::ViolationsGivenUp(edges))
+        } else if let Some(n) = f.max_executions {
+            Some(InexactReason::MaxExecutions(n))
+        } else if *count > 0 {
+            Some(InexactReason::Cut { count: *count, first: first.clone(), line: *line })
+        } else if !f.unaccepted.is_empty() {
+            Some(InexactReason::Approximated(f.unaccepted))
+        } else if let Some(r) = &f.violation_rejected {
+            Some(InexactReason::Rejected(r.clone()))
+        } else if f.assumed_violations > 0 {
+            Some(InexactReason::AssumedViolation(f.assumed_violations))
+        } else if !f.exhausted {
+            Some(InexactReason::EndedEarly)
+        } else {
+            None
+        };
+        match why {
+            Some(why) => PropertyStatus::NotDecided(why),
+            None => PropertyStatus::NoneInRegion { by: NoViolationBy::ExhaustiveSearch, assumed: f.assumed },
+        }
+    }
+}

@@ -283,3 +283,42 @@ fn each_status_is_decided_or_undecided_and_counted_once() {
     assert_eq!((c.covered, c.not_coverable, c.unknown, c.over_only, c.unexplored), (2, 1, 1, 1, 1));
     assert_eq!((c.decided(), c.undecided(), c.over()), (3, 2, 5));
 }
+
+#[test]
+fn the_property_is_decided_by_one_precedence() {
+    let none = PropertyFacts { violations_in_region: true, exhausted: true, ..PropertyFacts::default() };
+    let exhaustive = PropertyStatus::NoneInRegion { by: NoViolationBy::ExhaustiveSearch, assumed: Approx::NONE };
+    assert_eq!(PropertyStatus::of(&none), exhaustive);
+    let found = PropertyFacts { bugs: true, bug_in_region: true, stop: Some(StopReason::Time), ..none.clone() };
+    assert_eq!(PropertyStatus::of(&found), PropertyStatus::FoundInRegion);
+    let outside = PropertyFacts { bug_in_region: false, ..found };
+    assert_eq!(PropertyStatus::of(&outside), PropertyStatus::FoundOutsideRegion);
+    let unreachable = PropertyFacts { violations_in_region: false, stop: Some(StopReason::Time), ..none.clone() };
+    let no_location = PropertyStatus::NoneInRegion { by: NoViolationBy::NoErrorLocation, assumed: Approx::NONE };
+    assert_eq!(PropertyStatus::of(&unreachable), no_location);
+    let proven = PropertyFacts { no_violation_proof: Some(Approx::LAZY_MEMORY), exhausted: false, ..none.clone() };
+    let by_proof = PropertyStatus::NoneInRegion { by: NoViolationBy::Abstraction, assumed: Approx::LAZY_MEMORY };
+    assert_eq!(PropertyStatus::of(&proven), by_proof);
+    // The reasons a search that found nothing decides nothing, in order.
+    let mut f = PropertyFacts { exhausted: false, ..none.clone() };
+    let not = |f: &PropertyFacts| match PropertyStatus::of(f) {
+        PropertyStatus::NotDecided(why) => why,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(not(&f), InexactReason::EndedEarly);
+    f.assumed_violations = 2;
+    assert_eq!(not(&f), InexactReason::AssumedViolation(2));
+    let refused = Rejected { violation: true, why: crate::symex::Rejection::NoModel, at: None };
+    f.violation_rejected = Some(refused.clone());
+    assert_eq!(not(&f), InexactReason::Rejected(refused));
+    f.unaccepted = Approx::EXTERN_WRITE;
+    assert_eq!(not(&f), InexactReason::Approximated(Approx::EXTERN_WRITE));
+    f.cuts = (3, None, Some(9));
+    assert_eq!(not(&f), InexactReason::Cut { count: 3, first: None, line: Some(9) });
+    f.max_executions = Some(5);
+    assert_eq!(not(&f), InexactReason::MaxExecutions(5));
+    f.violations_given_up = Some(100_000);
+    assert_eq!(not(&f), InexactReason::ViolationsGivenUp(100_000));
+    f.stop = Some(StopReason::Memory);
+    assert_eq!(not(&f), InexactReason::Stopped(StopReason::Memory));
+}

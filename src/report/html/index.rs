@@ -198,7 +198,8 @@ pub(super) fn confirmation(r: &CoverageResult) -> String {
     match r.confirmation {
         Confirmation::Interpreter { rejected: 0 } => "vcov's concrete interpreter (none rejected)".into(),
         Confirmation::Interpreter { rejected } => {
-            let why: Vec<String> = r.refusals.iter().take(3).map(|(n, why)| format!("{n}: {why}")).collect();
+            let why: Vec<String> =
+                words::refusals(&r.refusals).iter().take(3).map(|(n, why)| format!("{n}: {why}")).collect();
             let more = if r.refusals.len() > 3 { "; ..." } else { "" };
             format!("vcov's concrete interpreter; {rejected} rejected and not counted ({}{more})", why.join("; "))
         }

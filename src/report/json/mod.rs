@@ -124,7 +124,7 @@ fn assumptions(list: Vec<(&str, &str)>) -> Vec<Assumption> {
 }
 
 fn confirmation(res: &CoverageResult) -> ConfirmationJson {
-    let refusals = res.refusals.iter().map(|(count, why)| RefusalJson { count: *count, why: why.clone() }).collect();
+    let refusals = words::refusals(&res.refusals).into_iter().map(|(count, why)| RefusalJson { count, why }).collect();
     match res.confirmation {
         Confirmation::Interpreter { rejected } => ConfirmationJson {
             method: "interpreter".into(),
