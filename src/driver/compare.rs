@@ -82,33 +82,7 @@ pub fn compare(config: &CompareConfig) -> Result<CompareOutcome> {
         diags.extend(d);
         loaded.push(aut);
     }
-    // Each configuration is a `vcov coverage` run without outputs, on a thread of its own (the
-    // searches wait for one another at the exchange's points, so none may wait for a free thread),
-    // exchanging executions as they go.
-    let names: Vec<String> = config.automata.iter().map(|(n, _)| n.clone()).collect();
-    let participants = Exchange::new(names.len()).participants();
-    let measured: Vec<_> = std::thread::scope(|s| {
-        let threads: Vec<_> = config
-            .automata
-            .iter()
-            .zip(&loaded)
-            .zip(participants)
-            .map(|(((name, path), aut), participant)| {
-                let mut c = base.clone();
-                c.automaton = path.clone();
-                c.instance = Some(name.clone());
-                c.progress = false;
-                let (prog, cfa, names) = (&prog, &cfa, &names[..]);
-                std::thread::Builder::new()
-                    .stack_size(THREAD_STACK)
-                    .spawn_scoped(s, move || {
-                        measure(&c, prog, cfa, aut, start, read, Some(Share { participant, names }))
-                    })
-                    .expect("spawn a configuration's thread")
-            })
-            .collect();
-        threads.into_iter().map(|t| t.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
-    });
+    let measured = measure_each(config, &prog, &cfa, &loaded, start, read);
     let mut results = Vec::new();
     let mut paths = Vec::new();
     let mut signal = None;
@@ -158,11 +132,57 @@ pub fn compare(config: &CompareConfig) -> Result<CompareOutcome> {
         ));
     }
 
+    let to_stdout = write_outputs(base, &results, &compared)?;
+    let stdout = to_stdout.unwrap_or_else(|| report::compare_summary(&compared));
+    let html = base.html.as_ref().map(|d| d.join("index.html"));
+    Ok(CompareOutcome { stdout, diagnostics: diags, signal, html })
+}
+
+/// Measures each configuration: a `vcov coverage` run without outputs, on a thread of its own (the
+/// searches wait for one another at the exchange's points, so none may wait for a free thread),
+/// exchanging executions as they go.
+fn measure_each(
+    config: &CompareConfig,
+    prog: &crate::cfront::ir::Program,
+    cfa: &crate::cfa::Cfa,
+    loaded: &[crate::automaton::Automaton],
+    start: Instant,
+    read: Times,
+) -> Vec<Result<super::coverage::Measured>> {
+    let base = &config.base;
+    let names: Vec<String> = config.automata.iter().map(|(n, _)| n.clone()).collect();
+    let participants = Exchange::new(names.len()).participants();
+    std::thread::scope(|s| {
+        let threads: Vec<_> = config
+            .automata
+            .iter()
+            .zip(loaded)
+            .zip(participants)
+            .map(|(((name, path), aut), participant)| {
+                let mut c = base.clone();
+                c.automaton = path.clone();
+                c.instance = Some(name.clone());
+                c.progress = false;
+                let names = &names[..];
+                std::thread::Builder::new()
+                    .stack_size(THREAD_STACK)
+                    .spawn_scoped(s, move || {
+                        measure(&c, prog, cfa, aut, start, read, Some(Share { participant, names }))
+                    })
+                    .expect("spawn a configuration's thread")
+            })
+            .collect();
+        threads.into_iter().map(|t| t.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
+    })
+}
+
+/// Stages and writes the outputs of `vcov compare`; what goes to standard output, if any.
+fn write_outputs(base: &CoverageConfig, results: &[CoverageResult], compared: &Compared) -> Result<Option<String>> {
     let mut staged = Staged::default();
     let mut to_stdout = None;
     match &base.json {
-        Some(Dest::File(p)) => staged.add(p, report::compare_json(&compared).as_bytes())?,
-        Some(Dest::Stdout) => to_stdout = Some(report::compare_json(&compared)),
+        Some(Dest::File(p)) => staged.add(p, report::compare_json(compared).as_bytes())?,
+        Some(Dest::Stdout) => to_stdout = Some(report::compare_json(compared)),
         None => {}
     }
     if let Some(dest) = &base.csv {
@@ -170,7 +190,7 @@ pub fn compare(config: &CompareConfig) -> Result<CompareOutcome> {
             Dest::File(p) => super::coverage::read_if_exists(p)?,
             Dest::Stdout => None,
         };
-        for r in &results {
+        for r in results {
             table = Some(report::append_csv_row(table.as_deref(), r).context("cannot write the CSV rows")?);
         }
         let bytes = table.unwrap_or_default();
@@ -180,7 +200,7 @@ pub fn compare(config: &CompareConfig) -> Result<CompareOutcome> {
         }
     }
     if let Some(Dest::File(prefix)) = &base.lcov {
-        for r in &results {
+        for r in results {
             for (which, suffix) in [(LineSet::Under, "under"), (LineSet::Over, "over")] {
                 let path = PathBuf::from(format!("{}.{}.{suffix}.info", prefix.display(), r.instance));
                 staged.add(
@@ -194,13 +214,11 @@ pub fn compare(config: &CompareConfig) -> Result<CompareOutcome> {
         let source = super::coverage::read_source(&base.program)?;
         let links = results.iter().map(|_| Default::default()).collect();
         let witness = results.iter().map(|_| None).collect();
-        let input = report::HtmlInput { source: &source, results: &results, compared: Some(&compared), links, witness };
+        let input = report::HtmlInput { source: &source, results, compared: Some(compared), links, witness };
         super::coverage::stage_html(&mut staged, dir, &input)?;
     }
     staged.commit_outputs()?;
-    let stdout = to_stdout.unwrap_or_else(|| report::compare_summary(&compared));
-    let html = base.html.as_ref().map(|d| d.join("index.html"));
-    Ok(CompareOutcome { stdout, diagnostics: diags, signal, html })
+    Ok(to_stdout)
 }
 
 /// The shared cache of executions: every terminating execution one configuration found (replayed, so

@@ -398,26 +398,7 @@ pub(crate) fn measure(
     let t_confirm_start = Instant::now();
     let confirmation = confirm(config, &mut claimed, search.as_ref(), start)?;
     let t_confirm = t_confirm_start.elapsed().as_secs_f64();
-    let proofs = proofs.and_then(|done| {
-        let mut covered: Vec<u32> = claimed.iter().flat_map(|c| c.record.lines.iter().copied()).collect();
-        covered.sort_unstable();
-        match proofs::consistent(done, &covered) {
-            Ok(done) => Some(done),
-            Err(line) => {
-                diags.push(Diagnostic::new(
-                    Severity::Warning,
-                    &config.program,
-                    line,
-                    0,
-                    format!(
-                        "the proofs over the whole program say no execution reaches line {line}, which an execution \
-                         covers; none of them is used (please report this)"
-                    ),
-                ));
-                None
-            }
-        }
-    });
+    let proofs = proofs.and_then(|done| consistent_proofs(config, done, &claimed, &mut diags));
     // Without a search, the lines no terminating execution reaches are still decided.
     let unsearched = match &search {
         Some(_) => None,
@@ -426,20 +407,14 @@ pub(crate) fn measure(
             Some((analysis.lines_without_exit(), analysis.lines_ruled_out(prog, &past_deadline)))
         }
     };
-    let times = if config.reproducible {
-        Times::default()
-    } else {
-        let searched = search.as_ref().map(|o| o.times).unwrap_or_default();
-        Times {
-            compose: t_compose,
-            values: searched.values,
-            search: searched.search,
-            proof: searched.proof,
-            confirm: t_confirm,
-            total: start.elapsed().as_secs_f64(),
-            search_end,
-            cpu: cpu_seconds(),
-            ..read
+    let times = match config.reproducible {
+        true => Times::default(),
+        false => {
+            let searched = search.as_ref().map(|o| o.times).unwrap_or_default();
+            let total = start.elapsed().as_secs_f64();
+            let (values, search, proof) = (searched.values, searched.search, searched.proof);
+            let cpu = cpu_seconds();
+            Times { compose: t_compose, values, search, proof, confirm: t_confirm, total, search_end, cpu, ..read }
         }
     };
     let assembly = Assembly {
@@ -476,6 +451,34 @@ pub(crate) fn measure(
         s
     });
     Ok(Measured { result, paths, bug, signal, stats, diagnostics: diags })
+}
+
+/// The proofs over the whole program, when no claimed execution covers a line they say none reaches
+/// (else a warning, and none of them is used).
+fn consistent_proofs(
+    config: &CoverageConfig,
+    done: proofs::ProofsDone,
+    claimed: &[assemble::Claimed],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<proofs::ProofsDone> {
+    let mut covered: Vec<u32> = claimed.iter().flat_map(|c| c.record.lines.iter().copied()).collect();
+    covered.sort_unstable();
+    match proofs::consistent(done, &covered) {
+        Ok(done) => Some(done),
+        Err(line) => {
+            diags.push(Diagnostic::new(
+                Severity::Warning,
+                &config.program,
+                line,
+                0,
+                format!(
+                    "the proofs over the whole program say no execution reaches line {line}, which an execution \
+                     covers; none of them is used (please report this)"
+                ),
+            ));
+            None
+        }
+    }
 }
 
 /// The product of `aut` and the program, after checking that the automaton fits it (an error

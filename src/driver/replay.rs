@@ -91,119 +91,25 @@ impl ReplayOutcome {
 
 /// `vcov replay`.
 pub fn replay(config: &ReplayConfig) -> Result<ReplayOutcome> {
-    let dir = &config.tests_dir;
-    if !dir.is_dir() {
-        bail!("{}: not a directory of test cases", dir.display());
-    }
-    let meta_path = dir.join(METADATA_FILE);
-    let meta = evidence::read_metadata(&super::read_text(&meta_path)?).map_err(|e| located(&meta_path, e))?;
-    let arch = config.architecture.unwrap_or(meta.architecture);
-
-    let program_bytes = std::fs::read(&config.program)
-        .with_context(|| format!("{}: cannot read the file", config.program.display()))?;
-    let hash = crate::witness::sha256_hex(&program_bytes);
-    if !meta.program_hash.is_empty() && !meta.program_hash.eq_ignore_ascii_case(&hash) {
-        bail!(
-            "{}: programhash {} is not the SHA-256 of {} ({hash}): the suite was written for another program",
-            meta_path.display(),
-            meta.program_hash,
-            config.program.display()
-        );
-    }
-
-    let claims_path = dir.join(CLAIMS_FILE);
-    let claims: Option<Claims> = if claims_path.exists() {
-        Some(evidence::read_claims(&super::read_text(&claims_path)?).map_err(|e| located(&claims_path, e))?)
-    } else {
-        None
-    };
-    let tests = test_files(dir)?;
-    if let Some(c) = &claims {
-        // A claim beyond the program's last line was written for another program.
-        let n_lines = String::from_utf8_lossy(&program_bytes).lines().count() as u32;
-        for t in &c.tests {
-            if let Some(line) = t.lines.iter().find(|&&l| l == 0 || l > n_lines) {
-                bail!(
-                    "{}: {} claims line {line}, but {} has {n_lines} lines: the claims were written for another program",
-                    claims_path.display(),
-                    t.file,
-                    config.program.display()
-                );
-            }
-        }
-        for t in &c.tests {
-            if !tests.iter().any(|p| file_name(p) == t.file) {
-                bail!("{}: claims about {}, which is not in {}", claims_path.display(), t.file, dir.display());
-            }
-        }
-    }
-    let mut cases: Vec<(String, TestCase)> = Vec::new();
-    for p in &tests {
-        let case = evidence::read_testcase(&super::read_text(p)?).map_err(|e| located(p, e))?;
-        cases.push((file_name(p), case));
-    }
-
+    let suite = read_suite(config)?;
+    let arch = suite.arch;
     let (prog, diagnostics) = super::load_program(&config.program, arch, &config.preprocess)?;
     let harness = harness::harness(&prog);
-
-    let temp;
-    let work: PathBuf = match &config.work_dir {
-        Some(w) => {
-            std::fs::create_dir_all(w).with_context(|| format!("{}: cannot create the directory", w.display()))?;
-            w.clone()
-        }
-        None => {
-            temp = tempfile::Builder::new()
-                .prefix("vcov-replay")
-                .tempdir()
-                .context("cannot create a temporary directory")?;
-            temp.path().to_path_buf()
-        }
-    };
-    let work = std::fs::canonicalize(&work).with_context(|| format!("{}: cannot resolve the path", work.display()))?;
+    let (_temp, work) = work_dir(config)?;
     let build = work.join("build");
     std::fs::create_dir_all(&build).with_context(|| format!("{}: cannot create the directory", build.display()))?;
     let program_name = file_name(&config.program);
-    // The text vcov parsed: a preprocessed program keeps its line markers, so that gcc and gcov
-    // count the lines of the user's file.
-    let text = prog.file.text();
-    let error_label = claims.as_ref().is_some_and(|c| c.error_label);
-    // The locals whose uninitialized bytes some test read: the copy fills them after their declaration.
-    let fill: std::collections::BTreeSet<u32> = claims
-        .iter()
-        .flat_map(|c| &c.tests)
-        .flat_map(|t| &t.memory)
-        .filter_map(|f| match f {
-            crate::coverage::result::MemoryFact::Var { var, .. } => Some(*var),
-            _ => None,
-        })
-        .collect();
-    let copy = harness::replay_copy(&prog, text, error_label, &fill);
-    write(&build.join("vcov_replay_harness.c"), harness.source.as_bytes())?;
-    // Without `always_inline` where gcc accepts it (a function left without an external definition
-    // may not link): gcov counts the bodies of functions gcc inlines unreliably.
-    write(&build.join(&program_name), harness::without_always_inline(&copy).as_bytes())?;
-    let built = match build_program(config, &harness, arch, &build, &program_name) {
-        Err(e) if !e.is::<DeadlinePassed>() => {
-            write(&build.join(&program_name), copy.as_bytes())?;
-            build_program(config, &harness, arch, &build, &program_name)
-        }
-        built => built,
-    };
-    let binary = match built {
-        Err(e) if e.is::<DeadlinePassed>() => {
-            let stdout =
-                format!("replay: the time limit came before gcc built the program; {} tests not run\n", cases.len());
-            return Ok(ReplayOutcome { results: Vec::new(), stdout, diagnostics });
-        }
-        built => built?,
+    let Some(binary) = build_copy(config, &prog, &harness, suite.claims.as_ref(), &build, &program_name)? else {
+        let n = suite.cases.len();
+        let stdout = format!("replay: the time limit came before gcc built the program; {n} tests not run\n");
+        return Ok(ReplayOutcome { results: Vec::new(), stdout, diagnostics });
     };
     let hints = line_hints(prog)?;
     let lazy_offset = crate::symex::memory::Layout::for_model(arch).lazy_offset();
 
     let mut results = Vec::new();
     let mut stdout = String::new();
-    for (file, case) in &cases {
+    for (file, case) in &suite.cases {
         if config.deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
@@ -211,7 +117,7 @@ pub fn replay(config: &ReplayConfig) -> Result<ReplayOutcome> {
         let run_dir = work.join("runs").join(stem);
         std::fs::create_dir_all(&run_dir)
             .with_context(|| format!("{}: cannot create the directory", run_dir.display()))?;
-        let claim = claims.as_ref().and_then(|c| c.tests.iter().find(|t| &t.file == file));
+        let claim = suite.claims.as_ref().and_then(|c| c.tests.iter().find(|t| &t.file == file));
         // vcov's own record of every input (the Test-Comp file holds only the `__VERIFIER_nondet_*`
         // answers); a test from elsewhere is fed from its Test-Comp file.
         let fed = match claim.and_then(|c| c.inputs.as_ref()) {
@@ -230,7 +136,7 @@ pub fn replay(config: &ReplayConfig) -> Result<ReplayOutcome> {
         results.push(v);
     }
     let n_ok = results.iter().filter(|v| v.confirmed()).count();
-    stdout.push_str(&match &claims {
+    stdout.push_str(&match &suite.claims {
         Some(_) => format!(
             "replay: {} tests, {n_ok} confirmed, {} not confirmed ({}, gcc {})\n",
             results.len(),
@@ -241,6 +147,140 @@ pub fn replay(config: &ReplayConfig) -> Result<ReplayOutcome> {
         None => format!("replay: {} tests run; no {CLAIMS_FILE}, so there was nothing to confirm\n", results.len()),
     });
     Ok(ReplayOutcome { results, stdout, diagnostics })
+}
+
+/// A test suite as read and checked against the program.
+struct Suite {
+    /// The data model to build with: the command line's, else the suite's.
+    arch: DataModel,
+    /// vcov's claims about the tests, when the suite has them.
+    claims: Option<Claims>,
+    /// The test cases, by file name, in order.
+    cases: Vec<(String, TestCase)>,
+}
+
+/// Reads the suite of `config` and checks that it was written for its program.
+fn read_suite(config: &ReplayConfig) -> Result<Suite> {
+    let dir = &config.tests_dir;
+    if !dir.is_dir() {
+        bail!("{}: not a directory of test cases", dir.display());
+    }
+    let meta_path = dir.join(METADATA_FILE);
+    let meta = evidence::read_metadata(&super::read_text(&meta_path)?).map_err(|e| located(&meta_path, e))?;
+    let arch = config.architecture.unwrap_or(meta.architecture);
+    let program_bytes = std::fs::read(&config.program)
+        .with_context(|| format!("{}: cannot read the file", config.program.display()))?;
+    let hash = crate::witness::sha256_hex(&program_bytes);
+    if !meta.program_hash.is_empty() && !meta.program_hash.eq_ignore_ascii_case(&hash) {
+        bail!(
+            "{}: programhash {} is not the SHA-256 of {} ({hash}): the suite was written for another program",
+            meta_path.display(),
+            meta.program_hash,
+            config.program.display()
+        );
+    }
+    let claims_path = dir.join(CLAIMS_FILE);
+    let claims: Option<Claims> = if claims_path.exists() {
+        Some(evidence::read_claims(&super::read_text(&claims_path)?).map_err(|e| located(&claims_path, e))?)
+    } else {
+        None
+    };
+    let tests = test_files(dir)?;
+    if let Some(c) = &claims {
+        let n_lines = String::from_utf8_lossy(&program_bytes).lines().count() as u32;
+        check_claims(config, &claims_path, c, &tests, n_lines)?;
+    }
+    let mut cases: Vec<(String, TestCase)> = Vec::new();
+    for p in &tests {
+        let case = evidence::read_testcase(&super::read_text(p)?).map_err(|e| located(p, e))?;
+        cases.push((file_name(p), case));
+    }
+    Ok(Suite { arch, claims, cases })
+}
+
+/// Checks that the claims `c` (read from `claims_path`) were written for this program (of `n_lines`
+/// lines) and this suite (`tests`).
+fn check_claims(config: &ReplayConfig, claims_path: &Path, c: &Claims, tests: &[PathBuf], n_lines: u32) -> Result<()> {
+    // A claim beyond the program's last line was written for another program.
+    for t in &c.tests {
+        if let Some(line) = t.lines.iter().find(|&&l| l == 0 || l > n_lines) {
+            bail!(
+                "{}: {} claims line {line}, but {} has {n_lines} lines: the claims were written for another program",
+                claims_path.display(),
+                t.file,
+                config.program.display()
+            );
+        }
+    }
+    for t in &c.tests {
+        if !tests.iter().any(|p| file_name(p) == t.file) {
+            bail!("{}: claims about {}, which is not in {}", claims_path.display(), t.file, config.tests_dir.display());
+        }
+    }
+    Ok(())
+}
+
+/// The folder the replay works in: `--work-dir`, or a temporary one (kept alive by the first value).
+fn work_dir(config: &ReplayConfig) -> Result<(Option<tempfile::TempDir>, PathBuf)> {
+    let (temp, work) = match &config.work_dir {
+        Some(w) => {
+            std::fs::create_dir_all(w).with_context(|| format!("{}: cannot create the directory", w.display()))?;
+            (None, w.clone())
+        }
+        None => {
+            let temp = tempfile::Builder::new()
+                .prefix("vcov-replay")
+                .tempdir()
+                .context("cannot create a temporary directory")?;
+            let path = temp.path().to_path_buf();
+            (Some(temp), path)
+        }
+    };
+    let work = std::fs::canonicalize(&work).with_context(|| format!("{}: cannot resolve the path", work.display()))?;
+    Ok((temp, work))
+}
+
+/// Writes the harness and the program's copy into `build` and builds them with gcc; `None` when the
+/// time limit came first.
+fn build_copy(
+    config: &ReplayConfig,
+    prog: &crate::cfront::ir::Program,
+    harness: &harness::Harness,
+    claims: Option<&Claims>,
+    build: &Path,
+    program_name: &str,
+) -> Result<Option<PathBuf>> {
+    let arch = prog.data_model();
+    // The text vcov parsed: a preprocessed program keeps its line markers, so that gcc and gcov
+    // count the lines of the user's file.
+    let text = prog.file.text();
+    let error_label = claims.is_some_and(|c| c.error_label);
+    // The locals whose uninitialized bytes some test read: the copy fills them after their declaration.
+    let fill: std::collections::BTreeSet<u32> = claims
+        .iter()
+        .flat_map(|c| &c.tests)
+        .flat_map(|t| &t.memory)
+        .filter_map(|f| match f {
+            crate::coverage::result::MemoryFact::Var { var, .. } => Some(*var),
+            _ => None,
+        })
+        .collect();
+    let copy = harness::replay_copy(prog, text, error_label, &fill);
+    write(&build.join("vcov_replay_harness.c"), harness.source.as_bytes())?;
+    // Without `always_inline` where gcc accepts it (a function left without an external definition
+    // may not link): gcov counts the bodies of functions gcc inlines unreliably.
+    write(&build.join(program_name), harness::without_always_inline(&copy).as_bytes())?;
+    let built = match build_program(config, harness, arch, build, program_name) {
+        Err(e) if !e.is::<DeadlinePassed>() => {
+            write(&build.join(program_name), copy.as_bytes())?;
+            build_program(config, harness, arch, build, program_name)
+        }
+        built => built,
+    };
+    match built {
+        Err(e) if e.is::<DeadlinePassed>() => Ok(None),
+        built => built.map(Some),
+    }
 }
 
 /// What the CFA tells about lines for [`replay::check_lines`]: the statements (edges counted for

@@ -293,6 +293,79 @@ pub fn harness(prog: &Program) -> Harness {
         let _ = write!(stubs, "__attribute__((weak)) {header} {{\n{body}}}\n\n");
     }
 
+    let (var_defs, global_fills, variables) = extern_variables(prog);
+
+    // Inline assembly may call helpers the C code never declares (the kernel's `call __put_user_4`).
+    let mut asm_defs = String::new();
+    let mut asm_targets = Vec::new();
+    for name in asm_call_targets(prog.file.text()) {
+        if functions.contains_key(&name) || prog.funcs.iter().any(|f| f.name == name) || asm_targets.contains(&name) {
+            continue;
+        }
+        let _ = write!(
+            asm_defs,
+            "__attribute__((weak)) void {name}(void) {{\n  vcov_end(\"unsupported {name}\");\n  __wrap_abort();\n}}\n\n"
+        );
+        asm_targets.push(name);
+    }
+
+    let parts = Parts { var_defs: &var_defs, global_fills: &global_fills, stubs: &stubs, asm_defs: &asm_defs };
+    let source = harness_source(prog, &r, &functions, &parts);
+    Harness { source, functions, variables, asm_targets, renames }
+}
+
+/// The pieces of the harness made from the program's declarations.
+struct Parts<'a> {
+    var_defs: &'a str,
+    global_fills: &'a str,
+    stubs: &'a str,
+    asm_defs: &'a str,
+}
+
+/// The harness's C source: the runtime, the program's types the stubs need, the pieces, and the
+/// functions the copy calls at violations.
+fn harness_source(prog: &Program, r: &Render, functions: &BTreeMap<String, StubKind>, parts: &Parts) -> String {
+    let fed: Vec<&str> = functions.iter().filter(|(_, k)| **k == StubKind::Fed).map(|(n, _)| n.as_str()).collect();
+    let mut source = String::from(RUNTIME);
+    source.push_str("\n/* The functions the program declares without body and the harness feeds. */\n");
+    source.push_str("static const char *const vcov_fed[] = {");
+    for n in &fed {
+        let _ = write!(source, "{}, ", c_string(n));
+    }
+    source.push_str("0};\n\n");
+    let _ = writeln!(source, "#define VCOV_N_VARS {}", prog.vars.len().max(1));
+    source.push_str(RUNTIME_INPUTS);
+    source.push_str("\n/* Types of the program the stubs need. */\n");
+    source.push_str(&r.forward);
+    source.push_str(&r.definitions);
+    source.push_str("\n/* Extern variables the program declares without definition. */\n");
+    source.push_str(parts.var_defs);
+    source.push_str(
+        "\n/* Their bytes the execution read before writing them (the executor's uninitialized memory). */\n\
+         __attribute__((constructor)) static void vcov_fill_globals(void) {\n",
+    );
+    source.push_str(parts.global_fills);
+    source.push_str("}\n");
+    source.push_str("\n/* Functions the program declares without body. */\n");
+    source.push_str(parts.stubs);
+    source.push_str(
+        "\n/* Reached where a label ERROR marks a statement (the copy calls it when labels are violations). */\n\
+         void vcov_error_label(void) {\n  vcov_end(\"violation label ERROR\");\n  __real_exit(0);\n}\n\n\
+         /* Called first in a violation function the program defines itself (its body does not run). */\n\
+         void vcov_violation_call(const char *name) {\n  char what[200] = \"violation \";\n  \
+         vcov_append(what, sizeof what, name);\n  vcov_end(what);\n  __real_exit(0);\n}\n\n",
+    );
+    if !parts.asm_defs.is_empty() {
+        source.push_str("/* Functions inline assembly calls: the harness cannot run them. */\n");
+        source.push_str(parts.asm_defs);
+    }
+    source
+}
+
+/// The definitions of the extern variables the program declares without one (weak, so that a
+/// definition the program links wins), the calls that fill the bytes a test read of them, and their
+/// names.
+fn extern_variables(prog: &Program) -> (String, String, Vec<String>) {
     let mut variables = Vec::new();
     let mut var_defs = String::new();
     let mut global_fills = String::new();
@@ -319,56 +392,7 @@ pub fn harness(prog: &Program) -> Harness {
         let _ = writeln!(global_fills, "  vcov_local({0}, sizeof {0}, {idx});", v.name);
         variables.push(v.name.clone());
     }
-
-    // Inline assembly may call helpers the C code never declares (the kernel's `call __put_user_4`).
-    let mut asm_defs = String::new();
-    let mut asm_targets = Vec::new();
-    for name in asm_call_targets(prog.file.text()) {
-        if functions.contains_key(&name) || prog.funcs.iter().any(|f| f.name == name) || asm_targets.contains(&name) {
-            continue;
-        }
-        let _ = write!(
-            asm_defs,
-            "__attribute__((weak)) void {name}(void) {{\n  vcov_end(\"unsupported {name}\");\n  __wrap_abort();\n}}\n\n"
-        );
-        asm_targets.push(name);
-    }
-
-    let fed: Vec<&str> = functions.iter().filter(|(_, k)| **k == StubKind::Fed).map(|(n, _)| n.as_str()).collect();
-    let mut source = String::from(RUNTIME);
-    source.push_str("\n/* The functions the program declares without body and the harness feeds. */\n");
-    source.push_str("static const char *const vcov_fed[] = {");
-    for n in &fed {
-        let _ = write!(source, "{}, ", c_string(n));
-    }
-    source.push_str("0};\n\n");
-    let _ = writeln!(source, "#define VCOV_N_VARS {}", prog.vars.len().max(1));
-    source.push_str(RUNTIME_INPUTS);
-    source.push_str("\n/* Types of the program the stubs need. */\n");
-    source.push_str(&r.forward);
-    source.push_str(&r.definitions);
-    source.push_str("\n/* Extern variables the program declares without definition. */\n");
-    source.push_str(&var_defs);
-    source.push_str(
-        "\n/* Their bytes the execution read before writing them (the executor's uninitialized memory). */\n\
-         __attribute__((constructor)) static void vcov_fill_globals(void) {\n",
-    );
-    source.push_str(&global_fills);
-    source.push_str("}\n");
-    source.push_str("\n/* Functions the program declares without body. */\n");
-    source.push_str(&stubs);
-    source.push_str(
-        "\n/* Reached where a label ERROR marks a statement (the copy calls it when labels are violations). */\n\
-         void vcov_error_label(void) {\n  vcov_end(\"violation label ERROR\");\n  __real_exit(0);\n}\n\n\
-         /* Called first in a violation function the program defines itself (its body does not run). */\n\
-         void vcov_violation_call(const char *name) {\n  char what[200] = \"violation \";\n  \
-         vcov_append(what, sizeof what, name);\n  vcov_end(what);\n  __real_exit(0);\n}\n\n",
-    );
-    if !asm_defs.is_empty() {
-        source.push_str("/* Functions inline assembly calls: the harness cannot run them. */\n");
-        source.push_str(&asm_defs);
-    }
-    Harness { source, functions, variables, asm_targets, renames }
+    (var_defs, global_fills, variables)
 }
 
 /// The inputs file for one test case (see the protocol in the module header).
