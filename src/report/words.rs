@@ -357,18 +357,23 @@ mod tests {
     use super::*;
     use crate::symex::Approx;
 
-    #[test]
-    fn every_undecided_line_has_one_why() {
-        let at = |lines: &[u32], edge: &str| BlockedAt {
-            line: 9,
+    /// An edge of `f` at `line` no path tried, with `lines` behind it.
+    fn blocked(line: u32, edge: &str, lines: &[u32]) -> BlockedAt {
+        BlockedAt {
+            line,
             function: "f".into(),
             edge: edge.into(),
             state: "ARG1".into(),
-            obstacle: crate::coverage::undecided::Obstacle::NotTried,
+            obstacle: Obstacle::NotTried,
             tried: 0,
             cut: 0,
             lines: lines.to_vec(),
-        };
+        }
+    }
+
+    #[test]
+    fn every_undecided_line_has_one_why() {
+        let at = |lines: &[u32], edge: &str| blocked(9, edge, lines);
         let u = UndecidedLines {
             reached: vec![1, 3],
             blocked: vec![at(&[2, 3, 4], "a;"), at(&[4, 5], "b;")],
@@ -382,16 +387,7 @@ mod tests {
 
     #[test]
     fn a_blocking_edge_without_a_line_is_named_by_its_function() {
-        let at = |line: u32, edge: &str| BlockedAt {
-            line,
-            function: "f".into(),
-            edge: edge.into(),
-            state: "ARG1".into(),
-            obstacle: crate::coverage::undecided::Obstacle::NotTried,
-            tried: 0,
-            cut: 0,
-            lines: vec![3],
-        };
+        let at = |line: u32, edge: &str| blocked(line, edge, &[3]);
         assert_eq!(blocked_edge(&at(0, "")), "the start of f (never tried)");
         assert_eq!(blocked_edge(&at(7, "x = 1;")), "line 7 in f (`x = 1;`: never tried)");
     }

@@ -252,7 +252,7 @@ pub fn search(
             })
         };
         let values = ValuesBeside { start: Some(Box::new(start)), handle: None, cancel };
-        run::search_beside(analysis, prog, config, progress, share, values)
+        run::Run::new(analysis, prog, config, progress, share, values).search()
     })
 }
 

@@ -11,34 +11,6 @@ use super::values::ValuesBeside;
 use super::*;
 use crate::coverage::result::PropertyFacts;
 
-/// `search`, with the value analysis running beside.
-pub(super) fn search_beside<'a, 's>(
-    analysis: &'a Analysis<'a>,
-    prog: &'a Program,
-    config: &'a SearchConfig,
-    progress: &'a SearchProgress,
-    share: Option<&'a mut Participant>,
-    values: ValuesBeside<'s>,
-) -> SearchOutcome {
-    let mut run = Run::new(analysis, prog, config, progress, share, values);
-    while !run.limited {
-        match run.between_paths() {
-            Flow::Stop => break,
-            Flow::Again => continue,
-            Flow::Go => {}
-        }
-        let outcome = match run.explorer.pull(run.proof_due.then_some(SEGMENTS_PER_LOOK)) {
-            Pulled::Path(o) => o,
-            Pulled::Busy => continue,
-            Pulled::Done => break,
-        };
-        if run.on_path(outcome) == Flow::Stop {
-            break;
-        }
-    }
-    run.finish()
-}
-
 /// What the loop does next.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Flow {
@@ -51,7 +23,7 @@ enum Flow {
 }
 
 /// The state of one search while it runs.
-struct Run<'a, 's> {
+pub(super) struct Run<'a, 's> {
     analysis: &'a Analysis<'a>,
     prog: &'a Program,
     config: &'a SearchConfig,
@@ -89,7 +61,8 @@ struct Run<'a, 's> {
 }
 
 impl<'a, 's> Run<'a, 's> {
-    fn new(
+    /// A search of `analysis`'s program and automaton, with the value analysis `values` beside it.
+    pub(super) fn new(
         analysis: &'a Analysis<'a>,
         prog: &'a Program,
         config: &'a SearchConfig,
@@ -140,6 +113,26 @@ impl<'a, 's> Run<'a, 's> {
             published: 0,
             lines_done_at: None,
         }
+    }
+
+    /// Runs the search to its end.
+    pub(super) fn search(mut self) -> SearchOutcome {
+        while !self.limited {
+            match self.between_paths() {
+                Flow::Stop => break,
+                Flow::Again => continue,
+                Flow::Go => {}
+            }
+            let outcome = match self.explorer.pull(self.proof_due.then_some(SEGMENTS_PER_LOOK)) {
+                Pulled::Path(o) => o,
+                Pulled::Busy => continue,
+                Pulled::Done => break,
+            };
+            if self.on_path(outcome) == Flow::Stop {
+                break;
+            }
+        }
+        self.finish()
     }
 
     fn targeted(&self) -> bool {
