@@ -732,14 +732,19 @@ fn an_uninitialized_local_is_replayed_with_the_bytes_vcov_read() {
     assert!(memory.clone().any(|f| f["variable"] == "x" && f["instance"] == 1), "{claims}");
     let run = vcov(["replay", program, evidence.to_str().unwrap(), "--64"]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    if crate::replay::gcc32() {
-        let evidence = dir.path().join("ev32");
-        let mut a = coverage_args(program, true, &evidence);
-        a[3] = "--32".into();
-        let j = run_json(&a.iter().map(String::as_str).collect::<Vec<_>>());
-        assert_eq!(j["confirmation"]["rejected"], 0, "{j}");
-        assert_eq!(j["line_status"]["10"], "covered", "{j}");
-    }
+}
+
+#[test]
+#[cfg_attr(not(any(vcov_gcc32, vcov_ci)), ignore = "needs gcc -m32 (gcc-multilib)")]
+fn an_uninitialized_local_is_replayed_with_the_bytes_vcov_read_under_ilp32() {
+    crate::util::require_gcc32();
+    let dir = tempfile::tempdir().unwrap();
+    let mut a = coverage_args("fixtures/c/coverage/uninitialized_branch.c", true, &dir.path().join("ev32"));
+    a[3] = "--32".into();
+    let j = run_json(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(j["confirmation"]["method"], "gcc");
+    assert_eq!(j["confirmation"]["rejected"], 0, "{j}");
+    assert_eq!(j["line_status"]["10"], "covered", "{j}");
 }
 
 #[test]
@@ -840,8 +845,7 @@ fn undecided_lines_are_reported_with_the_edge_no_path_got_past() {
     assert!(j.get("undecided").is_none(), "{j}");
 }
 
-#[test]
-fn a_list_that_ends_where_its_link_points_back_into_its_memory_is_walked_and_replays() {
+fn a_list_that_ends_where_its_link_points_back_into_its_memory_is_walked_and_replays(flag: &str, arch: &str) {
     // CIL's `list_for_each_entry` of the LDV drivers: the walk ends only where a link read from the
     // environment's memory points back into that memory (under LP64 2^63 away, as CIL wrapped the
     // member offset). Null-or-fresh pointers never end it; the alias does, and the loop's body is
@@ -855,39 +859,40 @@ fn a_list_that_ends_where_its_link_points_back_into_its_memory_is_walked_and_rep
     let plain = run_json(&[program, "--aa", "assumption-automata/true.spc", "--64", "--no-alias-links"]);
     assert_eq!(plain["interrupted"], false, "{plain}");
     assert_ne!(plain["line_status"]["32"], "covered", "{plain}");
-    for (flag, arch) in [("--32", "32bit"), ("--64", "64bit")] {
-        if flag == "--32" && !crate::replay::gcc32() {
-            continue;
-        }
-        let dir = tempfile::tempdir().unwrap();
-        let ev = dir.path().join("ev");
-        let args =
-            [program, "--aa", "assumption-automata/true.spc", flag, "--confirm", "--evidence", ev.to_str().unwrap()];
-        let j = run_json(&args);
-        assert_eq!(j["confirmation"]["method"], "gcc", "{j}");
-        assert_eq!(j["confirmation"]["rejected"], 0, "{j}");
-        for line in ["26", "27", "30", "32"] {
-            assert_eq!(j["line_status"][line], "covered", "line {line} with {flag}: {j}");
-        }
-        let claims = json(&ev.join("vcov-claims.json"));
-        let memory = claims["tests"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .flat_map(|t| t["memory"].as_array().cloned().unwrap_or_default());
-        assert!(memory.into_iter().any(|m| m["pointer"] == true), "a link read from fresh memory: {claims}");
-        let run = vcov(["replay", program, ev.to_str().unwrap(), flag]);
-        assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-        let n = j["under_approximation"]["executions"].as_u64().unwrap();
-        assert!(
-            run.stdout.ends_with(&format!(
-                "replay: {n} tests, {n} confirmed, 0 not confirmed ({arch}, gcc -m{})\n",
-                &arch[..2]
-            )),
-            "{}",
-            run.stdout
-        );
+    let dir = tempfile::tempdir().unwrap();
+    let ev = dir.path().join("ev");
+    let args = [program, "--aa", "assumption-automata/true.spc", flag, "--confirm", "--evidence", ev.to_str().unwrap()];
+    let j = run_json(&args);
+    assert_eq!(j["confirmation"]["method"], "gcc", "{j}");
+    assert_eq!(j["confirmation"]["rejected"], 0, "{j}");
+    for line in ["26", "27", "30", "32"] {
+        assert_eq!(j["line_status"][line], "covered", "line {line} with {flag}: {j}");
     }
+    let claims = json(&ev.join("vcov-claims.json"));
+    let memory =
+        claims["tests"].as_array().unwrap().iter().flat_map(|t| t["memory"].as_array().cloned().unwrap_or_default());
+    assert!(memory.into_iter().any(|m| m["pointer"] == true), "a link read from fresh memory: {claims}");
+    let run = vcov(["replay", program, ev.to_str().unwrap(), flag]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let n = j["under_approximation"]["executions"].as_u64().unwrap();
+    assert!(
+        run.stdout
+            .ends_with(&format!("replay: {n} tests, {n} confirmed, 0 not confirmed ({arch}, gcc -m{})\n", &arch[..2])),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_list_that_ends_where_its_link_points_back_into_its_memory_is_walked_and_replays_under_lp64() {
+    a_list_that_ends_where_its_link_points_back_into_its_memory_is_walked_and_replays("--64", "64bit");
+}
+
+#[test]
+#[cfg_attr(not(any(vcov_gcc32, vcov_ci)), ignore = "needs gcc -m32 (gcc-multilib)")]
+fn a_list_that_ends_where_its_link_points_back_into_its_memory_is_walked_and_replays_under_ilp32() {
+    crate::util::require_gcc32();
+    a_list_that_ends_where_its_link_points_back_into_its_memory_is_walked_and_replays("--32", "32bit");
 }
 
 #[test]
