@@ -491,31 +491,32 @@ fn proofs_over_the_program_agree_with_the_exhaustive_search_on_systemc() {
 /// the report is written at once, with what they had proven, and the run ends as one stopped by
 /// the signal.
 #[test]
+#[cfg_attr(not(vcov_corpus), ignore = "needs ../shared/corpus")]
 fn sigint_while_the_proofs_run_ends_the_run_with_its_report() {
-    let Some(corpus) = corpus() else {
-        eprintln!("SKIPPED: ../shared/corpus not found");
-        return;
-    };
+    let corpus = corpus();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("r.json");
-    // kundu's proofs take about 13 s after the search's one execution.
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_vcov"))
-        .args(["coverage"])
-        .arg(corpus.join("fse12/systemc/kundu.c"))
-        .args(["--aa", "assumption-automata/true.spc", "--max-executions", "1", "--timelimit", "60", "--json"])
-        .arg(&out)
-        .current_dir(root())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_secs(3));
+    // kundu's proofs take about 13 s after the search's one execution; the progress line's last
+    // words, drawn when the search ends, say that they run.
+    let (p, o) = (corpus.join("fse12/systemc/kundu.c"), out.display().to_string());
+    let mut run = TtyRun::start(&[
+        "coverage",
+        p.to_str().unwrap(),
+        "--aa",
+        "assumption-automata/true.spc",
+        "--max-executions",
+        "1",
+        "--timelimit",
+        "60",
+        "--json",
+        &o,
+    ]);
+    run.wait_for(&["search ended: ", "search stopped by "], Duration::from_secs(60));
     let t = std::time::Instant::now();
-    let status = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
-    assert!(status.success());
-    let status = child.wait().unwrap();
-    assert!(t.elapsed().as_secs_f64() < 5.0, "the run ends soon after the signal");
-    assert_eq!(status.code(), Some(130), "128 + SIGINT, after the report");
+    run.signal(libc::SIGINT);
+    let (code, _, screen) = run.finish(Duration::from_secs(60));
+    assert!(t.elapsed().as_secs_f64() < 5.0, "the run ends soon after the signal: {screen}");
+    assert_eq!(code, Some(130), "128 + SIGINT, after the report: {screen}");
     let j = json(&out);
     assert_eq!(j["stopped_by"], "max_executions");
     assert_eq!(j["under_approximation"]["executions"], 1);

@@ -1,7 +1,9 @@
 //! `vcov coverage` generating executions with the symbolic executor: the three modes, exactness,
 //! bugs, evidence that `vcov replay` confirms, and stopping early (time limit, SIGINT).
 
-use crate::util::{fixture, json, nums, root, vcov};
+use std::time::Duration;
+
+use crate::util::{json, nums, root, vcov, TtyRun};
 
 /// The JSON report of `vcov coverage ARGS`.
 fn run_json(args: &[&str]) -> serde_json::Value {
@@ -161,25 +163,24 @@ fn the_time_limit_stops_the_search_and_the_report_says_so() {
 fn sigint_stops_the_search_and_the_report_is_written() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("r.json");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_vcov"))
-        .args(["coverage", "fixtures/c/coverage/endless.c", "--aa", "assumption-automata/true.spc", "--json"])
-        .arg(&out)
-        .current_dir(root())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    let pid = child.id().to_string();
-    let status = std::process::Command::new("kill").args(["-INT", &pid]).status().unwrap();
-    assert!(status.success());
-    let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(130), "128 + SIGINT, after the report");
+    let o = out.display().to_string();
+    let mut run = TtyRun::start(&[
+        "coverage",
+        "fixtures/c/coverage/endless.c",
+        "--aa",
+        "assumption-automata/true.spc",
+        "--json",
+        &o,
+    ]);
+    // The search has covered every line it can (only `s = 0;` is left) and goes on forever.
+    run.wait_for(&["6/7 lines decided"], Duration::from_secs(120));
+    run.signal(libc::SIGINT);
+    let (code, _, screen) = run.finish(Duration::from_secs(60));
+    assert_eq!(code, Some(130), "128 + SIGINT, after the report: {screen}");
     let j = json(&out);
     assert_eq!(j["interrupted"], true);
     assert_eq!(j["stopped_by"], "signal");
-    assert!(!nums(&j["under_approximation"]["lines"]).is_empty());
-    let _ = fixture;
+    assert_eq!(nums(&j["under_approximation"]["lines"]), [3, 4, 5, 6, 8, 11]);
 }
 
 #[test]
