@@ -29,7 +29,8 @@ fn targeted_covers_what_can_be_covered_and_proves_the_rest() {
         assert_eq!(e["terminating"], true);
         assert_eq!(e["inputs"][0]["function"], "__VERIFIER_nondet_int");
     }
-    assert!(j["covered_by"]["9"].as_u64().unwrap() >= 1);
+    // The execution that covers each line first.
+    assert_eq!(j["covered_by"], serde_json::json!({"3": 1, "4": 2, "5": 2, "6": 2, "9": 3}));
 }
 
 #[test]
@@ -684,8 +685,7 @@ fn confirm_counts_only_executions_gcc_replays() {
     );
 
     let j = run_json(&coverage_args(program, true, &evidence).iter().map(String::as_str).collect::<Vec<_>>());
-    assert_eq!(j["confirmation"]["method"], "gcc");
-    assert!(j["confirmation"]["rejected"].as_u64().unwrap() >= 1, "{j}");
+    assert_eq!(j["confirmation"], serde_json::json!({"method": "gcc", "confirmed": 1, "rejected": 1, "pending": 0}));
     assert_eq!(j["line_status"]["7"], "unknown", "no longer claimed covered: {j}");
     assert_eq!(j["exact"], false);
     assert_eq!(j["line_status"]["8"], "covered");
