@@ -37,17 +37,16 @@ mod tests {
     use super::*;
     use crate::base::{Severity, SourceFile};
 
-    /// The shared corpus: `$VCOV_CORPUS` if set, else `../shared/corpus` next to the crate; `None` if absent.
-    fn corpus_dir() -> Option<PathBuf> {
-        let dir = match std::env::var_os("VCOV_CORPUS") {
-            Some(dir) => PathBuf::from(dir),
-            None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
-        };
-        let res = dir.join("cpachecker").is_dir().then_some(dir);
-        if res.is_none() {
-            eprintln!("SKIPPED: ../shared/corpus not found (corpus automata not checked)");
-        }
-        res
+    /// The shared corpus (`../shared/corpus`, or `$VCOV_CORPUS` when the tests were built, see
+    /// `build.rs`); the tests that read it are ignored without it, and fail when run anyway.
+    fn corpus_dir() -> PathBuf {
+        let dir = PathBuf::from(env!("VCOV_CORPUS_DIR"));
+        assert!(
+            dir.join("cpachecker").is_dir(),
+            "this test needs the shared corpus, which is not at {}",
+            dir.display()
+        );
+        dir
     }
 
     fn fixtures_dir() -> PathBuf {
@@ -76,9 +75,11 @@ mod tests {
         path.extension().is_some_and(|e| e == "spc") || path.file_name().is_some_and(|n| n == "AssumptionAutomaton.txt")
     }
 
-    /// The automata of the corpus, or an empty list without corpus.
+    /// The automata of the corpus.
     fn corpus_automata() -> Vec<PathBuf> {
-        corpus_dir().map(|d| files_under(&d.join("cpachecker"), &is_automaton_file)).unwrap_or_default()
+        let res = files_under(&corpus_dir().join("cpachecker"), &is_automaton_file);
+        assert!(res.len() >= 40, "the corpus's automata: {res:?}");
+        res
     }
 
     fn read(path: &Path) -> SourceFile {
@@ -178,6 +179,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(not(vcov_corpus), ignore = "needs ../shared/corpus")]
     fn corpus_automata_parse_with_the_expected_counts() {
         for path in corpus_automata() {
             let file = read(&path);
@@ -194,8 +196,9 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(not(vcov_corpus), ignore = "needs ../shared/corpus")]
     fn corpus_special_cases() {
-        let Some(dir) = corpus_dir() else { return };
+        let dir = corpus_dir();
         let cp = dir.join("cpachecker");
         // A finished proof: `INITIAL STATE ARG0;` without `ARG0`.
         check(
@@ -235,6 +238,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(not(vcov_corpus), ignore = "needs ../shared/corpus")]
     fn truncated_corpus_files_never_panic() {
         for path in corpus_automata() {
             let text = std::fs::read_to_string(&path).unwrap();

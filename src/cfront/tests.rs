@@ -283,12 +283,10 @@ fn long_runs_of_signs_are_syntax_errors_without_backtracking() {
 }
 
 #[test]
+#[cfg_attr(not(vcov_corpus), ignore = "needs ../shared/corpus")]
 fn corpus_programs_lower() {
-    let dir = std::path::Path::new("../shared/corpus");
-    if !dir.exists() {
-        eprintln!("SKIPPED: ../shared/corpus not found");
-        return;
-    }
+    let dir = std::path::Path::new(env!("VCOV_CORPUS_DIR"));
+    assert!(dir.is_dir(), "this test needs the shared corpus, which is not at {}", dir.display());
     let mut files = Vec::new();
     for sub in ["fse12/systemc", "fse12/drivers64", "cpachecker", "svcomp/c"] {
         for e in std::fs::read_dir(dir.join(sub)).unwrap() {

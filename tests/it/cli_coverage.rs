@@ -94,19 +94,37 @@ fn lcov_tracefiles_list_every_line_to_cover() {
     // The generated executions cover lines 3, 4, 5, 6 and 9; the returns enter __FALSE.
     let under = std::fs::read_to_string(dir.path().join("cov.under.info")).unwrap();
     assert!(under.contains("DA:6,1\n") && under.contains("DA:7,0\n") && under.contains("LH:5\n"), "{under}");
-    // genhtml from Debian's lcov must accept the files (CI installs it and sets VCOV_REQUIRE_GENHTML).
-    let genhtml = std::process::Command::new("genhtml")
-        .args(["--quiet", "-o"])
-        .arg(dir.path().join("html"))
-        .arg(dir.path().join("cov.over.info"))
-        .current_dir(crate::util::root())
-        .output();
-    match genhtml {
-        Ok(out) => {
-            assert!(out.status.success(), "genhtml rejected the tracefile: {}", String::from_utf8_lossy(&out.stderr));
-            assert!(dir.path().join("html/index.html").exists());
-        }
-        Err(_) => assert!(std::env::var_os("VCOV_REQUIRE_GENHTML").is_none(), "genhtml is required but not installed"),
+}
+
+/// genhtml (Debian's lcov) accepts the tracefiles and reads the same figures from them.
+#[test]
+#[cfg_attr(not(any(vcov_genhtml, vcov_ci)), ignore = "needs genhtml (lcov)")]
+fn genhtml_accepts_the_lcov_tracefiles() {
+    crate::util::require_tool("genhtml", "lcov");
+    let dir = tempfile::tempdir().unwrap();
+    let prefix = dir.path().join("cov");
+    let run = vcov([
+        "coverage",
+        "fixtures/e2e/branches/program.c",
+        "--aa",
+        "fixtures/e2e/branches/aa_then_explored.txt",
+        "--lcov",
+        prefix.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for (file, lines) in [("cov.over.info", "(7 of 10 lines)"), ("cov.under.info", "(5 of 10 lines)")] {
+        let out = std::process::Command::new("genhtml")
+            .arg("-o")
+            .arg(dir.path().join(file).with_extension("html"))
+            .arg(dir.path().join(file))
+            .current_dir(crate::util::root())
+            .output()
+            .expect("genhtml runs");
+        let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(out.status.success(), "genhtml rejected {file}: {said}");
+        // Its summary, `lines......: 70.0% (7 of 10 lines)`.
+        assert!(said.contains(lines), "{file}: genhtml's summary: {said}");
+        assert!(dir.path().join(file).with_extension("html").join("index.html").is_file(), "{file}");
     }
 }
 
@@ -182,11 +200,23 @@ fn an_automaton_that_does_not_fit_is_an_error_unless_allowed() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stderr.contains("automaton states are not reached"), "{}", run.stderr);
     let j = json(&out);
-    assert!(j["automaton_match"]["states_reached"].as_u64() < j["automaton_match"]["states"].as_u64());
-    assert!(!j["automaton_match"]["unmatched"].as_array().unwrap().is_empty());
+    let m = &j["automaton_match"];
+    assert_eq!(
+        (&m["states"], &m["states_reached"], &m["transitions"], &m["transitions_used"]),
+        (&9.into(), &2.into(), &19.into(), &2.into())
+    );
+    let unmatched: Vec<(&str, u64)> = m["unmatched"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| (u["state"].as_str().unwrap(), u["aa_line"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(
+        unmatched,
+        [("ARG1M0", 21), ("ARG1M1", 25), ("ARG1M2", 29), ("ARG2", 33), ("ARG3", 37), ("ARG4", 42), ("ARG4M0", 46)]
+    );
     // The prefix states are reached, but their MATCHes for the other program's edges never fire.
-    let unfired = j["automaton_match"]["unmatched_transitions"].as_array().unwrap();
-    assert!(unfired.iter().any(|t| t["aa_line"].as_u64().unwrap() > 0), "{unfired:?}");
+    assert_eq!(m["unmatched_transitions"], serde_json::json!([{"state": "ARG1", "aa_line": 18}]));
 }
 
 #[test]
@@ -231,8 +261,9 @@ fn cfa_prints_text_and_dot() {
 fn csv_rows_are_appended_under_one_header() {
     let dir = tempfile::tempdir().unwrap();
     let table = dir.path().join("t.csv");
-    for name in ["first", "second"] {
-        let run = vcov([
+    // The first run `--reproducible` (its CPU time is 0), the second not.
+    for (name, reproducible) in [("first", true), ("second", false)] {
+        let mut args = vec![
             "coverage",
             "fixtures/e2e/branches/program.c",
             "--aa",
@@ -243,7 +274,11 @@ fn csv_rows_are_appended_under_one_header() {
             name,
             "--max-executions",
             "0",
-        ]);
+        ];
+        if reproducible {
+            args.push("--reproducible");
+        }
+        let run = vcov(&args);
         assert_eq!(run.code, 0, "{}", run.stderr);
     }
     let text = std::fs::read_to_string(&table).unwrap();
@@ -266,14 +301,18 @@ fn csv_rows_are_appended_under_one_header() {
             "exact_assuming"
         ]
     );
-    for (row, name) in rows[1..].iter().zip(["first", "second"]) {
-        // The CPU time (column 6) varies from run to run. The program has no error location.
-        assert_eq!(
-            [&row[..6], &row[7..]].concat(),
-            [name, "10", "7", "0", "0", "no", "false", "false", "max_executions", "none_in_region", ""]
-        );
-        assert!(row[6].parse::<f64>().is_ok());
-    }
+    // The program has no error location.
+    assert_eq!(
+        rows[1],
+        ["first", "10", "7", "0", "0", "no", "0.00", "false", "false", "max_executions", "none_in_region", ""]
+    );
+    // The CPU time of a run that is not reproducible varies: seconds with two decimals.
+    let second = &rows[2];
+    assert_eq!(
+        [&second[..6], &second[7..]].concat(),
+        ["second", "10", "7", "0", "0", "no", "false", "false", "max_executions", "none_in_region", ""]
+    );
+    assert!(regex::Regex::new(r"^\d+\.\d\d$").unwrap().is_match(second[6]), "the CPU time: {}", second[6]);
 }
 
 #[test]

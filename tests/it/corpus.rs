@@ -1,13 +1,10 @@
-//! Checks against the shared corpus (`../shared/corpus`), skipped when it is absent.
+//! Checks against the shared corpus (`../shared/corpus`): ignored where the tests were built without
+//! it, failing when run anyway (`--ignored`).
 
 use std::path::PathBuf;
+use std::time::Duration;
 
-use crate::util::{json, nums, root, vcov};
-
-fn corpus() -> Option<PathBuf> {
-    let p = root().join("../shared/corpus");
-    p.is_dir().then_some(p)
-}
+use crate::util::{corpus, json, nums, root, vcov, TtyRun};
 
 /// `vcov coverage` of a CPAchecker output folder (`program.c`, `AssumptionAutomaton.txt`) with
 /// `flags`, its JSON report written to `out`.
@@ -31,11 +28,9 @@ fn coverage_with(
 /// Every state of every real CPAchecker assumption automaton is reached in the product, and the lines
 /// to cover agree with CPAchecker's own `coverage.info` to at least 99%.
 #[test]
+#[cfg_attr(not(vcov_corpus), ignore = "needs ../shared/corpus")]
 fn real_automata_fit_their_programs() {
-    let Some(corpus) = corpus() else {
-        eprintln!("SKIPPED: ../shared/corpus not found");
-        return;
-    };
+    let corpus = corpus();
     let dir = tempfile::tempdir().unwrap();
     let (mut differ, mut total) = (0usize, 0usize);
     let mut runs: Vec<PathBuf> = std::fs::read_dir(corpus.join("cpachecker"))
@@ -80,11 +75,9 @@ fn real_automata_fit_their_programs() {
 /// are mixed in, and the other branch (`dev->speed != 3`, lines 3681-3687) is covered: the result is
 /// exact. Plain depth-first search never took that branch within a minute.
 #[test]
+#[cfg_attr(not(vcov_corpus), ignore = "needs ../shared/corpus")]
 fn a_stalled_search_mixes_in_waiting_paths_and_ends_exact_on_kbtab() {
-    let Some(corpus) = corpus() else {
-        eprintln!("SKIPPED: ../shared/corpus not found");
-        return;
-    };
+    let corpus = corpus();
     let run_dir = corpus.join("cpachecker/kbtab-predicate-10s");
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("r.json");
@@ -105,11 +98,9 @@ fn a_stalled_search_mixes_in_waiting_paths_and_ends_exact_on_kbtab() {
 /// branch of lines 3681-3687, see above); the exchange happens at points of each search's own
 /// progress, so the report is the same on every run and thread count.
 #[test]
+#[cfg_attr(not(vcov_corpus), ignore = "needs ../shared/corpus")]
 fn compared_searches_share_executions_while_they_run_and_stay_deterministic() {
-    let Some(corpus) = corpus() else {
-        eprintln!("SKIPPED: ../shared/corpus not found");
-        return;
-    };
+    let corpus = corpus();
     let dir = tempfile::tempdir().unwrap();
     let program = corpus.join("cpachecker/kbtab-value-10s/program.c");
     let reports: Vec<String> = ["1", "2", "1"]
@@ -153,11 +144,9 @@ fn compared_searches_share_executions_while_they_run_and_stay_deterministic() {
 /// evidence) are measured under every other automaton of the same program with `--executions-from`,
 /// and none may cover a line that automaton's run proved not coverable.
 #[test]
+#[cfg_attr(not(vcov_corpus), ignore = "needs ../shared/corpus")]
 fn no_execution_of_any_run_covers_a_line_another_run_proved_not_coverable() {
-    let Some(corpus) = corpus() else {
-        eprintln!("SKIPPED: ../shared/corpus not found");
-        return;
-    };
+    let corpus = corpus();
     let cpa = corpus.join("cpachecker");
     let true_aa = cpa.join("coverage-script-tests/true_aa.spc");
     let drivers = [
@@ -262,11 +251,9 @@ fn no_execution_of_any_run_covers_a_line_another_run_proved_not_coverable() {
 /// Every `__builtin_*` function the programs of the shared corpus call has a model in `libmodels`
 /// (gcc's meaning, or a cut as unsupported): none is taken as an input.
 #[test]
+#[cfg_attr(not(vcov_corpus), ignore = "needs ../shared/corpus")]
 fn every_builtin_of_the_corpus_has_a_model() {
-    let Some(corpus) = corpus() else {
-        eprintln!("SKIPPED: ../shared/corpus not found");
-        return;
-    };
+    let corpus = corpus();
     let re = regex::Regex::new(r"__builtin_[A-Za-z0-9_]+").unwrap();
     // Types, not functions.
     let types = ["__builtin_va_list"];
@@ -300,16 +287,11 @@ fn every_builtin_of_the_corpus_has_a_model() {
 /// those tests assert, and each counterexample automaton, alone through `--executions-from`, fits its
 /// program or not as the artifacts allow.
 #[test]
+#[cfg_attr(not(vcov_corpus_current), ignore = "needs ../shared/corpus/cpachecker-current")]
 fn automata_of_cpachecker_2_3_and_4_0_fit_their_programs() {
-    let Some(corpus) = corpus() else {
-        eprintln!("SKIPPED: ../shared/corpus not found");
-        return;
-    };
+    let corpus = corpus();
     let current = corpus.join("cpachecker-current");
-    if !current.is_dir() {
-        eprintln!("SKIPPED: ../shared/corpus/cpachecker-current not found");
-        return;
-    }
+    assert!(current.is_dir(), "this test needs {}", current.display());
     let dir = tempfile::tempdir().unwrap();
     let mut folders: Vec<PathBuf> = std::fs::read_dir(&current).unwrap().map(|e| e.unwrap().path()).collect();
     folders.retain(|p| p.is_dir());
@@ -422,11 +404,9 @@ fn automata_of_cpachecker_2_3_and_4_0_fit_their_programs() {
 /// ends exact on every other token_ring and transmitter program (issues #32 and #33: both broke
 /// once while the search was tuned for drivers). Figures against older builds: bench/systemc.py.
 #[test]
+#[cfg_attr(not(vcov_corpus), ignore = "needs ../shared/corpus")]
 fn the_default_search_finds_every_systemc_bug_and_decides_the_rings() {
-    let Some(corpus) = corpus() else {
-        eprintln!("SKIPPED: ../shared/corpus not found");
-        return;
-    };
+    let corpus = corpus();
     let dir = tempfile::tempdir().unwrap();
     let mut programs: Vec<PathBuf> = std::fs::read_dir(corpus.join("fse12/systemc"))
         .unwrap()
@@ -472,11 +452,9 @@ fn the_default_search_finds_every_systemc_bug_and_decides_the_rings() {
 /// the lines they prove not coverable after a search cut short (one execution) are not covered by
 /// the exhaustive search, which decides every line itself.
 #[test]
+#[cfg_attr(not(vcov_corpus), ignore = "needs ../shared/corpus")]
 fn proofs_over_the_program_agree_with_the_exhaustive_search_on_systemc() {
-    let Some(corpus) = corpus() else {
-        eprintln!("SKIPPED: ../shared/corpus not found");
-        return;
-    };
+    let corpus = corpus();
     let dir = tempfile::tempdir().unwrap();
     let aa = root().join("assumption-automata/true.spc");
     let mut proven_total = 0;
@@ -513,31 +491,32 @@ fn proofs_over_the_program_agree_with_the_exhaustive_search_on_systemc() {
 /// the report is written at once, with what they had proven, and the run ends as one stopped by
 /// the signal.
 #[test]
+#[cfg_attr(not(vcov_corpus), ignore = "needs ../shared/corpus")]
 fn sigint_while_the_proofs_run_ends_the_run_with_its_report() {
-    let Some(corpus) = corpus() else {
-        eprintln!("SKIPPED: ../shared/corpus not found");
-        return;
-    };
+    let corpus = corpus();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("r.json");
-    // kundu's proofs take about 13 s after the search's one execution.
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_vcov"))
-        .args(["coverage"])
-        .arg(corpus.join("fse12/systemc/kundu.c"))
-        .args(["--aa", "assumption-automata/true.spc", "--max-executions", "1", "--timelimit", "60", "--json"])
-        .arg(&out)
-        .current_dir(root())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_secs(3));
+    // kundu's proofs take about 13 s after the search's one execution; the progress line's last
+    // words, drawn when the search ends, say that they run.
+    let (p, o) = (corpus.join("fse12/systemc/kundu.c"), out.display().to_string());
+    let mut run = TtyRun::start(&[
+        "coverage",
+        p.to_str().unwrap(),
+        "--aa",
+        "assumption-automata/true.spc",
+        "--max-executions",
+        "1",
+        "--timelimit",
+        "60",
+        "--json",
+        &o,
+    ]);
+    run.wait_for(&["search ended: ", "search stopped by "], Duration::from_secs(60));
     let t = std::time::Instant::now();
-    let status = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
-    assert!(status.success());
-    let status = child.wait().unwrap();
-    assert!(t.elapsed().as_secs_f64() < 5.0, "the run ends soon after the signal");
-    assert_eq!(status.code(), Some(130), "128 + SIGINT, after the report");
+    run.signal(libc::SIGINT);
+    let (code, _, screen) = run.finish(Duration::from_secs(60));
+    assert!(t.elapsed().as_secs_f64() < 5.0, "the run ends soon after the signal: {screen}");
+    assert_eq!(code, Some(130), "128 + SIGINT, after the report: {screen}");
     let j = json(&out);
     assert_eq!(j["stopped_by"], "max_executions");
     assert_eq!(j["under_approximation"]["executions"], 1);

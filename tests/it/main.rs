@@ -20,5 +20,6 @@ mod reports;
 mod semantics;
 mod snapshots;
 mod terminal;
+mod tidy;
 mod util;
 mod verify;

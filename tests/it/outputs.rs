@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::util::{fixture, json, root, vcov, Run};
+use crate::util::{fixture, json, root, vcov, Run, TtyRun};
 
 /// Runs `vcov` under `sh -c 'umask U; exec vcov ...'` in `cwd`.
 fn vcov_with_umask(umask: &str, cwd: &Path, args: &[&str]) -> Run {
@@ -452,29 +452,12 @@ fn a_report_is_valid_after_a_signal_or_a_limit_and_says_which() {
 #[test]
 fn a_signal_stops_verify_with_unknown() {
     for (sig, code, name) in [(libc::SIGINT, 130, "SIGINT"), (libc::SIGTERM, 143, "SIGTERM")] {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_vcov"))
-            .args(["verify", "fixtures/c/verify/endless_counter.c", "--dfs"])
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        // The search runs forever without the signal; give it time to start.
-        std::thread::sleep(Duration::from_millis(700));
-        assert!(child.try_wait().unwrap().is_none(), "verify ended on its own");
-        unsafe { libc::kill(child.id() as i32, sig) };
-        let start = std::time::Instant::now();
-        let status = loop {
-            if let Some(st) = child.try_wait().unwrap() {
-                break st;
-            }
-            if start.elapsed() > Duration::from_secs(20) {
-                let _ = child.kill();
-                panic!("verify did not stop within 20 s of {name}");
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        };
-        let out = child.wait_with_output().unwrap();
-        assert_eq!(status.code(), Some(code), "{name}");
-        assert_eq!(String::from_utf8_lossy(&out.stdout), format!("Verification result: UNKNOWN (stopped by {name})\n"));
+        let mut run = TtyRun::start(&["verify", "fixtures/c/verify/endless_counter.c", "--dfs"]);
+        // The search runs forever without the signal: wait until its progress line counts paths.
+        run.wait_for(&[" paths ("], Duration::from_secs(60));
+        run.signal(sig);
+        let (status, stdout, screen) = run.finish(Duration::from_secs(20));
+        assert_eq!(status, Some(code), "{name}: {screen}");
+        assert_eq!(stdout, format!("Verification result: UNKNOWN (stopped by {name})\n"));
     }
 }

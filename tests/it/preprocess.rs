@@ -3,14 +3,13 @@
 //! `gcc -E`, and the GNU C of glibc's headers (`assert` is a statement expression). Every verdict is
 //! checked for ILP32 and LP64, and every execution `vcov coverage` writes is replayed by gcc.
 //!
-//! The 32-bit runs need gcc-multilib (32-bit headers and libraries); they are skipped loudly when
-//! `gcc -m32` cannot link here, unless `VCOV_REQUIRE_GCC32` is set.
+//! The 32-bit runs need gcc-multilib (32-bit headers and libraries): they are tests of their own,
+//! ignored where `gcc -m32` could not link when the tests were built, unless `CI` was set.
 
 use std::path::Path;
 use std::process::Command;
 
-use crate::replay::gcc32;
-use crate::util::{fixture, json, nums, root, vcov};
+use crate::util::{fixture, json, nums, require_gcc32, root, vcov};
 
 const INC: &str = "fixtures/c/include/inc";
 
@@ -27,32 +26,30 @@ fn verdict(args: &[&str]) -> String {
     }
 }
 
-/// The data models to check: LP64 always, ILP32 where gcc can build 32-bit programs.
-fn models() -> Vec<&'static str> {
-    if gcc32() {
-        vec!["--32", "--64"]
-    } else {
-        eprintln!("SKIPPED: the ILP32 runs of the preprocessed programs (gcc -m32 cannot link here)");
-        vec!["--64"]
-    }
-}
-
-#[test]
-fn the_seven_line_program_is_false() {
+fn the_seven_line_program_is_false(m: &str) {
     // `assert` comes from <assert.h>: with the header skipped it was an undeclared function and the
     // answer a wrong TRUE.
     let p = fixture("c/include/assert_seven.c");
-    for m in models() {
-        assert_eq!(verdict(&[p.to_str().unwrap(), m]), "Verification result: FALSE(unreach-call)", "{m}");
-        // gcc, given the counterexample's input, fails the assertion too.
-        let run = vcov(["verify", p.to_str().unwrap(), m, "--confirm"]);
-        let by = format!("Counterexample confirmed by: internal interpreter and gcc {}\n", m.replace("--", "-m"));
-        assert!(run.stdout.contains(&by), "{m}: {}{}", run.stdout, run.stderr);
-    }
+    assert_eq!(verdict(&[p.to_str().unwrap(), m]), "Verification result: FALSE(unreach-call)", "{m}");
+    // gcc, given the counterexample's input, fails the assertion too.
+    let run = vcov(["verify", p.to_str().unwrap(), m, "--confirm"]);
+    let by = format!("Counterexample confirmed by: internal interpreter and gcc {}\n", m.replace("--", "-m"));
+    assert!(run.stdout.contains(&by), "{m}: {}{}", run.stdout, run.stderr);
 }
 
 #[test]
-fn programs_with_system_headers_get_their_verdicts() {
+fn the_seven_line_program_is_false_under_lp64() {
+    the_seven_line_program_is_false("--64");
+}
+
+#[test]
+#[cfg_attr(not(any(vcov_gcc32, vcov_ci)), ignore = "needs gcc -m32 (gcc-multilib)")]
+fn the_seven_line_program_is_false_under_ilp32() {
+    require_gcc32();
+    the_seven_line_program_is_false("--32");
+}
+
+fn programs_with_system_headers_get_their_verdicts(m: &str) {
     let cases: &[(&str, &[&str], &str)] = &[
         ("assert_holds.c", &[], "TRUE"),
         ("headers_true.c", &[], "TRUE"),
@@ -61,35 +58,58 @@ fn programs_with_system_headers_get_their_verdicts() {
         ("defines.c", &["-I", INC, "-D", "BUG"], "FALSE(unreach-call)"),
         ("defines.c", &["-I", INC, "-DBUG=1"], "FALSE(unreach-call)"),
     ];
-    for m in models() {
-        for (file, flags, expect) in cases {
-            let p = fixture(&format!("c/include/{file}"));
-            let mut args = vec![p.to_str().unwrap(), m];
-            args.extend_from_slice(flags);
-            assert_eq!(verdict(&args), format!("Verification result: {expect}"), "{file} {flags:?} {m}");
-        }
+    for (file, flags, expect) in cases {
+        let p = fixture(&format!("c/include/{file}"));
+        let mut args = vec![p.to_str().unwrap(), m];
+        args.extend_from_slice(flags);
+        assert_eq!(verdict(&args), format!("Verification result: {expect}"), "{file} {flags:?} {m}");
     }
 }
 
 #[test]
-fn dot_i_files_made_with_gcc_e_get_the_same_verdicts() {
+fn programs_with_system_headers_get_their_verdicts_under_lp64() {
+    programs_with_system_headers_get_their_verdicts("--64");
+}
+
+#[test]
+#[cfg_attr(not(any(vcov_gcc32, vcov_ci)), ignore = "needs gcc -m32 (gcc-multilib)")]
+fn programs_with_system_headers_get_their_verdicts_under_ilp32() {
+    require_gcc32();
+    programs_with_system_headers_get_their_verdicts("--32");
+}
+
+fn dot_i_files_made_with_gcc_e_get_the_same_verdicts(m: &str) {
     let dir = tempfile::tempdir().unwrap();
-    for m in models() {
-        for (file, expect) in [("assert_seven.c", "FALSE(unreach-call)"), ("assert_holds.c", "TRUE")] {
-            let i = dir.path().join(file.replace(".c", &format!("{m}.i")).replace("--", ""));
-            let out = Command::new("gcc")
-                .args(["-E", &m.replace("--", "-m")])
-                .arg(fixture(&format!("c/include/{file}")))
-                .arg("-o")
-                .arg(&i)
-                .output()
-                .expect("gcc runs");
-            assert!(out.status.success(), "gcc -E {file}: {}", String::from_utf8_lossy(&out.stderr));
-            let run = vcov(["verify", i.to_str().unwrap(), m]);
-            assert!(run.stdout.contains(&format!("Verification result: {expect}\n")), "{file} {m}: {}", run.stdout);
-            assert!(!run.stderr.contains("statement expression"), "{}", run.stderr);
-        }
+    for (file, expect) in [("assert_seven.c", "FALSE(unreach-call)"), ("assert_holds.c", "TRUE")] {
+        let i = dir.path().join(file.replace(".c", &format!("{m}.i")).replace("--", ""));
+        let out = Command::new("gcc")
+            .args(["-E", &m.replace("--", "-m")])
+            .arg(fixture(&format!("c/include/{file}")))
+            .arg("-o")
+            .arg(&i)
+            .output()
+            .expect("gcc runs");
+        assert!(out.status.success(), "gcc -E {file}: {}", String::from_utf8_lossy(&out.stderr));
+        let run = vcov(["verify", i.to_str().unwrap(), m]);
+        assert!(run.stdout.contains(&format!("Verification result: {expect}\n")), "{file} {m}: {}", run.stdout);
+        assert!(!run.stderr.contains("statement expression"), "{}", run.stderr);
     }
+}
+
+#[test]
+fn dot_i_files_made_with_gcc_e_get_the_same_verdicts_under_lp64() {
+    dot_i_files_made_with_gcc_e_get_the_same_verdicts("--64");
+}
+
+#[test]
+#[cfg_attr(not(any(vcov_gcc32, vcov_ci)), ignore = "needs gcc -m32 (gcc-multilib)")]
+fn dot_i_files_made_with_gcc_e_get_the_same_verdicts_under_ilp32() {
+    require_gcc32();
+    dot_i_files_made_with_gcc_e_get_the_same_verdicts("--32");
+}
+
+#[test]
+fn svcomp_tasks_of_preprocessed_programs_get_their_verdicts() {
     // sv-benchmarks' tasks of today: `reach_error` fails glibc's assert in a statement expression;
     // format 2.0 and 1.0 task definitions.
     for (task, expect) in [("svcomp_style-1.yml", "FALSE(unreach-call)"), ("svcomp_style-2.yml", "TRUE")] {
@@ -135,8 +155,7 @@ fn lines_are_the_user_files_lines() {
     assert_eq!(da, expect);
 }
 
-#[test]
-fn evidence_of_preprocessed_programs_replays_under_gcc() {
+fn evidence_of_preprocessed_programs_replays_under_gcc(m: &str) {
     let cases: &[(&str, &[&str])] = &[
         ("c/include/headers_true.c", &[]),
         ("c/include/headers_false.c", &["--continue-after-bug"]),
@@ -149,26 +168,36 @@ fn evidence_of_preprocessed_programs_replays_under_gcc() {
         ("c/semantics/headers_bswap.c", &[]),
         ("c/semantics/stmt_expr_in_loop.c", &[]),
     ];
-    for m in models() {
-        for (file, flags) in cases {
-            let dir = tempfile::tempdir().unwrap();
-            let ev = dir.path().join("ev");
-            let p = fixture(file);
-            let mut args = vec!["coverage", p.to_str().unwrap(), "--aa", "assumption-automata/true.spc"];
-            args.extend(["--evidence", ev.to_str().unwrap(), "--no-progress", m]);
-            args.extend_from_slice(flags);
-            let run = vcov(&args);
-            assert_eq!(run.code, 0, "{file} {m}: {}", run.stderr);
-            let n_tests = std::fs::read_dir(&ev).unwrap().filter(|e| is_test(&e.as_ref().unwrap().path())).count();
-            assert!(n_tests > 0, "{file} {m}: no test written");
-            let mut replay = vec!["replay", p.to_str().unwrap(), ev.to_str().unwrap()];
-            let preprocessor = flags.windows(2).filter(|w| w[0] == "-I" || w[0] == "-D").flatten();
-            replay.extend(preprocessor.copied());
-            let run = vcov(&replay);
-            let summary = format!("replay: {n_tests} tests, {n_tests} confirmed, 0 not confirmed");
-            assert!(run.code == 0 && run.stdout.contains(&summary), "{file} {m}:\n{}\n{}", run.stdout, run.stderr);
-        }
+    for (file, flags) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let ev = dir.path().join("ev");
+        let p = fixture(file);
+        let mut args = vec!["coverage", p.to_str().unwrap(), "--aa", "assumption-automata/true.spc"];
+        args.extend(["--evidence", ev.to_str().unwrap(), "--no-progress", m]);
+        args.extend_from_slice(flags);
+        let run = vcov(&args);
+        assert_eq!(run.code, 0, "{file} {m}: {}", run.stderr);
+        let n_tests = std::fs::read_dir(&ev).unwrap().filter(|e| is_test(&e.as_ref().unwrap().path())).count();
+        assert!(n_tests > 0, "{file} {m}: no test written");
+        let mut replay = vec!["replay", p.to_str().unwrap(), ev.to_str().unwrap()];
+        let preprocessor = flags.windows(2).filter(|w| w[0] == "-I" || w[0] == "-D").flatten();
+        replay.extend(preprocessor.copied());
+        let run = vcov(&replay);
+        let summary = format!("replay: {n_tests} tests, {n_tests} confirmed, 0 not confirmed");
+        assert!(run.code == 0 && run.stdout.contains(&summary), "{file} {m}:\n{}\n{}", run.stdout, run.stderr);
     }
+}
+
+#[test]
+fn evidence_of_preprocessed_programs_replays_under_gcc_under_lp64() {
+    evidence_of_preprocessed_programs_replays_under_gcc("--64");
+}
+
+#[test]
+#[cfg_attr(not(any(vcov_gcc32, vcov_ci)), ignore = "needs gcc -m32 (gcc-multilib)")]
+fn evidence_of_preprocessed_programs_replays_under_gcc_under_ilp32() {
+    require_gcc32();
+    evidence_of_preprocessed_programs_replays_under_gcc("--32");
 }
 
 fn is_test(p: &Path) -> bool {

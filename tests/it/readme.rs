@@ -46,52 +46,63 @@ fn normalize(lines: &[String]) -> Vec<String> {
         .collect()
 }
 
-fn gcc32_links(dir: &Path) -> bool {
-    let c = dir.join("probe.c");
-    std::fs::write(&c, "int main(void) { return 0; }\n").unwrap();
-    Command::new("gcc")
-        .args(["-m32", "--coverage"])
-        .arg(&c)
-        .arg("-o")
-        .arg(dir.join("probe"))
-        .status()
-        .is_ok_and(|s| s.success())
+/// A scratch directory that sees the project's fixtures, as the README's examples expect.
+fn scratch() -> tempfile::TempDir {
+    let scratch = tempfile::tempdir().unwrap();
+    for dir in ["fixtures", "assumption-automata"] {
+        std::os::unix::fs::symlink(root().join(dir), scratch.path().join(dir)).unwrap();
+    }
+    scratch
 }
 
+/// Runs `ex` in `dir`: it must succeed and print what the README shows.
+fn run(ex: &Example, dir: &Path) {
+    let out = Command::new(env!("CARGO_BIN_EXE_vcov")).args(&ex.args).current_dir(dir).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "README.md:{}: vcov {} failed:\n{stdout}{stderr}", ex.line, ex.args.join(" "));
+    if let Some(expected) = &ex.expected {
+        let actual: Vec<String> = stdout.lines().map(str::to_string).collect();
+        assert_eq!(
+            normalize(&actual),
+            normalize(expected),
+            "README.md:{}: the output of vcov {} differs from the README",
+            ex.line,
+            ex.args.join(" ")
+        );
+    }
+}
+
+/// Every example but `vcov replay`'s, in order.
 #[test]
 fn readme_examples_run_as_written() {
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
     let examples = examples(&readme);
     assert!(examples.len() >= 4, "the README's console examples were found: {}", examples.len());
-    let scratch = tempfile::tempdir().unwrap();
-    for dir in ["fixtures", "assumption-automata"] {
-        std::os::unix::fs::symlink(root().join(dir), scratch.path().join(dir)).unwrap();
+    let scratch = scratch();
+    for ex in examples.iter().filter(|ex| ex.args[0] != "replay") {
+        run(ex, scratch.path());
     }
-    let probe = tempfile::tempdir().unwrap();
-    let gcc32 = gcc32_links(probe.path());
-    if !gcc32 && std::env::var_os("VCOV_REQUIRE_GCC32").is_some() {
-        panic!("VCOV_REQUIRE_GCC32 is set but gcc -m32 cannot link");
-    }
-    for ex in &examples {
-        if ex.args[0] == "replay" && !gcc32 {
-            eprintln!("SKIPPED README.md:{}: vcov replay needs gcc -m32 (gcc-multilib)", ex.line);
-            continue;
+}
+
+/// `vcov replay` builds with `gcc -m32`: each replay example, after the one before it (which writes
+/// the suite it replays).
+#[test]
+#[cfg_attr(not(any(vcov_gcc32, vcov_ci)), ignore = "needs gcc -m32 (gcc-multilib)")]
+fn readme_replay_examples_run_as_written() {
+    crate::util::require_gcc32();
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let examples = examples(&readme);
+    let mut n = 0;
+    for (i, ex) in examples.iter().enumerate().filter(|(_, ex)| ex.args[0] == "replay") {
+        let scratch = scratch();
+        if let Some(before) = i.checked_sub(1).map(|b| &examples[b]) {
+            run(before, scratch.path());
         }
-        let out = Command::new(env!("CARGO_BIN_EXE_vcov")).args(&ex.args).current_dir(scratch.path()).output().unwrap();
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success(), "README.md:{}: vcov {} failed:\n{stdout}{stderr}", ex.line, ex.args.join(" "));
-        if let Some(expected) = &ex.expected {
-            let actual: Vec<String> = stdout.lines().map(str::to_string).collect();
-            assert_eq!(
-                normalize(&actual),
-                normalize(expected),
-                "README.md:{}: the output of vcov {} differs from the README",
-                ex.line,
-                ex.args.join(" ")
-            );
-        }
+        run(ex, scratch.path());
+        n += 1;
     }
+    assert_eq!(n, 1, "the README's replay examples");
 }
 
 #[test]

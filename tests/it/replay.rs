@@ -1,7 +1,7 @@
 //! `vcov replay`: Test-Comp suites of the fixture programs replayed with gcc --coverage and gcov.
 //!
-//! Tests that need `gcc -m32` are skipped when it cannot link here, unless `VCOV_REQUIRE_GCC32` is
-//! set (CI sets it when gcc-multilib is installed).
+//! The 32-bit replays need `gcc -m32` (Debian's gcc-multilib): those tests are ignored where it could
+//! not link when the tests were built, unless `CI` was set.
 
 use std::path::{Path, PathBuf};
 
@@ -12,26 +12,7 @@ use vcov::cfront::types::DataModel;
 use vcov::coverage::result::{ExecutionRecord, InputValue};
 use vcov::coverage::{path_of_counterexample, Analysis, Execution};
 
-use crate::util::{fixture, json as json_file, root, vcov};
-
-/// Whether `gcc -m32 --coverage` links; panics when it does not but `VCOV_REQUIRE_GCC32` is set.
-pub(crate) fn gcc32() -> bool {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("p.c"), "int main(void) { return 0; }\n").unwrap();
-    let ok = std::process::Command::new("gcc")
-        .args(["-m32", "--coverage", "p.c", "-o", "p"])
-        .current_dir(dir.path())
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var_os("VCOV_REQUIRE_GCC32").is_none(),
-            "gcc -m32 is required (VCOV_REQUIRE_GCC32) but cannot link"
-        );
-        eprintln!("note: gcc -m32 cannot link here; the 32-bit replay test is skipped");
-    }
-    ok
-}
+use crate::util::{corpus, fixture, json as json_file, require_gcc32, root, vcov};
 
 fn replay(program: &Path, suite: &Path, extra: &[&str]) -> crate::util::Run {
     let mut args: Vec<std::ffi::OsString> = vec!["replay".into(), program.into(), suite.into()];
@@ -52,10 +33,9 @@ fn copy_suite(rel: &str) -> (tempfile::TempDir, PathBuf) {
 }
 
 #[test]
+#[cfg_attr(not(any(vcov_gcc32, vcov_ci)), ignore = "needs gcc -m32 (gcc-multilib)")]
 fn hand_written_suite_is_confirmed() {
-    if !gcc32() {
-        return;
-    }
+    require_gcc32();
     let run = replay(&fixture("evidence/calls/program.c"), &fixture("evidence/calls/suite"), &[]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     assert_eq!(
@@ -95,10 +75,9 @@ fn a_wrong_claim_is_refuted() {
     );
 }
 
-/// A suite vcov writes (counterexample path -> measured lines -> Test-Comp files) is confirmed by
-/// gcc; the default architecture comes from `metadata.xml`, `--32` overrides it.
-#[test]
-fn suite_written_by_vcov_is_confirmed() {
+/// A suite vcov writes (counterexample path -> measured lines -> Test-Comp files) of `branches`: the
+/// temporary folder, the program and the suite.
+fn suite_written_by_vcov() -> (tempfile::TempDir, PathBuf, PathBuf) {
     let program = fixture("e2e/branches/program.c");
     let (prog, cfa, _) = vcov::driver::load_cfa(&program, DataModel::Lp64, &Default::default()).unwrap();
     let names: Vec<String> = prog.funcs.iter().map(|f| f.name.clone()).collect();
@@ -112,7 +91,8 @@ fn suite_written_by_vcov_is_confirmed() {
         let edges = path_of_counterexample(&cex, &cfa, names.clone()).unwrap();
         let cov =
             analysis.coverage_of(&Execution { origin: format!("Counterexample.{id}.spc"), edges, terminating: true });
-        assert!(!cov.lines.is_empty());
+        let (then, other) = (vec![3, 4, 5, 6, 7], vec![3, 4, 13, 14, 15]);
+        assert_eq!(cov.lines, if x == 0 { other } else { then }, "{id}");
         executions.push(ExecutionRecord {
             id,
             origin: vcov::coverage::result::Origin::File(format!("Counterexample.{id}.spc")),
@@ -131,6 +111,13 @@ fn suite_written_by_vcov_is_confirmed() {
     let metadata = std::fs::read_to_string(suite.join("metadata.xml")).unwrap();
     assert!(metadata.contains("<producer>vcov "), "{metadata}");
 
+    (dir, program, suite)
+}
+
+/// The suite vcov writes is confirmed by gcc; the default architecture comes from `metadata.xml`.
+#[test]
+fn suite_written_by_vcov_is_confirmed() {
+    let (_dir, program, suite) = suite_written_by_vcov();
     let run = replay(&program, &suite, &[]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     assert_eq!(
@@ -138,11 +125,17 @@ fn suite_written_by_vcov_is_confirmed() {
         "test1.xml: ok, 5 lines confirmed\ntest2.xml: ok, 5 lines confirmed\n\
          replay: 2 tests, 2 confirmed, 0 not confirmed (64bit, gcc -m64)\n"
     );
-    if gcc32() {
-        let run = replay(&program, &suite, &["--32"]);
-        assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-        assert!(run.stdout.ends_with("(32bit, gcc -m32)\n"), "{}", run.stdout);
-    }
+}
+
+/// `--32` overrides the architecture of `metadata.xml`.
+#[test]
+#[cfg_attr(not(any(vcov_gcc32, vcov_ci)), ignore = "needs gcc -m32 (gcc-multilib)")]
+fn suite_written_by_vcov_is_confirmed_under_ilp32() {
+    require_gcc32();
+    let (_dir, program, suite) = suite_written_by_vcov();
+    let run = replay(&program, &suite, &["--32"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.ends_with("(32bit, gcc -m32)\n"), "{}", run.stdout);
 }
 
 /// `unsigned long` is 64 bits with `--64` and 32 bits with `--32`: the same input takes the other
@@ -154,11 +147,16 @@ fn the_architecture_decides() {
     let run = replay(&program, &suite, &[]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     assert!(run.stdout.starts_with("test1.xml: ok, 14 lines confirmed\n"), "{}", run.stdout);
-    if gcc32() {
-        let run = replay(&program, &suite, &["--32"]);
-        assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
-        assert!(run.stdout.starts_with("test1.xml: MISMATCH, claimed but not executed: 14\n"), "{}", run.stdout);
-    }
+}
+
+/// The same input under `--32`: the claim written for 64 bits is refuted.
+#[test]
+#[cfg_attr(not(any(vcov_gcc32, vcov_ci)), ignore = "needs gcc -m32 (gcc-multilib)")]
+fn the_architecture_decides_under_ilp32() {
+    require_gcc32();
+    let run = replay(&fixture("evidence/widths/program.c"), &fixture("evidence/widths/suite"), &["--32"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.starts_with("test1.xml: MISMATCH, claimed but not executed: 14\n"), "{}", run.stdout);
 }
 
 /// Runs that exit, abort, violate the property, fail an assumption, crash or do not end are told
@@ -247,12 +245,9 @@ fn bad_suites_and_programs_exit_with_2() {
 /// The harness compiles and links with real Linux drivers (CIL output declaring hundreds of kernel
 /// functions, `memcpy`, `printk`, `__builtin_expect`, aliases and inline assembly calling helpers).
 #[test]
+#[cfg_attr(not(vcov_corpus), ignore = "needs ../shared/corpus")]
 fn harness_links_with_corpus_drivers() {
-    let drivers = root().join("../shared/corpus/fse12/drivers64");
-    if !drivers.is_dir() {
-        eprintln!("SKIPPED: ../shared/corpus not found");
-        return;
-    }
+    let drivers = corpus().join("fse12/drivers64");
     for name in ["kbtab.c", "usbmouse.BUG.c", "drbd.BUG.c", "mISDN_core.BUG.c"] {
         let program = drivers.join(name);
         let dir = tempfile::tempdir().unwrap();
@@ -398,48 +393,54 @@ fn a_multi_line_statement_is_confirmed_as_a_whole() {
 
 /// The driver fixture (environment model calling callbacks through a table, kernel functions
 /// without body returning pointers, container_of, an uninitialized local pointer, inline assembly):
-/// everything explored, exact, and every test vcov writes replays under gcc, 64- and 32-bit.
-#[test]
-fn the_driver_fixture_replays_completely() {
+/// everything explored, exact, and every test vcov writes for the data model `model` replays under
+/// gcc.
+fn the_driver_fixture_replays_completely(model: &str) {
     let program = fixture("c/driver/program.c");
     let true_aa = root().join("assumption-automata/true.spc");
-    let mut models = vec!["--64"];
-    if gcc32() {
-        models.push("--32");
-    }
-    for model in models {
-        let dir = tempfile::tempdir().unwrap();
-        let suite = dir.path().join("suite");
-        let json = dir.path().join("r.json");
-        let run = vcov([
-            "coverage".as_ref(),
-            program.as_os_str(),
-            "--aa".as_ref(),
-            true_aa.as_os_str(),
-            model.as_ref(),
-            "--no-progress".as_ref(),
-            "--evidence".as_ref(),
-            suite.as_os_str(),
-            "--json".as_ref(),
-            json.as_os_str(),
-        ]);
-        assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-        let report = json_file(&json);
-        assert_eq!(report["exact"], true, "{model}: {report}");
-        let n = report["under_approximation"]["executions"].as_u64().unwrap();
-        assert!(n >= 5, "{model}: {report}");
-        let run = replay(&program, &suite, &[]);
-        assert_eq!(run.code, 0, "{model}: {}{}", run.stdout, run.stderr);
-        assert!(
-            run.stdout.ends_with(&format!(
-                "replay: {n} tests, {n} confirmed, 0 not confirmed ({}bit, gcc -m{})\n",
-                &model[2..],
-                &model[2..]
-            )),
-            "{}",
-            run.stdout
-        );
-    }
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("suite");
+    let json = dir.path().join("r.json");
+    let run = vcov([
+        "coverage".as_ref(),
+        program.as_os_str(),
+        "--aa".as_ref(),
+        true_aa.as_os_str(),
+        model.as_ref(),
+        "--no-progress".as_ref(),
+        "--evidence".as_ref(),
+        suite.as_os_str(),
+        "--json".as_ref(),
+        json.as_os_str(),
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let report = json_file(&json);
+    assert_eq!(report["exact"], true, "{model}: {report}");
+    let n = report["under_approximation"]["executions"].as_u64().unwrap();
+    assert!(n >= 5, "{model}: {report}");
+    let run = replay(&program, &suite, &[]);
+    assert_eq!(run.code, 0, "{model}: {}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.ends_with(&format!(
+            "replay: {n} tests, {n} confirmed, 0 not confirmed ({}bit, gcc -m{})\n",
+            &model[2..],
+            &model[2..]
+        )),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn the_driver_fixture_replays_completely_under_lp64() {
+    the_driver_fixture_replays_completely("--64");
+}
+
+#[test]
+#[cfg_attr(not(any(vcov_gcc32, vcov_ci)), ignore = "needs gcc -m32 (gcc-multilib)")]
+fn the_driver_fixture_replays_completely_under_ilp32() {
+    require_gcc32();
+    the_driver_fixture_replays_completely("--32");
 }
 
 #[test]
@@ -481,9 +482,8 @@ fn builtin_object_size_is_what_gcc_folds_not_an_input() {
 /// into the object id of vcov's address, which named another object whose non-null pointer the
 /// executor and its interpreter read, while gcc's program reads what lies that far past the array.
 /// The subscript is undefined behaviour, so no execution claims the line behind it, and every claim
-/// replays under gcc.
-#[test]
-fn a_subscript_past_its_object_claims_nothing_behind_it() {
+/// replays under gcc (`replay_under_gcc`: 64-bit here, 32-bit in the test below).
+fn a_subscript_past_its_object_claims_nothing_behind_it(replay_under_gcc: &str) {
     let program = fixture("evidence/far_index/program.c");
     let text = std::fs::read_to_string(&program).unwrap();
     let far = text.lines().position(|l| l.contains("FAR_LINE: never")).unwrap() as u64 + 1;
@@ -504,12 +504,11 @@ fn a_subscript_past_its_object_claims_nothing_behind_it() {
         assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
         let claims: serde_json::Value = json_file(&suite.join("vcov-claims.json"));
         let tests = claims["tests"].as_array().unwrap();
-        assert!(!tests.is_empty(), "{model}: {claims}");
-        for t in tests {
-            let lines: Vec<u64> = t["lines"].as_array().unwrap().iter().map(|l| l.as_u64().unwrap()).collect();
-            assert!(!lines.contains(&far), "{model}: line {far} claimed by {}", t["file"]);
-        }
-        if model == "--32" && !gcc32() {
+        assert_eq!(tests.len(), 1, "{model}: {claims}");
+        let lines: Vec<u64> = tests[0]["lines"].as_array().unwrap().iter().map(|l| l.as_u64().unwrap()).collect();
+        assert!(!lines.contains(&far), "{model}: line {far} claimed by {}", tests[0]["file"]);
+        assert_eq!(lines, [7, 10, 11, 12, 13, 15, 16, 17, 18, 19], "{model}");
+        if model != replay_under_gcc {
             continue;
         }
         let run = replay(&program, &suite, &[]);
@@ -525,4 +524,16 @@ fn a_subscript_past_its_object_claims_nothing_behind_it() {
             run.stdout
         );
     }
+}
+
+#[test]
+fn a_subscript_past_its_object_claims_nothing_behind_it_under_lp64() {
+    a_subscript_past_its_object_claims_nothing_behind_it("--64");
+}
+
+#[test]
+#[cfg_attr(not(any(vcov_gcc32, vcov_ci)), ignore = "needs gcc -m32 (gcc-multilib)")]
+fn a_subscript_past_its_object_claims_nothing_behind_it_under_ilp32() {
+    require_gcc32();
+    a_subscript_past_its_object_claims_nothing_behind_it("--32");
 }

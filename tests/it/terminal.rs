@@ -14,6 +14,7 @@ struct TermRun {
     child: Box<dyn Child + Send + Sync>,
     master: Box<dyn MasterPty + Send>,
     screen: Arc<Mutex<Vec<u8>>>,
+    reader: std::thread::JoinHandle<()>,
 }
 
 impl TermRun {
@@ -30,7 +31,7 @@ impl TermRun {
         let mut reader = pair.master.try_clone_reader().expect("terminal reader");
         let screen = Arc::new(Mutex::new(Vec::new()));
         let sink = Arc::clone(&screen);
-        std::thread::spawn(move || {
+        let reader = std::thread::spawn(move || {
             let mut buf = [0u8; 4096];
             // Reading fails (EIO) once the child has exited and the terminal is gone.
             while let Ok(n) = reader.read(&mut buf) {
@@ -40,7 +41,7 @@ impl TermRun {
                 sink.lock().unwrap().extend_from_slice(&buf[..n]);
             }
         });
-        TermRun { child, master: pair.master, screen }
+        TermRun { child, master: pair.master, screen, reader }
     }
 
     fn screen(&self) -> String {
@@ -69,8 +70,11 @@ impl TermRun {
         let start = Instant::now();
         loop {
             if let Some(status) = self.child.try_wait().expect("wait") {
-                // Let the reader drain what the child wrote last.
-                std::thread::sleep(Duration::from_millis(200));
+                // The terminal is gone with the child: the reader drains what it wrote last and ends.
+                let drain = Instant::now();
+                while !self.reader.is_finished() && drain.elapsed() < Duration::from_secs(10) {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
                 return (status.exit_code(), self.screen());
             }
             if start.elapsed() > limit {
@@ -187,9 +191,11 @@ fn r28_8_a_batch_shows_an_eta_only_once_a_task_finished() {
     let out = dir.path().join("out");
     let (t, o) = (tasks.display().to_string(), out.display().to_string());
     let run = TermRun::start(&["batch", &t, "--out", &o, "--jobs", "1", "--timelimit", "3"]);
-    run.wait_for("0/2 tasks", Duration::from_secs(30));
-    std::thread::sleep(Duration::from_millis(1500));
-    let before = run.screen();
+    // Everything the bar drew until the first task ended (after its 3 s) has no ETA.
+    run.wait_for("1/2 tasks", Duration::from_secs(60));
+    let screen = run.screen();
+    let before = &screen[..screen.find("1/2 tasks").unwrap()];
+    assert!(before.contains("0/2 tasks"), "the bar was drawn before the first task ended:\n{before}");
     assert!(!before.contains("ETA"), "an ETA before any task finished:\n{before}");
     let (code, screen) = run.finish(Duration::from_secs(60));
     assert_eq!(code, 0, "{screen}");
