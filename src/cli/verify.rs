@@ -51,8 +51,8 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "N")]
     unwind: Option<u32>,
     /// Time limit in seconds [default: no limit].
-    #[arg(long, value_name = "S")]
-    timelimit: Option<f64>,
+    #[arg(long, value_name = "S", value_parser = super::args::positive_seconds)]
+    timelimit: Option<Duration>,
     /// Write the witness of a TRUE or FALSE result here: GraphML (format 1.0; a violation or a
     /// correctness witness), or for a name ending in .yml or .yaml the YAML correctness witness
     /// (format 2.0) of a TRUE result. May be given twice, e.g. `--witness witness.graphml --witness
@@ -90,8 +90,8 @@ pub struct VerifyArgs {
     aa_dialect: Option<String>,
     /// Write an automaton of the explored region into the folder --aa-out every S seconds (and
     /// aa-final.txt at the end).
-    #[arg(long, value_name = "S", requires = "aa_out")]
-    snapshot_every: Option<f64>,
+    #[arg(long, value_name = "S", requires = "aa_out", value_parser = super::args::positive_seconds)]
+    snapshot_every: Option<Duration>,
     /// Preprocessor options.
     #[command(flatten)]
     preprocess: super::args::PreprocessArgs,
@@ -99,20 +99,10 @@ pub struct VerifyArgs {
 
 /// Runs `vcov verify`: a verdict (exit code 0), or an error for bad input.
 pub fn run(args: VerifyArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<super::ExitStatus> {
-    if let Some(t) = args.timelimit {
-        if !(t.is_finite() && t > 0.0) {
-            anyhow::bail!("--timelimit must be a positive number of seconds");
-        }
-    }
-    if let Some(t) = args.snapshot_every {
-        if !(t.is_finite() && t > 0.0) {
-            anyhow::bail!("--snapshot-every must be a positive number of seconds");
-        }
-    }
     let aa_out = args.aa_out.clone().map(|path| driver::region::AaOut {
         path,
         dialect: args.aa_dialect.as_deref().map(|d| if d == "2" { Dialect::V2 } else { Dialect::V1 }),
-        snapshot_every: args.snapshot_every.map(Duration::from_secs_f64),
+        snapshot_every: args.snapshot_every,
     });
     if let Some(out) = &aa_out {
         out.check()?;
@@ -134,7 +124,7 @@ pub fn run(args: VerifyArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
         strategy: if args.bfs { Strategy::Bfs } else { Strategy::Dfs },
         mode: if args.partial_incremental { Mode::Partial } else { Mode::Full },
         unwind: args.unwind,
-        time_limit: args.timelimit.map(Duration::from_secs_f64),
+        time_limit: args.timelimit,
         no_state_caching: args.no_state_caching,
         memory_limit_mb: args.memory_limit,
         preprocess: super::preprocess(args.preprocess.clone()),
