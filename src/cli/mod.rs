@@ -247,7 +247,7 @@ fn compare(a: args::CompareArgs, out: &mut dyn Write, err: &mut dyn Write) -> Re
 /// and exits with `LimitReached`, leaving no output file.
 fn watch_report_run(time_limit: Option<std::time::Duration>, memory_mb: Option<u64>) -> driver::watchdog::Watchdog {
     use driver::watchdog::{Limit, RunLimits, Watchdog};
-    let limits = RunLimits::from_now(time_limit, memory_mb);
+    let limits = RunLimits::of_run(time_limit, memory_mb);
     let memory_mb = limits.memory_bytes >> 20;
     let seconds = time_limit.map(|t| t.as_secs_f64()).unwrap_or_default();
     Watchdog::start(

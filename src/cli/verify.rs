@@ -142,7 +142,7 @@ pub fn run(args: VerifyArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
     // The limits hold over the whole run: one that ends it before the search could answer gives
     // UNKNOWN with the limit and what the run was doing.
     let _watchdog = driver::watchdog::Watchdog::start(
-        driver::watchdog::RunLimits::from_now(config.time_limit, config.memory_limit_mb),
+        driver::watchdog::RunLimits::of_run(config.time_limit, config.memory_limit_mb),
         Box::new(|limit, phase| {
             println!("Verification result: UNKNOWN ({} while {})", limit.name(), phase.doing());
             super::ExitStatus::Success as i32

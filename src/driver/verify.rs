@@ -4,7 +4,7 @@
 use std::cell::{Cell, RefCell};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, SystemTime};
 
 use anyhow::{bail, Context};
 
@@ -61,7 +61,9 @@ pub struct VerifyConfig {
 /// Runs `vcov verify` with `config`: reads the task, the property file and the program, builds the
 /// CFA, lets `verify::decide` explore it, and builds the violation witness of a FALSE answer.
 pub fn verify(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
-    let start = Instant::now();
+    // The run's start and its one deadline, as the watchdog's (`driver::deadline`).
+    let start = super::started();
+    let deadline = super::deadline(config.time_limit);
     let task = match &config.task {
         Some(p) => {
             let text = super::read_text(p)?;
@@ -117,9 +119,9 @@ pub fn verify(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
 
     // With `--aa-out` and a time limit, the search stops while there is still the time to write the
     // automaton of its region (`RegionGuide::writing_by`).
-    let writing = region.as_ref().and(config.time_limit).map(|_| crate::symex::MovableDeadline::new());
+    let writing = region.as_ref().and(deadline).map(|_| crate::symex::MovableDeadline::new());
     let budget = Budget {
-        deadline: config.time_limit.map(|l| start + l),
+        deadline,
         stop: config.stop.clone(),
         memory: Some(config.memory_limit_mb.unwrap_or(crate::symex::DEFAULT_MEMORY_MB) << 20),
         memory_flag: Some(super::watchdog::memory_flag()),
@@ -161,7 +163,7 @@ pub fn verify(config: &VerifyConfig) -> anyhow::Result<VerifyReport> {
         _ => None,
     };
     let guide = RegionGuide::new(condition.as_ref(), region.clone(), snapshots, counts.clone())
-        .writing_by(config.time_limit.map(|l| start + l).zip(writing));
+        .writing_by(deadline.zip(writing));
     let progress = super::progress::VerifyProgressLine::start(config.progress, config.engines);
     let decision = verify::decide_guided(&prog, &cfa, explore_config, config.engines, progress.counters(), guide);
     progress.finish();
