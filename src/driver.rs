@@ -36,7 +36,7 @@ pub use evidence::{suite_metadata, write_test_suite};
 pub use output::{write_atomically, Dest};
 pub use preprocess::{read_program, Preprocess};
 pub use replay::{replay, ReplayConfig, ReplayOutcome};
-pub use verify::{read_property, verify, VerifyConfig};
+pub use verify::{read_property, verify, EngineReport, VerifyConfig, VerifyNote, VerifyOutcome};
 
 /// Reads (preprocessing it if it needs it, `read_program`) and parses a C program.
 pub fn load_program(path: &Path, dm: DataModel, pp: &Preprocess) -> Result<(Program, Vec<Diagnostic>)> {
