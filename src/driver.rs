@@ -17,6 +17,8 @@ mod verify;
 pub mod watchdog;
 
 use std::path::Path;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
@@ -34,7 +36,7 @@ pub use evidence::{suite_metadata, write_test_suite};
 pub use output::{write_atomically, Dest};
 pub use preprocess::{read_program, Preprocess};
 pub use replay::{replay, ReplayConfig, ReplayOutcome};
-pub use verify::{read_property, verify, VerifyConfig};
+pub use verify::{read_property, verify, EngineReport, VerifyConfig, VerifyNote, VerifyOutcome};
 
 /// Reads (preprocessing it if it needs it, `read_program`) and parses a C program.
 pub fn load_program(path: &Path, dm: DataModel, pp: &Preprocess) -> Result<(Program, Vec<Diagnostic>)> {
@@ -96,8 +98,20 @@ pub(crate) fn file_name(p: &Path) -> String {
     p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
 }
 
-/// The process's CPU time when `mark_start` ran.
-static CPU_AT_START: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
+/// When the process started (`mark_start`): by the clock, and its CPU time then.
+struct Start {
+    at: Instant,
+    cpu: f64,
+}
+
+impl Start {
+    fn now() -> Start {
+        Start { at: Instant::now(), cpu: process_cpu_seconds() }
+    }
+}
+
+/// The start of this process's run (one command per process).
+static START: OnceLock<Start> = OnceLock::new();
 
 /// The process's CPU time, whatever ran in it: the kernel keeps it across `exec`, so under `cargo
 /// run` it starts with what cargo's child used before it became vcov.
@@ -105,14 +119,27 @@ fn process_cpu_seconds() -> f64 {
     cpu_time::ProcessTime::try_now().map(|t| t.as_duration().as_secs_f64()).unwrap_or(0.0)
 }
 
-/// Marks the start of vcov's own CPU time (`cpu_seconds`); the first call counts.
+/// Marks the start of the run: the clock its time limit counts from (`started`, `deadline`) and the
+/// start of vcov's own CPU time (`cpu_seconds`); the first call counts.
 pub fn mark_start() {
-    CPU_AT_START.get_or_init(process_cpu_seconds);
+    START.get_or_init(Start::now);
+}
+
+/// When the run started (`mark_start`; the first call of either when `mark_start` never ran).
+pub fn started() -> Instant {
+    START.get_or_init(Start::now).at
+}
+
+/// The one deadline of a run with `time_limit` (`--timelimit`): that long after `started`, the whole
+/// run reading its inputs included. The watchdog and the search's budget both take it from here.
+/// A limit too far ahead for the clock is none.
+pub fn deadline(time_limit: Option<Duration>) -> Option<Instant> {
+    time_limit.and_then(|t| started().checked_add(t))
 }
 
 /// CPU time vcov used so far (since `mark_start`), in seconds.
 pub fn cpu_seconds() -> f64 {
-    (process_cpu_seconds() - CPU_AT_START.get().copied().unwrap_or(0.0)).max(0.0)
+    (process_cpu_seconds() - START.get().map_or(0.0, |s| s.cpu)).max(0.0)
 }
 
 /// `vcov scores`: the Reach score of every automaton state, as CSV.

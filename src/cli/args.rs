@@ -1,6 +1,7 @@
-//! The command-line flags, mirrored one to one (no IO, no validation beyond clap's).
+//! The command-line flags, mirrored one to one (no IO, no validation beyond clap's value parsers).
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
@@ -174,8 +175,8 @@ pub struct CoverageOpts {
     pub max_executions: Option<usize>,
     /// Stop generating after S seconds and report what was found (marked interrupted)
     /// [default: no limit].
-    #[arg(long, value_name = "S")]
-    pub timelimit: Option<f64>,
+    #[arg(long, value_name = "S", value_parser = positive_seconds)]
+    pub timelimit: Option<Duration>,
     /// Specification: `errorlabel` makes only labels named ERROR violations.
     #[arg(long, value_parser = ["errorlabel", "unreach-call"], conflicts_with = "prop")]
     pub spec: Option<String>,
@@ -360,8 +361,8 @@ pub struct BatchArgs {
     pub jobs: Option<u64>,
     /// Every task's --timelimit, in seconds; a task still running 5 s + 10% later is killed
     /// [default: no limit].
-    #[arg(long, value_name = "S")]
-    pub timelimit: Option<f64>,
+    #[arg(long, value_name = "S", value_parser = positive_seconds)]
+    pub timelimit: Option<Duration>,
     /// Every task's --memory-limit, in MiB; a task whose processes use a quarter more (at least
     /// 256 MiB more) is killed [default: 6144].
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..))]
@@ -388,4 +389,15 @@ pub struct BatchArgs {
     /// For testing: the executable the tasks run instead of this vcov.
     #[arg(long, value_name = "PATH", hide = true)]
     pub vcov_exe: Option<PathBuf>,
+}
+
+/// The value parser of every flag that takes seconds (`--timelimit`, `--snapshot-every`): a
+/// positive, finite number of seconds that a `Duration` holds. clap names the flag in its error
+/// (exit code 2).
+pub fn positive_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text.parse().map_err(|e: std::num::ParseFloatError| e.to_string())?;
+    if !(seconds.is_finite() && seconds > 0.0) {
+        return Err("must be a positive number of seconds".into());
+    }
+    Duration::try_from_secs_f64(seconds).map_err(|_| "too many seconds".into())
 }

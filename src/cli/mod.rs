@@ -108,11 +108,6 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitSta
 
 /// `vcov batch`: the summary on `out`; 130/143 when a signal stopped the batch.
 fn batch(a: args::BatchArgs, out: &mut dyn Write) -> Result<ExitStatus> {
-    if let Some(t) = a.timelimit {
-        if !(t.is_finite() && t > 0.0) {
-            anyhow::bail!("--timelimit must be a positive number of seconds");
-        }
-    }
     let config = driver::BatchConfig {
         inputs: a.paths,
         out: a.out,
@@ -122,7 +117,7 @@ fn batch(a: args::BatchArgs, out: &mut dyn Write) -> Result<ExitStatus> {
         },
         jobs: a.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, usize::from), |j| j as usize),
         limits: crate::batch::Limits {
-            time_limit: a.timelimit,
+            time_limit: a.timelimit.map(|t| t.as_secs_f64()),
             memory_limit_mb: a.memory_limit.unwrap_or(crate::batch::DEFAULT_MEMORY_LIMIT_MB),
         },
         force: a.force,
@@ -164,11 +159,6 @@ fn coverage_config(
     a: args::CoverageOpts,
 ) -> Result<CoverageConfig> {
     let (property, property_text) = coverage_property(a.spec.as_deref(), a.prop.as_deref())?;
-    let time_limit = match a.timelimit {
-        Some(t) if !(t.is_finite() && t > 0.0) => anyhow::bail!("--timelimit must be a positive number of seconds"),
-        Some(t) => Some(std::time::Duration::from_secs_f64(t)),
-        None => None,
-    };
     Ok(CoverageConfig {
         program,
         automaton,
@@ -181,7 +171,7 @@ fn coverage_config(
             GenerateArg::Targeted => Generate::Targeted,
         },
         max_executions: a.max_executions,
-        time_limit,
+        time_limit: a.timelimit,
         memory_limit_mb: a.memory_limit,
         allow_mismatch: a.allow_mismatch,
         texts: match a.cpachecker_texts {
@@ -257,7 +247,7 @@ fn compare(a: args::CompareArgs, out: &mut dyn Write, err: &mut dyn Write) -> Re
 /// and exits with `LimitReached`, leaving no output file.
 fn watch_report_run(time_limit: Option<std::time::Duration>, memory_mb: Option<u64>) -> driver::watchdog::Watchdog {
     use driver::watchdog::{Limit, RunLimits, Watchdog};
-    let limits = RunLimits::from_now(time_limit, memory_mb);
+    let limits = RunLimits::of_run(time_limit, memory_mb);
     let memory_mb = limits.memory_bytes >> 20;
     let seconds = time_limit.map(|t| t.as_secs_f64()).unwrap_or_default();
     Watchdog::start(

@@ -1,18 +1,17 @@
-//! `vcov verify`: flags, their validation, and the printed verdict.
+//! `vcov verify`: its flags, their translation into `driver::VerifyConfig`, and the printed outcome
+//! of `driver::verify`, which runs the command and decides the verdict.
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::Context;
+use clap::Args;
 
 use crate::cfront::types::DataModel;
-use crate::driver;
-use crate::driver::VerifyConfig;
+use crate::driver::{self, EngineReport, VerifyConfig, VerifyNote, VerifyOutcome};
 use crate::symex::{Mode, Strategy};
 use crate::verify::region::Dialect;
-use crate::verify::Verdict;
-use clap::Args;
+use crate::verify::{Engines, StopSignal};
 
 /// Flags of `vcov verify`.
 #[derive(Args, Debug)]
@@ -51,8 +50,8 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "N")]
     unwind: Option<u32>,
     /// Time limit in seconds [default: no limit].
-    #[arg(long, value_name = "S")]
-    timelimit: Option<f64>,
+    #[arg(long, value_name = "S", value_parser = super::args::positive_seconds)]
+    timelimit: Option<Duration>,
     /// Write the witness of a TRUE or FALSE result here: GraphML (format 1.0; a violation or a
     /// correctness witness), or for a name ending in .yml or .yaml the YAML correctness witness
     /// (format 2.0) of a TRUE result. May be given twice, e.g. `--witness witness.graphml --witness
@@ -90,35 +89,42 @@ pub struct VerifyArgs {
     aa_dialect: Option<String>,
     /// Write an automaton of the explored region into the folder --aa-out every S seconds (and
     /// aa-final.txt at the end).
-    #[arg(long, value_name = "S", requires = "aa_out")]
-    snapshot_every: Option<f64>,
+    #[arg(long, value_name = "S", requires = "aa_out", value_parser = super::args::positive_seconds)]
+    snapshot_every: Option<Duration>,
     /// Preprocessor options.
     #[command(flatten)]
     preprocess: super::args::PreprocessArgs,
 }
 
-/// Runs `vcov verify`: a verdict (exit code 0), or an error for bad input.
+/// Runs `vcov verify`: a verdict (exit code 0, or 130/143 when a signal stopped the run), or an
+/// error for bad input. The run is `driver::verify`'s; this prints its outcome.
 pub fn run(args: VerifyArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<super::ExitStatus> {
-    if let Some(t) = args.timelimit {
-        if !(t.is_finite() && t > 0.0) {
-            anyhow::bail!("--timelimit must be a positive number of seconds");
-        }
+    let stats = args.stats;
+    let mut outcome = driver::verify(&config(args)?)?;
+    print_notes(&outcome, err)?;
+    if let Some(e) = outcome.witness_error.take() {
+        return Err(e);
     }
-    if let Some(t) = args.snapshot_every {
-        if !(t.is_finite() && t > 0.0) {
-            anyhow::bail!("--snapshot-every must be a positive number of seconds");
-        }
-    }
-    let aa_out = args.aa_out.clone().map(|path| driver::region::AaOut {
+    print(&outcome, stats, out)?;
+    Ok(match outcome.stopped_by {
+        Some(StopSignal::Interrupt) => super::ExitStatus::Interrupted,
+        Some(StopSignal::Terminate) => super::ExitStatus::Terminated,
+        None => super::ExitStatus::Success,
+    })
+}
+
+/// The configuration of the flags.
+fn config(args: VerifyArgs) -> anyhow::Result<VerifyConfig> {
+    let aa_out = args.aa_out.map(|path| driver::region::AaOut {
         path,
         dialect: args.aa_dialect.as_deref().map(|d| if d == "2" { Dialect::V2 } else { Dialect::V1 }),
-        snapshot_every: args.snapshot_every.map(Duration::from_secs_f64),
+        snapshot_every: args.snapshot_every,
     });
     if let Some(out) = &aa_out {
         out.check()?;
     }
-    let config = VerifyConfig {
-        condition: args.condition.clone(),
+    Ok(VerifyConfig {
+        condition: args.condition,
         aa_out,
         program: args.program,
         task: args.task,
@@ -134,127 +140,71 @@ pub fn run(args: VerifyArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
         strategy: if args.bfs { Strategy::Bfs } else { Strategy::Dfs },
         mode: if args.partial_incremental { Mode::Partial } else { Mode::Full },
         unwind: args.unwind,
-        time_limit: args.timelimit.map(Duration::from_secs_f64),
+        time_limit: args.timelimit,
         no_state_caching: args.no_state_caching,
         memory_limit_mb: args.memory_limit,
-        preprocess: super::preprocess(args.preprocess.clone()),
-        stop: None,
+        preprocess: super::preprocess(args.preprocess),
         progress: !args.no_progress,
         // An option of the explicit search forces it alone.
         engines: if args.kinduction {
-            crate::verify::Engines::KInduction
+            Engines::KInduction
         } else if args.bfs || args.dfs || args.unwind.is_some() || args.partial_incremental || args.no_state_caching {
-            crate::verify::Engines::Explicit
+            Engines::Explicit
         } else {
-            crate::verify::Engines::Portfolio
+            Engines::Portfolio
         },
-    };
-    // The limits hold over the whole run: one that ends it before the search could answer gives
-    // UNKNOWN with the limit and what the run was doing.
-    let _watchdog = driver::watchdog::Watchdog::start(
-        driver::watchdog::RunLimits::from_now(config.time_limit, config.memory_limit_mb),
-        Box::new(|limit, phase| {
-            println!("Verification result: UNKNOWN ({} while {})", limit.name(), phase.doing());
-            super::ExitStatus::Success as i32
-        }),
-    );
-    // SIGINT or SIGTERM stops the search: the answer is UNKNOWN, and the exit code says which signal.
-    let signals = driver::signals::StopSignals::install()?;
-    let config = VerifyConfig { stop: Some(signals.flag()), ..config };
-    // An internal error (a bug of vcov) must not turn into a verdict: report it as UNKNOWN.
-    let Ok(result) = std::panic::catch_unwind(|| driver::verify(&config)) else {
-        writeln!(out, "Verification result: UNKNOWN (internal error)")?;
-        return Ok(super::ExitStatus::Success);
-    };
-    let mut report = result?;
-    // A signal that came after the answer changes nothing.
-    let signal = signals.received().filter(|_| matches!(report.verdict, Verdict::Unknown(_)));
-    drop(signals);
-    if let Some(sig) = signal {
-        report.verdict = Verdict::Unknown(format!("stopped by {}", driver::signals::name(sig)));
-    }
-    super::print_diagnostics(err, &report.diagnostics);
-    // Every counterexample was replayed by the internal interpreter; `--confirm` adds gcc.
-    let mut confirmed_by = None;
-    if let (Verdict::False, Some((prog, inputs))) = (&report.verdict, &report.counterexample) {
-        if args.confirm {
-            let arch = report.data_model;
-            let why = match driver::replay::confirm_violation(&report.program, prog, arch, inputs) {
-                Ok(Ok(_)) => None,
-                Ok(Err(end)) => Some(format!("counterexample not confirmed by gcc {}: {end}", arch.gcc_flag())),
-                Err(e) => Some(format!("counterexample not confirmed: gcc could not run it: {e:#}")),
-            };
-            match why {
-                None => confirmed_by = Some(format!("internal interpreter and gcc {}", arch.gcc_flag())),
-                Some(why) => {
-                    // One line: the reason and the first lines of gcc's complaint.
-                    let mut one: String = why.lines().take(3).collect::<Vec<_>>().join(" ");
-                    if one.len() > 300 {
-                        one.truncate(one.floor_char_boundary(300));
-                        one.push_str(" ...");
-                    }
-                    report.verdict = Verdict::Unknown(one);
-                    report.witness = None;
-                }
-            }
-        } else {
-            confirmed_by = Some("internal interpreter".to_string());
-        }
-    }
-    driver::watchdog::finish();
-    // The witnesses are written before anything is printed: a reader that closes the pipe after
-    // the verdict (`| head -1`) must not keep them from being written.
-    let mut written = Vec::new();
-    for path in &args.witness {
-        let yaml = path.extension().is_some_and(|e| e == "yml" || e == "yaml");
-        let text = if yaml { &report.witness_yaml } else { &report.witness };
-        match text {
-            Some(text) => {
-                crate::driver::write_atomically(path, text.as_bytes())
-                    .with_context(|| format!("{}: cannot write the witness", path.display()))?;
-                written.push(path);
-            }
-            // vcov writes no YAML violation witnesses (format 2.0 `violation_sequence`).
-            None if yaml && report.verdict == Verdict::False => {
+        witness: args.witness,
+        confirm: args.confirm,
+    })
+}
+
+/// Prints the diagnostics and notes of `outcome` on `err`.
+fn print_notes(outcome: &VerifyOutcome, err: &mut dyn Write) -> anyhow::Result<()> {
+    super::print_diagnostics(err, &outcome.diagnostics);
+    for note in &outcome.notes {
+        match note {
+            VerifyNote::NoYamlViolationWitness(path) => {
                 writeln!(err, "note: {}: no YAML violation witness (the GraphML one is written)", path.display())?
             }
-            None => {}
         }
     }
-    writeln!(out, "Verification result: {}", report.verdict)?;
-    if let Some(basis) = &report.basis {
+    Ok(())
+}
+
+/// Prints the verdict of `outcome` and what it rests on, and with `stats` what the engines did.
+fn print(outcome: &VerifyOutcome, stats: bool, out: &mut dyn Write) -> anyhow::Result<()> {
+    writeln!(out, "{}", outcome.verdict.result_line())?;
+    if let Some(basis) = &outcome.basis {
         writeln!(out, "Basis: {basis}")?;
     }
-    if let Some((path, states)) = &report.aa_written {
+    if let Some((path, states)) = &outcome.aa_written {
         writeln!(out, "Explored region written to {} ({states} states)", path.display())?;
     }
-    if let Some(by) = confirmed_by {
+    if let Some(by) = outcome.confirmed_by {
         writeln!(out, "Counterexample confirmed by: {by}")?;
     }
-    for path in written {
+    for path in &outcome.witnesses {
         writeln!(out, "Witness written to {}", path.display())?;
     }
-    if args.stats {
-        write!(out, "{}", report.stats)?;
-        if let Some((stats, said)) = &report.kind {
-            write!(out, "{stats}")?;
-            writeln!(out, "  result:                 {said}")?;
-        }
-        if let Some(r) = &report.random {
-            writeln!(
-                out,
-                "random testing:\n  runs:                   {}\n  edges run:              {}",
-                r.runs, r.steps
-            )?;
-        }
-        match report.engine {
-            Some(engine) => writeln!(out, "Decided by: {engine}")?,
-            None => writeln!(out, "Decided by: -")?,
-        }
+    match &outcome.engines {
+        Some(engines) if stats => print_stats(engines, out),
+        _ => Ok(()),
     }
-    Ok(match signal {
-        Some(signal_hook::consts::SIGINT) => super::ExitStatus::Interrupted,
-        Some(_) => super::ExitStatus::Terminated,
-        None => super::ExitStatus::Success,
-    })
+}
+
+/// What the engines did (`--stats`).
+fn print_stats(report: &EngineReport, out: &mut dyn Write) -> anyhow::Result<()> {
+    write!(out, "{}", report.stats)?;
+    if let Some((stats, said)) = &report.kind {
+        write!(out, "{stats}")?;
+        writeln!(out, "  result:                 {said}")?;
+    }
+    if let Some(r) = &report.random {
+        writeln!(out, "random testing:\n  runs:                   {}\n  edges run:              {}", r.runs, r.steps)?;
+    }
+    match report.engine {
+        Some(engine) => writeln!(out, "Decided by: {engine}")?,
+        None => writeln!(out, "Decided by: -")?,
+    }
+    Ok(())
 }

@@ -3,7 +3,6 @@
 //! (`coverage::measure`), all in parallel; the report sets the configurations side by side.
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
@@ -59,7 +58,8 @@ pub fn default_name(path: &Path) -> String {
 
 /// `vcov compare`.
 pub fn compare(config: &CompareConfig) -> Result<CompareOutcome> {
-    let start = Instant::now();
+    // The run's start, which its time limit counts from as the watchdog's does (`driver::deadline`).
+    let start = super::started();
     let base = &config.base;
     if config.automata.len() < 2 {
         bail!("vcov compare needs at least two automata (--aa A --aa B)");
@@ -370,7 +370,7 @@ mod tests {
         let mut results = Vec::new();
         let mut paths = Vec::new();
         for (c, aut) in configs.iter().zip(&automata) {
-            let m = measure(c, &prog, &cfa, aut, Instant::now(), Times::default(), None).unwrap();
+            let m = measure(c, &prog, &cfa, aut, std::time::Instant::now(), Times::default(), None).unwrap();
             results.push(m.result);
             paths.push(m.paths);
         }

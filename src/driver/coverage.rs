@@ -141,7 +141,8 @@ pub const DEFAULT_PROPERTY_TEXT: &str =
 
 /// `vcov coverage`: over- and under-approximation of verification coverage.
 pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
-    let start = Instant::now();
+    // The run's start, which its time limit counts from as the watchdog's does (`driver::deadline`).
+    let start = super::started();
     check_outputs(config)?;
     // The two inputs are independent; the largest of each takes about a second to read. (One
     // scoped thread: a thread pool would cost more to start than the smallest inputs take.)

@@ -56,12 +56,3 @@ impl Drop for StopSignals {
         }
     }
 }
-
-/// The signal's name for messages.
-pub fn name(sig: i32) -> &'static str {
-    match sig {
-        signal_hook::consts::SIGINT => "SIGINT",
-        signal_hook::consts::SIGTERM => "SIGTERM",
-        _ => "a signal",
-    }
-}

@@ -115,18 +115,18 @@ pub enum Limit {
 /// What the watchdog enforces.
 #[derive(Clone, Copy, Debug)]
 pub struct RunLimits {
-    /// The end of `--timelimit`, counted from the start of the run.
+    /// The end of `--timelimit`, counted from the start of the run (`driver::deadline`).
     pub deadline: Option<Instant>,
     /// `--memory-limit`, in bytes.
     pub memory_bytes: u64,
 }
 
 impl RunLimits {
-    /// The limits of a run starting now: `--timelimit` (none: no deadline) and `--memory-limit` in
-    /// MiB (none: `symex::DEFAULT_MEMORY_MB`).
-    pub fn from_now(time_limit: Option<Duration>, memory_mb: Option<u64>) -> RunLimits {
+    /// The limits of this process's run: `--timelimit` (none: no deadline) counted from its start
+    /// (`driver::deadline`), and `--memory-limit` in MiB (none: `symex::DEFAULT_MEMORY_MB`).
+    pub fn of_run(time_limit: Option<Duration>, memory_mb: Option<u64>) -> RunLimits {
         RunLimits {
-            deadline: time_limit.map(|t| Instant::now() + t),
+            deadline: super::deadline(time_limit),
             memory_bytes: memory_mb.unwrap_or(crate::symex::DEFAULT_MEMORY_MB) << 20,
         }
     }

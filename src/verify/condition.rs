@@ -27,6 +27,7 @@
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
@@ -34,7 +35,7 @@ use std::time::{Duration, Instant};
 use fixedbitset::FixedBitSet;
 
 use super::region::Region;
-use super::{Engine, Observer};
+use super::{Engine, Observer, Verdict};
 use crate::automaton::{AssumeTruth, Automaton, StateId, Target};
 use crate::cfa::{Cfa, EdgeId};
 use crate::product::{stack_after, takeable_edges, Matcher, Product, ProductNode, StackId, Stacks};
@@ -409,44 +410,59 @@ impl Observer for RegionGuide<'_, '_> {
     }
 }
 
-/// What a verdict of `vcov verify` rests on.
+/// What a verdict of `vcov verify` with a condition rests on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Basis {
-    /// An engine that ran on the whole program (BMC, k-induction, the unguided breadth-first search).
+    /// TRUE from an engine that ran on the whole program (BMC, k-induction, the unguided
+    /// breadth-first search).
     WholeProgram(Engine),
-    /// The guided search explored every path; the condition pruned none.
+    /// TRUE: the guided search explored every path; the condition pruned none.
     Exhaustive,
-    /// The guided search explored every path that leaves the explored region; the condition's claim
-    /// covers the `claimed` paths it pruned.
+    /// TRUE: the guided search explored every path that leaves the explored region; the condition's
+    /// claim covers the `claimed` paths it pruned.
     Claim {
         /// Paths pruned on the claim.
         claimed: u64,
     },
+    /// FALSE: a counterexample vcov replayed, wherever it lies.
+    Counterexample,
+    /// No verdict, with what the guided search counted.
+    Undecided(ConditionCounts),
 }
 
 impl Basis {
-    /// The basis of a definite verdict `engine` gave, with the guided search's `counts`; `guided`
-    /// says whether that engine's search was the guided one.
-    pub fn of(engine: Engine, guided: bool, counts: ConditionCounts) -> Basis {
-        if !guided {
-            Basis::WholeProgram(engine)
-        } else if counts.claimed == 0 {
-            Basis::Exhaustive
-        } else {
-            Basis::Claim { claimed: counts.claimed }
+    /// The basis of the engines' `verdict`, given by `engine` (if one decided), with the guided
+    /// search's `counts`; `guided` says whether that engine's search was the guided one.
+    pub fn of(verdict: &Verdict, engine: Option<Engine>, guided: bool, counts: ConditionCounts) -> Basis {
+        match (verdict, engine) {
+            (Verdict::True, Some(engine)) if !guided => Basis::WholeProgram(engine),
+            (Verdict::True, Some(_)) if counts.claimed == 0 => Basis::Exhaustive,
+            (Verdict::True, Some(_)) => Basis::Claim { claimed: counts.claimed },
+            (Verdict::False, _) => Basis::Counterexample,
+            _ => Basis::Undecided(counts),
         }
     }
+}
 
-    /// The sentence for a TRUE verdict.
-    pub fn true_text(self) -> String {
+impl fmt::Display for Basis {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Basis::WholeProgram(e) => format!("TRUE for the whole program ({e}); the condition was not needed"),
+            Basis::WholeProgram(e) => write!(f, "TRUE for the whole program ({e}); the condition was not needed"),
             Basis::Exhaustive => {
-                "TRUE for the whole program: vcov explored every path, the condition pruned none".into()
+                f.write_str("TRUE for the whole program: vcov explored every path, the condition pruned none")
             }
-            Basis::Claim { claimed } => format!(
+            Basis::Claim { claimed } => write!(
+                f,
                 "TRUE assuming the first verifier's claim on the explored region \
                  ({claimed} paths pruned there; vcov explored every path that leaves it)"
+            ),
+            Basis::Counterexample => {
+                f.write_str("FALSE with a counterexample vcov replayed (the condition was not needed)")
+            }
+            Basis::Undecided(c) => write!(
+                f,
+                "no verdict ({} paths pruned on the first verifier's claim, {} left the explored region)",
+                c.claimed, c.left
             ),
         }
     }
@@ -460,9 +476,24 @@ mod tests {
     fn a_true_rests_on_the_claim_only_when_the_guided_search_pruned() {
         let none = ConditionCounts::default();
         let some = ConditionCounts { claimed: 3, left: 1 };
-        assert_eq!(Basis::of(Engine::KInduction, false, some), Basis::WholeProgram(Engine::KInduction));
-        assert_eq!(Basis::of(Engine::ExplicitDfs, true, none), Basis::Exhaustive);
-        assert_eq!(Basis::of(Engine::ExplicitDfs, true, some), Basis::Claim { claimed: 3 });
-        assert!(Basis::Claim { claimed: 3 }.true_text().starts_with("TRUE assuming the first verifier's claim"));
+        let of = |engine, guided, counts| Basis::of(&Verdict::True, Some(engine), guided, counts);
+        assert_eq!(of(Engine::KInduction, false, some), Basis::WholeProgram(Engine::KInduction));
+        assert_eq!(of(Engine::ExplicitDfs, true, none), Basis::Exhaustive);
+        assert_eq!(of(Engine::ExplicitDfs, true, some), Basis::Claim { claimed: 3 });
+        assert!(Basis::Claim { claimed: 3 }.to_string().starts_with("TRUE assuming the first verifier's claim"));
+    }
+
+    #[test]
+    fn a_false_rests_on_its_counterexample_and_no_verdict_on_nothing() {
+        let some = ConditionCounts { claimed: 3, left: 1 };
+        assert_eq!(Basis::of(&Verdict::False, Some(Engine::Bmc), false, some), Basis::Counterexample);
+        let unknown = Verdict::Unknown("time limit reached".into());
+        assert_eq!(Basis::of(&unknown, None, true, some), Basis::Undecided(some));
+        // A TRUE no engine claims is no verdict to rest on.
+        assert_eq!(Basis::of(&Verdict::True, None, true, some), Basis::Undecided(some));
+        assert_eq!(
+            Basis::Undecided(some).to_string(),
+            "no verdict (3 paths pruned on the first verifier's claim, 1 left the explored region)"
+        );
     }
 }

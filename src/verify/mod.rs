@@ -1,14 +1,16 @@
 //! `vcov verify`: SV-COMP-style verification of a reachability property with the symbolic executor.
 //!
 //! `decide` runs an exhaustive exploration (`symex::Exhaustive`) of a program and turns its outcome
-//! into a verdict (`driver::verify` reads the files and writes the witness):
+//! into a verdict (`driver::verify` reads the files, runs `decide` and writes the witness), which
+//! `settle` turns into the verdict the run reports:
 //! - FALSE when a violating path was found whose inputs, replayed by the concrete interpreter, take
 //!   exactly the same path to the violation, and whose model made no approximation that could make
 //!   the violation spurious; a GraphML violation witness is written for it.
 //! - TRUE only when the exploration ran out of paths with no path cut (unwinding bound, unsupported
 //!   construct, possible undefined behaviour), no approximation, and no violation found.
 //! - UNKNOWN with the reason otherwise (time limit, cuts, approximations, a counterexample that did
-//!   not replay).
+//!   not replay), and when a run ends without the engines' answer (an internal error, a signal) or
+//!   gcc does not confirm a counterexample (`--confirm`).
 //!
 //! `task` reads task definitions and property files from their text; `check_property` is the one
 //! check of a property file that both `vcov verify` and `vcov coverage --prop` apply.
@@ -25,13 +27,11 @@ pub mod task;
 pub mod ts;
 
 use std::fmt;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
 use std::sync::Arc;
 
-use crate::base::Diagnostic;
 use crate::cfa::{Cfa, EdgeId};
-use crate::cfront::{self, ir::Program, types::DataModel};
+use crate::cfront::{ir::Program, types::DataModel};
 use crate::symex::{self, Exhaustive, ExploreConfig, Guide, InputValue, PathEnd, PathOutcome, Stats, Strategy};
 use kind::{KindConfig, KindResult, KindStats, ProofKind};
 
@@ -46,41 +46,6 @@ pub enum Verdict {
     Unknown(String),
 }
 
-/// What `run` found.
-#[derive(Clone, Debug)]
-pub struct VerifyReport {
-    /// The verdict.
-    pub verdict: Verdict,
-    /// Exploration counters.
-    pub stats: Stats,
-    /// The GraphML witness: a violation witness when the verdict is FALSE, a correctness witness
-    /// (with the invariants of the proof, if any) when it is TRUE.
-    pub witness: Option<String>,
-    /// The YAML correctness witness (format 2.0) when the verdict is TRUE.
-    pub witness_yaml: Option<String>,
-    /// Diagnostics of the front end and the CFA builder.
-    pub diagnostics: Vec<Diagnostic>,
-    /// The expected verdict of the task, if it gives one.
-    pub expected: Option<bool>,
-    /// The program file (from the command line or the task).
-    pub program: PathBuf,
-    /// The data model used (the task's, the command line's, or ILP32).
-    pub data_model: DataModel,
-    /// When the verdict is FALSE: the program and the inputs of the counterexample (for confirming
-    /// it outside, `vcov verify --confirm`).
-    pub counterexample: Option<(cfront::ir::Program, Vec<InputValue>)>,
-    /// The engine that decided, when one did.
-    pub engine: Option<Engine>,
-    /// What BMC and k-induction did, when they ran.
-    pub kind: Option<(KindStats, String)>,
-    /// With a condition (`--condition`): what the verdict rests on, in words.
-    pub basis: Option<String>,
-    /// With `--aa-out`: where the explored region was written, and its states.
-    pub aa_written: Option<(PathBuf, usize)>,
-    /// What random testing did, when it ran.
-    pub random: Option<fuzz::FuzzStats>,
-}
-
 impl std::fmt::Display for Verdict {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -89,6 +54,127 @@ impl std::fmt::Display for Verdict {
             Verdict::Unknown(why) => write!(f, "UNKNOWN ({why})"),
         }
     }
+}
+
+impl Verdict {
+    /// The line that states the verdict (`vcov verify`'s first line of output).
+    pub fn result_line(&self) -> String {
+        format!("Verification result: {self}")
+    }
+}
+
+/// A signal that asked a run to stop (the first of them: a second one ends the process).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopSignal {
+    /// SIGINT (Ctrl-C).
+    Interrupt,
+    /// SIGTERM.
+    Terminate,
+}
+
+impl StopSignal {
+    /// The signal's name for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            StopSignal::Interrupt => "SIGINT",
+            StopSignal::Terminate => "SIGTERM",
+        }
+    }
+}
+
+/// How gcc's run of a counterexample's inputs went (`vcov verify --confirm`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GccRun {
+    /// The program compiled by gcc reached the violation.
+    Confirmed,
+    /// It ended otherwise; how (`main returned 0`).
+    Ended(String),
+    /// gcc could not build or run it; why.
+    Failed(String),
+}
+
+/// What happened to a run besides the engines' answer, for `settle`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct After {
+    /// The first stop signal that arrived while the engines ran, if one did.
+    pub signal: Option<StopSignal>,
+    /// gcc's run of a FALSE's counterexample in the data model it was built for, when `--confirm`
+    /// asked for it.
+    pub gcc: Option<(DataModel, GccRun)>,
+}
+
+/// Who confirmed the counterexample of a FALSE.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConfirmedBy {
+    /// vcov's concrete interpreter (`symex::confirm`), as every counterexample.
+    Interpreter,
+    /// The interpreter and the program compiled by gcc in this data model (`--confirm`).
+    InterpreterAndGcc(DataModel),
+}
+
+impl fmt::Display for ConfirmedBy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfirmedBy::Interpreter => f.write_str("internal interpreter"),
+            ConfirmedBy::InterpreterAndGcc(dm) => write!(f, "internal interpreter and gcc {}", dm.gcc_flag()),
+        }
+    }
+}
+
+/// The verdict a run reports (`settle`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settled {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Who confirmed the counterexample, when the verdict is FALSE.
+    pub confirmed_by: Option<ConfirmedBy>,
+    /// The signal that stopped the run before it had an answer (the exit status says which).
+    pub stopped_by: Option<StopSignal>,
+    /// Whether the engines' witness stands: not when gcc refused their counterexample.
+    pub witness_stands: bool,
+}
+
+/// The rule that turns the engines' verdict (`None`: an engine, or reading the inputs, panicked: a
+/// bug of vcov) and what happened `after` into the verdict the run reports:
+/// - a panic gives UNKNOWN (internal error), whatever else happened: a bug never becomes a verdict;
+/// - a signal turns only an UNKNOWN into UNKNOWN (stopped by the signal), which the exit status
+///   tells; one that came after a TRUE or FALSE changes nothing;
+/// - a FALSE (whose counterexample the interpreter replayed, as every FALSE's) stands when gcc was
+///   not asked or confirmed it, and becomes UNKNOWN with gcc's reason in one line otherwise, its
+///   witness dropped.
+pub fn settle(engines: Option<&Verdict>, after: &After) -> Settled {
+    let settled = |verdict, confirmed_by| Settled { verdict, confirmed_by, stopped_by: None, witness_stands: true };
+    let refused = |why: String| Settled { witness_stands: false, ..settled(Verdict::Unknown(one_line(&why)), None) };
+    let Some(verdict) = engines else {
+        return Settled { witness_stands: false, ..settled(Verdict::Unknown("internal error".into()), None) };
+    };
+    match (verdict, after.signal, &after.gcc) {
+        (Verdict::Unknown(_), Some(signal), _) => Settled {
+            stopped_by: Some(signal),
+            ..settled(Verdict::Unknown(format!("stopped by {}", signal.name())), None)
+        },
+        (Verdict::False, _, None) => settled(Verdict::False, Some(ConfirmedBy::Interpreter)),
+        (Verdict::False, _, Some((dm, GccRun::Confirmed))) => {
+            settled(Verdict::False, Some(ConfirmedBy::InterpreterAndGcc(*dm)))
+        }
+        (Verdict::False, _, Some((dm, GccRun::Ended(end)))) => {
+            refused(format!("counterexample not confirmed by gcc {}: {end}", dm.gcc_flag()))
+        }
+        (Verdict::False, _, Some((_, GccRun::Failed(why)))) => {
+            refused(format!("counterexample not confirmed: gcc could not run it: {why}"))
+        }
+        (verdict, _, _) => settled(verdict.clone(), None),
+    }
+}
+
+/// `why` as one line for a verdict: its first three lines joined, cut after 300 bytes.
+fn one_line(why: &str) -> String {
+    let mut one: String = why.lines().take(3).collect::<Vec<_>>().join(" ");
+    if one.len() > 300 {
+        one.truncate(one.floor_char_boundary(300));
+        one.push_str(" ...");
+    }
+    one
 }
 
 /// The default text of the ErrorLabel specification for witnesses.
@@ -582,6 +668,96 @@ pub fn explicit_guided<G: Observer>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The verdict `settle` reports for `engines` and `after`, with who confirmed it and the signal.
+    fn check(engines: Option<Verdict>, after: After, expect: &str) {
+        let s = settle(engines.as_ref(), &after);
+        let mut got = s.verdict.result_line();
+        if let Some(by) = s.confirmed_by {
+            got.push_str(&format!("; confirmed by {by}"));
+        }
+        if let Some(signal) = s.stopped_by {
+            got.push_str(&format!("; exit by {}", signal.name()));
+        }
+        if !s.witness_stands {
+            got.push_str("; no witness");
+        }
+        assert_eq!(got, expect);
+    }
+
+    fn unknown(why: &str) -> Option<Verdict> {
+        Some(Verdict::Unknown(why.into()))
+    }
+
+    #[test]
+    fn a_panic_is_never_a_verdict() {
+        let everything = After { signal: Some(StopSignal::Interrupt), gcc: Some((DataModel::Lp64, GccRun::Confirmed)) };
+        check(None, everything, "Verification result: UNKNOWN (internal error); no witness");
+        check(None, After::default(), "Verification result: UNKNOWN (internal error); no witness");
+    }
+
+    #[test]
+    fn a_signal_stops_only_a_run_without_an_answer() {
+        let int = After { signal: Some(StopSignal::Interrupt), gcc: None };
+        let term = After { signal: Some(StopSignal::Terminate), gcc: None };
+        check(
+            unknown("time limit reached"),
+            int.clone(),
+            "Verification result: UNKNOWN (stopped by SIGINT); exit by SIGINT",
+        );
+        check(
+            unknown("time limit reached"),
+            term.clone(),
+            "Verification result: UNKNOWN (stopped by SIGTERM); exit by SIGTERM",
+        );
+        check(Some(Verdict::True), int.clone(), "Verification result: TRUE");
+        check(
+            Some(Verdict::False),
+            term,
+            "Verification result: FALSE(unreach-call); confirmed by internal interpreter",
+        );
+        check(unknown("1 path(s) cut"), After::default(), "Verification result: UNKNOWN (1 path(s) cut)");
+    }
+
+    #[test]
+    fn gcc_confirms_a_false_or_turns_it_into_unknown() {
+        let gcc = |run| After { signal: None, gcc: Some((DataModel::Ilp32, run)) };
+        check(
+            Some(Verdict::False),
+            After::default(),
+            "Verification result: FALSE(unreach-call); confirmed by internal interpreter",
+        );
+        check(
+            Some(Verdict::False),
+            gcc(GccRun::Confirmed),
+            "Verification result: FALSE(unreach-call); confirmed by internal interpreter and gcc -m32",
+        );
+        check(
+            Some(Verdict::False),
+            gcc(GccRun::Ended("main returned 0".into())),
+            "Verification result: UNKNOWN (counterexample not confirmed by gcc -m32: main returned 0); no witness",
+        );
+        // gcc's complaint: its first lines, in one line of at most 300 bytes.
+        let complaint = format!("gcc failed\nfirst\nsecond\nthird\n{}", "x".repeat(400));
+        check(
+            Some(Verdict::False),
+            gcc(GccRun::Failed(complaint)),
+            "Verification result: UNKNOWN (counterexample not confirmed: gcc could not run it: gcc failed first \
+             second); no witness",
+        );
+        let long = "é".repeat(200);
+        let s = settle(Some(&Verdict::False), &gcc(GccRun::Failed(long)));
+        let Verdict::Unknown(why) = s.verdict else { panic!("UNKNOWN") };
+        assert!(why.len() <= 304 && why.ends_with("é ..."), "{why}");
+        // A signal after a FALSE gcc refuses does not stop the run.
+        let both = After { signal: Some(StopSignal::Interrupt), ..gcc(GccRun::Ended("main returned 0".into())) };
+        check(
+            Some(Verdict::False),
+            both,
+            "Verification result: UNKNOWN (counterexample not confirmed by gcc -m32: main returned 0); no witness",
+        );
+        check(Some(Verdict::True), gcc(GccRun::Confirmed), "Verification result: TRUE");
+    }
 
     #[test]
     fn only_unreach_call_properties_from_main_are_checked() {
