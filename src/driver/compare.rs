@@ -3,6 +3,7 @@
 //! (`coverage::measure`), all in parallel; the report sets the configurations side by side.
 
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
