@@ -148,7 +148,11 @@ pub fn verify(config: &VerifyConfig) -> anyhow::Result<VerifyOutcome> {
     let texts = answer.as_ref().filter(|_| settled.witness_stands).map_or(&none, |a| &a.witnesses);
     let written = write_witnesses(&config.witness, texts, &settled.verdict);
     let (diagnostics, basis, aa_written, engines) = match answer {
-        Some(a) => (a.diagnostics, a.basis, a.aa_written, Some(a.engines)),
+        // What the verdict rests on is said of the verdict the run reports.
+        Some(a) => {
+            let basis = a.basis.map(|b| Basis::of(&settled.verdict, b.engine, b.guided, b.counts));
+            (a.diagnostics, basis, a.aa_written, Some(a.engines))
+        }
         None => (Vec::new(), None, None, None),
     };
     Ok(VerifyOutcome {
@@ -188,8 +192,19 @@ struct Answer {
     data_model: DataModel,
     /// When the verdict is FALSE: the program and the inputs of the counterexample (for gcc).
     counterexample: Option<(Program, Vec<InputValue>)>,
-    basis: Option<Basis>,
+    /// With a condition: what a verdict rests on is decided from these once the run's verdict is.
+    basis: Option<BasisFacts>,
     aa_written: Option<(PathBuf, usize)>,
+}
+
+/// What `Basis::of` needs besides the verdict.
+struct BasisFacts {
+    /// The engine that decided, if one did.
+    engine: Option<verify::Engine>,
+    /// Whether that engine's search was the guided one.
+    guided: bool,
+    /// What the guided search pruned and saw leave the region.
+    counts: ConditionCounts,
 }
 
 /// The inputs of a run, read and parsed.
@@ -256,7 +271,7 @@ fn answer(config: &VerifyConfig, deadline: Option<Instant>, stop: Arc<AtomicBool
     super::watchdog::enter(Phase::Reporting);
     // A verdict of the guided search rests on the condition's claim where it pruned.
     let guided = config.engines == verify::Engines::Explicit || decision.engine == Some(verify::Engine::ExplicitDfs);
-    let basis = condition.as_ref().map(|_| Basis::of(&decision.verdict, decision.engine, guided, counts));
+    let basis = condition.as_ref().map(|_| BasisFacts { engine: decision.engine, guided, counts });
     let aa_written = write_final_region(config, &input.cfa, &out, &decision.verdict)?;
     let witnesses = witnesses_of(&input, &decision);
     Ok(Answer {
