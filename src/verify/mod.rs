@@ -15,6 +15,22 @@
 //! `task` reads task definitions and property files from their text; `check_property` is the one
 //! check of a property file that both `vcov verify` and `vcov coverage --prop` apply.
 //!
+//! This file holds the verdict, the explicit-path search (`explicit`) and the portfolio of engines
+//! that decides (`decide`, `decide_guided`), and the property check. The other files, one job each:
+//! - `task`: task definitions (YAML) and property files, from their text;
+//! - `ts/`: the program as a transition system between cut points (`ts/mod.rs`), and the circuit of
+//!   one step (`ts/encode.rs`);
+//! - `kind/`: BMC and k-induction over it (`kind/mod.rs`), with the engine for coverage
+//!   (`unreached`), the candidate invariants (`candidates`, `templates`, `sampled`, `disjunctive`,
+//!   `polys`), Houdini (`houdini`), invariants as C (`invariant_c`) and the thread's priority
+//!   (`priority`);
+//! - `sample`: the transition system simulated on concrete inputs, and the candidate invariants
+//!   the sampled states satisfy;
+//! - `poly`: polynomial equalities proven inductive by algebra;
+//! - `fuzz`: random testing with the concrete interpreter;
+//! - `region`: the region the explicit search explored, written as an assumption automaton;
+//! - `condition`: a first verifier's automaton as the condition that steers the explicit search.
+//!
 //! Invariant: `verify` does no file IO and uses no `anyhow`: `driver` does both.
 
 pub mod condition;

@@ -328,116 +328,8 @@ pub fn automaton(
     condition: Option<&Automaton>,
 ) -> AutomatonText {
     let condition = condition.filter(|c| c.locals.is_empty());
-    let generation = dialect.generation();
-    // Interned edge texts.
-    let mut text_ids: HashMap<&str, u32> = HashMap::new();
-    let mut texts: Vec<&str> = Vec::new();
-    let mut edge_text: Vec<u32> = vec![NONE; cfa.n_edges()];
-    for (i, slot) in edge_text.iter_mut().enumerate() {
-        let e = cfa.edge(EdgeId::from_idx(i));
-        if matches!(e.kind, EdgeKind::Summary(_)) || !e.exists_in(generation) {
-            continue;
-        }
-        let t = e.text_in(generation);
-        *slot = *text_ids.entry(t).or_insert_with(|| {
-            texts.push(t);
-            texts.len() as u32 - 1
-        });
-    }
-    // Folded states: signature (text, target) per distinct text, in the CFA's order of edges. The
-    // map is looked up with a reused buffer, so only a new state allocates.
-    let mut sigs: Vec<Box<[(u32, Target)]>> = Vec::new();
-    let mut sig_ids: FxHashMap<Box<[(u32, Target)]>, u32> = FxHashMap::default();
-    let mut state_of: Vec<u32> = vec![NONE; region.nodes.len()];
-    let mut kids: Vec<(EdgeId, u32)> = Vec::new();
-    let mut groups: Vec<(u32, Target)> = Vec::new();
-    let mut group_targets: Vec<Vec<Target>> = Vec::new();
-    // Post-order without recursion (paths are deep).
-    let mut stack: Vec<(u32, bool)> = vec![(Region::ROOT, false)];
-    while let Some((n, expanded)) = stack.pop() {
-        if !expanded {
-            stack.push((n, true));
-            for c in region.children(n) {
-                stack.push((c, false));
-            }
-            continue;
-        }
-        let loc = region.location(cfa, n);
-        let out = cfa.out_edges(loc);
-        kids.clear();
-        kids.extend(region.children(n).map(|c| (region.nodes[c as usize].edge, c)));
-        let child = |e: EdgeId| kids.iter().find(|(x, _)| *x == e).map(|&(_, c)| c);
-        // An edge this generation does not build is taken without a step: the node is its child.
-        if let [only] = out {
-            if edge_text[only.idx()] == NONE && !matches!(cfa.edge(*only).kind, EdgeKind::Summary(_)) {
-                if let Some(c) = child(*only) {
-                    if region.nodes[c as usize].flags & PASSED != 0 && state_of[c as usize] != NONE {
-                        state_of[n as usize] = state_of[c as usize];
-                        continue;
-                    }
-                }
-            }
-        }
-        // Of the return edges at a function's exit only the one to the call on top of the stack can
-        // be taken: once one was tried, the others are no continuation of this prefix.
-        let return_tried = kids.iter().any(|&(e, _)| matches!(cfa.edge(e).kind, EdgeKind::Return(_)));
-        groups.clear();
-        let mut n_groups = 0;
-        for &e in out {
-            let t = edge_text[e.idx()];
-            if t == NONE || (return_tried && matches!(cfa.edge(e).kind, EdgeKind::Return(_)) && child(e).is_none()) {
-                continue;
-            }
-            let target = match child(e) {
-                Some(c) => {
-                    let st = state_of[c as usize];
-                    let flags = region.nodes[c as usize].flags;
-                    let q = region.cond[c as usize];
-                    match target_of(flags, (st != NONE).then_some(st), region.links.get(&c).copied()) {
-                        // Pruned on the claim, or still waiting inside the condition's region: the
-                        // condition's state says what is claimed from there.
-                        Target::True | Target::False
-                            if condition.is_some()
-                                && q != NONE
-                                && flags & (VIOLATION | DROPPED | CUT | CUT_UB | COVERED) == 0 =>
-                        {
-                            Target::Condition(StateId(q))
-                        }
-                        t => t,
-                    }
-                }
-                None => Target::False,
-            };
-            match groups.iter().position(|(x, _)| *x == t) {
-                Some(g) => group_targets[g].push(target),
-                None => {
-                    if group_targets.len() <= n_groups {
-                        group_targets.push(Vec::new());
-                    }
-                    group_targets[n_groups].clear();
-                    group_targets[n_groups].push(target);
-                    groups.push((t, target));
-                    n_groups += 1;
-                }
-            }
-        }
-        for (g, (_, target)) in groups.iter_mut().enumerate() {
-            if group_targets[g].len() > 1 {
-                *target = combine(&group_targets[g]);
-            }
-        }
-        let id = match sig_ids.get(&groups[..]) {
-            Some(&id) => id,
-            None => {
-                let id = sigs.len() as u32;
-                let sig: Box<[(u32, Target)]> = groups.clone().into_boxed_slice();
-                sigs.push(sig.clone());
-                sig_ids.insert(sig, id);
-                id
-            }
-        };
-        state_of[n as usize] = id;
-    }
+    let (texts, edge_text) = edge_texts(cfa, dialect.generation());
+    let (mut sigs, state_of) = Folder::new(region, cfa, &edge_text, condition.is_some()).fold();
     // Links to covering nodes become their folded states (a cycle where the covering node lies
     // before).
     for sig in &mut sigs {
@@ -448,23 +340,7 @@ pub fn automaton(
             }
         }
     }
-    // Name the states reachable from the root breadth-first: `ARG0` is the initial one.
-    let root = state_of[Region::ROOT as usize];
-    let mut name: Vec<u32> = vec![NONE; sigs.len()];
-    let mut order = vec![root];
-    name[root as usize] = 0;
-    let mut i = 0;
-    while i < order.len() {
-        for &(_, t) in &sigs[order[i] as usize] {
-            if let Target::State(s) = t {
-                if name[s as usize] == NONE {
-                    name[s as usize] = order.len() as u32;
-                    order.push(s);
-                }
-            }
-        }
-        i += 1;
-    }
+    let (order, name) = name_states(&sigs, state_of[Region::ROOT as usize]);
     let mut text = String::new();
     for line in comment.lines() {
         let _ = writeln!(text, "// {line}");
@@ -472,32 +348,7 @@ pub fn automaton(
     text.push_str("OBSERVER AUTOMATON AssumptionAutomaton\n\nINITIAL STATE ARG0;\n\n");
     text.push_str("STATE __TRUE :\n    TRUE -> GOTO __TRUE;\n\n");
     text.push_str("STATE __FALSE :\n    TRUE -> GOTO __FALSE;\n\n");
-    // The condition's states the region leads to, and those they lead to.
-    let mut copied: Vec<StateId> = Vec::new();
-    if let Some(c) = condition {
-        let mut seen = vec![false; c.states.len()];
-        for sig in &sigs {
-            for &(_, t) in sig.iter() {
-                if let Target::Condition(q) = t {
-                    if !std::mem::replace(&mut seen[q.idx()], true) {
-                        copied.push(q);
-                    }
-                }
-            }
-        }
-        let mut i = 0;
-        while i < copied.len() {
-            for tr in &c.state(copied[i]).transitions {
-                if let AutTarget::Goto(q) = tr.target {
-                    if !is_special(c, q) && !std::mem::replace(&mut seen[q.idx()], true) {
-                        copied.push(q);
-                    }
-                }
-            }
-            i += 1;
-        }
-        copied.sort();
-    }
+    let copied = condition.map(|c| copied_states(c, &sigs)).unwrap_or_default();
     for (k, &s) in order.iter().enumerate() {
         let _ = writeln!(text, "STATE USEFIRST ARG{k} :");
         for &(t, target) in &sigs[s as usize] {
@@ -531,6 +382,219 @@ pub fn automaton(
     }
     text.push_str("END AUTOMATON\n");
     AutomatonText { text, states: order.len() + copied.len() }
+}
+
+/// The distinct texts of the CFA's edges in `generation`, and per edge the index of its text
+/// (`NONE` for a summary edge or one the generation does not build).
+fn edge_texts(cfa: &Cfa, generation: Generation) -> (Vec<&str>, Vec<u32>) {
+    let mut text_ids: HashMap<&str, u32> = HashMap::new();
+    let mut texts: Vec<&str> = Vec::new();
+    let mut edge_text: Vec<u32> = vec![NONE; cfa.n_edges()];
+    for (i, slot) in edge_text.iter_mut().enumerate() {
+        let e = cfa.edge(EdgeId::from_idx(i));
+        if matches!(e.kind, EdgeKind::Summary(_)) || !e.exists_in(generation) {
+            continue;
+        }
+        let t = e.text_in(generation);
+        *slot = *text_ids.entry(t).or_insert_with(|| {
+            texts.push(t);
+            texts.len() as u32 - 1
+        });
+    }
+    (texts, edge_text)
+}
+
+/// The transitions of a folded state: per distinct text of its leaving edges (in the CFA's order
+/// of edges), where it leads.
+type Signature = Box<[(u32, Target)]>;
+
+/// The folding of the region's tree into states, bottom-up: equal subtrees one state.
+struct Folder<'r> {
+    region: &'r Region,
+    cfa: &'r Cfa,
+    /// Per CFA edge, its text (`edge_texts`).
+    edge_text: &'r [u32],
+    /// Whether a path pruned on the condition's claim goes on in the condition's state.
+    with_condition: bool,
+    /// The states, and each signature's state (looked up with a reused buffer, so only a new
+    /// state allocates).
+    sigs: Vec<Signature>,
+    sig_ids: FxHashMap<Signature, u32>,
+    /// Per node of the tree, its state.
+    state_of: Vec<u32>,
+    /// The children of the node being folded, with their edges.
+    kids: Vec<(EdgeId, u32)>,
+    /// The transitions of the node being folded, and per one the targets of its edges.
+    groups: Vec<(u32, Target)>,
+    group_targets: Vec<Vec<Target>>,
+}
+
+impl<'r> Folder<'r> {
+    fn new(region: &'r Region, cfa: &'r Cfa, edge_text: &'r [u32], with_condition: bool) -> Folder<'r> {
+        Folder {
+            region,
+            cfa,
+            edge_text,
+            with_condition,
+            sigs: Vec::new(),
+            sig_ids: FxHashMap::default(),
+            state_of: vec![NONE; region.nodes.len()],
+            kids: Vec::new(),
+            groups: Vec::new(),
+            group_targets: Vec::new(),
+        }
+    }
+
+    /// Folds every node, children first: the states' signatures and each node's state.
+    fn fold(mut self) -> (Vec<Signature>, Vec<u32>) {
+        // Post-order without recursion (paths are deep).
+        let mut stack: Vec<(u32, bool)> = vec![(Region::ROOT, false)];
+        while let Some((n, expanded)) = stack.pop() {
+            if !expanded {
+                stack.push((n, true));
+                for c in self.region.children(n) {
+                    stack.push((c, false));
+                }
+                continue;
+            }
+            self.fold_node(n);
+        }
+        (self.sigs, self.state_of)
+    }
+
+    /// The child of the node being folded on edge `e`, if one was tried.
+    fn child(&self, e: EdgeId) -> Option<u32> {
+        self.kids.iter().find(|(x, _)| *x == e).map(|&(_, c)| c)
+    }
+
+    /// Folds node `n`, whose children are folded.
+    fn fold_node(&mut self, n: u32) {
+        let (region, cfa) = (self.region, self.cfa);
+        let out = cfa.out_edges(region.location(cfa, n));
+        self.kids.clear();
+        self.kids.extend(region.children(n).map(|c| (region.nodes[c as usize].edge, c)));
+        // An edge this generation does not build is taken without a step: the node is its child.
+        if let [only] = out {
+            if self.edge_text[only.idx()] == NONE && !matches!(cfa.edge(*only).kind, EdgeKind::Summary(_)) {
+                if let Some(c) = self.child(*only) {
+                    if region.nodes[c as usize].flags & PASSED != 0 && self.state_of[c as usize] != NONE {
+                        self.state_of[n as usize] = self.state_of[c as usize];
+                        return;
+                    }
+                }
+            }
+        }
+        // Of the return edges at a function's exit only the one to the call on top of the stack can
+        // be taken: once one was tried, the others are no continuation of this prefix.
+        let return_tried = self.kids.iter().any(|&(e, _)| matches!(cfa.edge(e).kind, EdgeKind::Return(_)));
+        self.groups.clear();
+        let mut n_groups = 0;
+        for &e in out {
+            let t = self.edge_text[e.idx()];
+            if t == NONE || (return_tried && matches!(cfa.edge(e).kind, EdgeKind::Return(_)) && self.child(e).is_none())
+            {
+                continue;
+            }
+            let target = match self.child(e) {
+                Some(c) => self.child_target(c),
+                None => Target::False,
+            };
+            match self.groups.iter().position(|(x, _)| *x == t) {
+                Some(g) => self.group_targets[g].push(target),
+                None => {
+                    if self.group_targets.len() <= n_groups {
+                        self.group_targets.push(Vec::new());
+                    }
+                    self.group_targets[n_groups].clear();
+                    self.group_targets[n_groups].push(target);
+                    self.groups.push((t, target));
+                    n_groups += 1;
+                }
+            }
+        }
+        for (g, (_, target)) in self.groups.iter_mut().enumerate() {
+            if self.group_targets[g].len() > 1 {
+                *target = combine(&self.group_targets[g]);
+            }
+        }
+        let id = match self.sig_ids.get(&self.groups[..]) {
+            Some(&id) => id,
+            None => {
+                let id = self.sigs.len() as u32;
+                let sig: Signature = self.groups.clone().into_boxed_slice();
+                self.sigs.push(sig.clone());
+                self.sig_ids.insert(sig, id);
+                id
+            }
+        };
+        self.state_of[n as usize] = id;
+    }
+
+    /// The target of the transition on the edge of child `c` (folded).
+    fn child_target(&self, c: u32) -> Target {
+        let st = self.state_of[c as usize];
+        let flags = self.region.nodes[c as usize].flags;
+        let q = self.region.cond[c as usize];
+        match target_of(flags, (st != NONE).then_some(st), self.region.links.get(&c).copied()) {
+            // Pruned on the claim, or still waiting inside the condition's region: the
+            // condition's state says what is claimed from there.
+            Target::True | Target::False
+                if self.with_condition && q != NONE && flags & (VIOLATION | DROPPED | CUT | CUT_UB | COVERED) == 0 =>
+            {
+                Target::Condition(StateId(q))
+            }
+            t => t,
+        }
+    }
+}
+
+/// The states reachable from `root`, named breadth-first (`ARG0` is the initial one): their order,
+/// and per state its number in it.
+fn name_states(sigs: &[Signature], root: u32) -> (Vec<u32>, Vec<u32>) {
+    let mut name: Vec<u32> = vec![NONE; sigs.len()];
+    let mut order = vec![root];
+    name[root as usize] = 0;
+    let mut i = 0;
+    while i < order.len() {
+        for &(_, t) in &sigs[order[i] as usize] {
+            if let Target::State(s) = t {
+                if name[s as usize] == NONE {
+                    name[s as usize] = order.len() as u32;
+                    order.push(s);
+                }
+            }
+        }
+        i += 1;
+    }
+    (order, name)
+}
+
+/// The states of the condition `c` the region leads to, and those they lead to, in order.
+fn copied_states(c: &Automaton, sigs: &[Signature]) -> Vec<StateId> {
+    let mut copied: Vec<StateId> = Vec::new();
+    let mut seen = vec![false; c.states.len()];
+    for sig in sigs {
+        for &(_, t) in sig.iter() {
+            if let Target::Condition(q) = t {
+                if !std::mem::replace(&mut seen[q.idx()], true) {
+                    copied.push(q);
+                }
+            }
+        }
+    }
+    let mut i = 0;
+    while i < copied.len() {
+        for tr in &c.state(copied[i]).transitions {
+            if let AutTarget::Goto(q) = tr.target {
+                if !is_special(c, q) && !std::mem::replace(&mut seen[q.idx()], true) {
+                    copied.push(q);
+                }
+            }
+        }
+        i += 1;
+    }
+    copied.sort();
+    copied
 }
 
 fn is_special(c: &Automaton, q: StateId) -> bool {

@@ -21,10 +21,10 @@
 use rustc_hash::FxHashSet;
 
 use crate::cfront::ir::{Expr, ExprKind, UnOp};
-use crate::sat::{Aig, AigLit, AigNode};
+use crate::sat::{Aig, AigLit, AigNode, Bv};
 
 use super::poly::PolyEq;
-use super::ts::{InputKind, Ts, Unsupported};
+use super::ts::{InputKind, Step, Ts, Unsupported};
 
 /// Runs simulated at once (the bits of a word).
 const LANES: usize = 64;
@@ -71,32 +71,7 @@ pub fn simulate(ts: &Ts, consts: &[i128], give_up: &dyn Fn() -> bool) -> Result<
     let (pc, vars) = ts.fresh_state(&mut aig);
     let step = ts.encode_step(&mut aig, &pc, &vars)?;
     let n_nodes = aig.n_nodes();
-    // Where each input of the circuit gets its value.
-    #[derive(Clone, Copy)]
-    enum Source {
-        Pc(u32),
-        Var(usize, u32),
-        Drawn(usize, u32),
-    }
-    let mut source = vec![None; aig.n_inputs()];
-    let mut bind = |lit: AigLit, s: Source| {
-        if let Some(i) = aig.input_of(lit) {
-            source[i.idx()] = Some(s);
-        }
-    };
-    for (j, &b) in pc.bits().iter().enumerate() {
-        bind(b, Source::Pc(j as u32));
-    }
-    for (v, bv) in vars.iter().enumerate() {
-        for (j, &b) in bv.bits().iter().enumerate() {
-            bind(b, Source::Var(v, j as u32));
-        }
-    }
-    for (k, input) in step.inputs.iter().enumerate() {
-        for (j, &b) in input.bv.bits().iter().enumerate() {
-            bind(b, Source::Drawn(k, j as u32));
-        }
-    }
+    let source = input_sources(&aig, &pc, &vars, &step);
     let signed_input: Vec<bool> = step
         .inputs
         .iter()
@@ -107,15 +82,12 @@ pub fn simulate(ts: &Ts, consts: &[i128], give_up: &dyn Fn() -> bool) -> Result<
         .collect();
     let mut rng = SplitMix(0x5eed_1e55_c0ff_ee00);
     let mut lanes: Vec<Lane> = (0..LANES).map(|_| Lane::start(ts, &mut rng, consts)).collect();
-    let mut samples: Vec<FxHashSet<Vec<i128>>> = vec![FxHashSet::default(); ts.cuts.len()];
-    // The least and greatest value of each variable over the states kept at each cut point.
-    let mut ranges: Vec<Vec<(i128, i128)>> = vec![vec![(i128::MAX, i128::MIN); ts.vars.len()]; ts.cuts.len()];
+    let mut kept = Kept::new(ts);
     let mut val = vec![0u64; n_nodes];
     let mut input_words = vec![0u64; aig.n_inputs()];
     let mut drawn = vec![vec![0u128; step.inputs.len()]; LANES];
     let steps = (MAX_WORK / n_nodes.max(1)).min(MAX_ROUNDS);
     let mut stale = 0;
-    let value = |val: &[u64], l: AigLit| val[l.node_idx()] ^ if l.is_complemented() { u64::MAX } else { 0 };
     for round in 0..steps {
         if (round % 16 == 0 && give_up()) || stale > MAX_STALE_ROUNDS {
             break;
@@ -138,16 +110,10 @@ pub fn simulate(ts: &Ts, consts: &[i128], give_up: &dyn Fn() -> bool) -> Result<
                 *w |= (bit as u64) << lane;
             }
         }
-        for i in 1..n_nodes {
-            val[i] = match aig.node(AigLit::from_raw((i as u32) << 1)) {
-                AigNode::Const => 0,
-                AigNode::Input(inp) => input_words[inp.idx()],
-                AigNode::And(a, b) => value(&val, a) & value(&val, b),
-            };
-        }
-        let (cont, bad) = (value(&val, step.cont), value(&val, step.err) | value(&val, step.ub));
+        eval_words(&aig, &input_words, &mut val);
+        let (cont, bad) = (word(&val, step.cont), word(&val, step.err) | word(&val, step.ub));
         for (lane, l) in lanes.iter_mut().enumerate() {
-            let bit = |lit: AigLit| value(&val, lit) >> lane & 1 == 1;
+            let bit = |lit: AigLit| word(&val, lit) >> lane & 1 == 1;
             if bad >> lane & 1 == 1 || l.steps >= RUN_STEPS || l.blocked >= MAX_BLOCKED {
                 *l = Lane::start(ts, &mut rng, consts);
                 continue;
@@ -162,27 +128,13 @@ pub fn simulate(ts: &Ts, consts: &[i128], give_up: &dyn Fn() -> bool) -> Result<
             for (v, bv) in step.next.iter().enumerate() {
                 l.vars[v] = bv.bits().iter().enumerate().fold(0u128, |acc, (j, &b)| acc | (bit(b) as u128) << j);
             }
-            let Some(seen) = samples.get_mut(l.pc as usize) else { continue };
-            if l.pc == 0 || seen.len() >= MAX_SAMPLES + MAX_EXTREME_SAMPLES {
-                continue;
-            }
-            let state: Vec<i128> =
-                ts.vars.iter().zip(&l.vars).map(|(sv, &x)| as_int(x, sv.repr.bits, sv.repr.signed)).collect();
-            // Past `MAX_SAMPLES`, only a state with a value beyond every kept one's (the program's
-            // extremes are rare draws, and the bounds need them).
-            let range = &mut ranges[l.pc as usize];
-            let extreme = state.iter().zip(range.iter()).any(|(x, (lo, hi))| x < lo || x > hi);
-            if (seen.len() < MAX_SAMPLES || extreme) && !seen.contains(&state) {
+            if kept.keep(ts, l) {
                 stale = 0;
-                for (x, (lo, hi)) in state.iter().zip(range.iter_mut()) {
-                    *lo = (*lo).min(*x);
-                    *hi = (*hi).max(*x);
-                }
-                seen.insert(state);
             }
         }
     }
-    Ok(samples
+    Ok(kept
+        .samples
         .into_iter()
         .map(|s| {
             let mut v: Vec<Vec<i128>> = s.into_iter().collect();
@@ -190,6 +142,97 @@ pub fn simulate(ts: &Ts, consts: &[i128], give_up: &dyn Fn() -> bool) -> Result<
             v
         })
         .collect())
+}
+
+/// Where an input of the step's circuit gets its value in a simulated run.
+#[derive(Clone, Copy)]
+enum Source {
+    /// A bit of the cut point.
+    Pc(u32),
+    /// A bit of a state variable.
+    Var(usize, u32),
+    /// A bit of a nondeterministic input of the step (`Step::inputs`), drawn.
+    Drawn(usize, u32),
+}
+
+/// Per input of `aig`, where it gets its value: a bit of the state (`pc`, `vars`) or of an input of
+/// `step`; `None` for the others (drawn at random).
+fn input_sources(aig: &Aig, pc: &Bv, vars: &[Bv], step: &Step) -> Vec<Option<Source>> {
+    let mut source = vec![None; aig.n_inputs()];
+    let mut bind = |lit: AigLit, s: Source| {
+        if let Some(i) = aig.input_of(lit) {
+            source[i.idx()] = Some(s);
+        }
+    };
+    for (j, &b) in pc.bits().iter().enumerate() {
+        bind(b, Source::Pc(j as u32));
+    }
+    for (v, bv) in vars.iter().enumerate() {
+        for (j, &b) in bv.bits().iter().enumerate() {
+            bind(b, Source::Var(v, j as u32));
+        }
+    }
+    for (k, input) in step.inputs.iter().enumerate() {
+        for (j, &b) in input.bv.bits().iter().enumerate() {
+            bind(b, Source::Drawn(k, j as u32));
+        }
+    }
+    source
+}
+
+/// Evaluates every node of `aig` for the 64 runs at once (a bit of a word each), the inputs'
+/// values given by `input_words`, into `val` (a word per node).
+fn eval_words(aig: &Aig, input_words: &[u64], val: &mut [u64]) {
+    for i in 1..val.len() {
+        val[i] = match aig.node(AigLit::from_raw((i as u32) << 1)) {
+            AigNode::Const => 0,
+            AigNode::Input(inp) => input_words[inp.idx()],
+            AigNode::And(a, b) => word(val, a) & word(val, b),
+        };
+    }
+}
+
+/// The value of the literal `l` for the 64 runs, the nodes' values being `val`.
+fn word(val: &[u64], l: AigLit) -> u64 {
+    val[l.node_idx()] ^ if l.is_complemented() { u64::MAX } else { 0 }
+}
+
+/// The states kept at each cut point, and the least and greatest value of each variable over them.
+struct Kept {
+    samples: Vec<FxHashSet<Vec<i128>>>,
+    ranges: Vec<Vec<(i128, i128)>>,
+}
+
+impl Kept {
+    fn new(ts: &Ts) -> Kept {
+        Kept {
+            samples: vec![FxHashSet::default(); ts.cuts.len()],
+            ranges: vec![vec![(i128::MAX, i128::MIN); ts.vars.len()]; ts.cuts.len()],
+        }
+    }
+
+    /// Keeps the state of run `l` at a loop head if it is new and there is room for it: past
+    /// `MAX_SAMPLES`, only a state with a value beyond every kept one's (the program's extremes are
+    /// rare draws, and the bounds need them). Returns whether it was kept.
+    fn keep(&mut self, ts: &Ts, l: &Lane) -> bool {
+        let Some(seen) = self.samples.get_mut(l.pc as usize) else { return false };
+        if l.pc == 0 || seen.len() >= MAX_SAMPLES + MAX_EXTREME_SAMPLES {
+            return false;
+        }
+        let state: Vec<i128> =
+            ts.vars.iter().zip(&l.vars).map(|(sv, &x)| as_int(x, sv.repr.bits, sv.repr.signed)).collect();
+        let range = &mut self.ranges[l.pc as usize];
+        let extreme = state.iter().zip(range.iter()).any(|(x, (lo, hi))| x < lo || x > hi);
+        if (seen.len() < MAX_SAMPLES || extreme) && !seen.contains(&state) {
+            for (x, (lo, hi)) in state.iter().zip(range.iter_mut()) {
+                *lo = (*lo).min(*x);
+                *hi = (*hi).max(*x);
+            }
+            seen.insert(state);
+            return true;
+        }
+        false
+    }
 }
 
 /// A prime near 2^61, the field the equalities are solved in.
