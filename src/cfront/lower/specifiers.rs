@@ -63,67 +63,21 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Res<Resolved> {
         use ast::TypeSpecifier as T;
-        let (mut n_long, mut n_short, mut n_char, mut n_int) = (0, 0, 0, 0);
-        let (mut signed, mut unsigned, mut bool_, mut void, mut float, mut double) =
-            (false, false, false, false, false, false);
+        let mut kw = Keywords::default();
         let mut other: Option<Resolved> = None;
         for ts in tspecs {
             match &ts.node {
-                T::Void => void = true,
-                T::Char => n_char += 1,
-                T::Short => n_short += 1,
-                T::Int => n_int += 1,
-                T::Long => n_long += 1,
-                T::Float => float = true,
-                T::Double => double = true,
-                T::Signed => signed = true,
-                T::Unsigned => unsigned = true,
-                T::Bool => bool_ = true,
-                T::Complex => return self.err(sp(&ts.span), "complex types are not supported"),
-                T::Atomic(tn) => {
-                    let (ty, text) = self.type_name(tn)?;
-                    other = Some((ty, None, text));
-                }
-                T::Struct(st) => {
-                    // gcc applies attributes after the body to the record and ignores leading ones.
-                    let after = sp(&ts.span).hi;
-                    let trailing: Vec<_> = attrs.iter().copied().filter(|a| sp(&a.span).lo >= after).collect();
-                    let (packed, aligned) = self.layout_attributes(&trailing)?;
-                    let layout = RecordLayout { packed, pack: None, aligned };
-                    other = Some(self.struct_type(st, layout)?);
-                }
-                T::Enum(et) => other = Some(self.enum_type(et)?),
-                T::TypedefName(id) => match self.lookup(&id.node.name) {
-                    Some(Ordinary::Typedef(ty)) => other = Some((ty, None, format!("{} ", id.node.name))),
-                    _ => return self.err(sp(&id.span), format!("unknown type name '{}'", id.node.name)),
-                },
-                T::TypeOf(to) => {
-                    let ty = match &to.node {
-                        ast::TypeOf::Expression(e) => self.expr(e)?.ty,
-                        ast::TypeOf::Type(tn) => self.type_name(tn)?.0,
-                    };
-                    let text = self.text(sp(&ts.span)).to_string();
-                    other = Some((ty, None, text));
-                }
-                T::TS18661Float(ft) => {
-                    // `_Float32`, `_Float64`, `_Float128` (glibc's <math.h> declares functions of
-                    // them): floating point is not modelled, so only the size matters; a type whose
-                    // size vcov does not know takes long double's, with a warning. gcc's
-                    // `_Float32x` is double and `_Float64x` long double on x86.
-                    let text = self.text(sp(&ts.span)).to_string();
-                    let kind = match (&ft.format, ft.width) {
-                        (ast::TS18661FloatFormat::BinaryInterchange, 32) => FloatKind::Float,
-                        (ast::TS18661FloatFormat::BinaryInterchange, 64) => FloatKind::Double,
-                        (ast::TS18661FloatFormat::BinaryInterchange, 128) => FloatKind::Float128,
-                        (ast::TS18661FloatFormat::BinaryExtended, 32) => FloatKind::Double,
-                        (ast::TS18661FloatFormat::BinaryExtended, 64) => FloatKind::LongDouble,
-                        _ => {
-                            self.warn(sp(&ts.span), format!("{text} is treated as long double"));
-                            FloatKind::LongDouble
-                        }
-                    };
-                    other = Some((self.types.intern(TypeKind::Float(kind)), None, text));
-                }
+                T::Void => kw.void = true,
+                T::Char => kw.n_char += 1,
+                T::Short => kw.n_short += 1,
+                T::Int => kw.n_int += 1,
+                T::Long => kw.n_long += 1,
+                T::Float => kw.float = true,
+                T::Double => kw.double = true,
+                T::Signed => kw.signed = true,
+                T::Unsigned => kw.unsigned = true,
+                T::Bool => kw.bool_ = true,
+                _ => other = Some(self.named_type_specifier(ts, attrs)?),
             }
         }
         let mut parts: Vec<&str> = Vec::new();
@@ -137,51 +91,125 @@ impl Lowerer<'_> {
             let text = if parts.is_empty() { text } else { format!("{} {text}", parts.join(" ")) };
             return Ok((ty, tag, text));
         }
-        if unsigned {
+        let kind = self.keyword_type(&kw, &mut parts, span);
+        Ok((self.types.intern(kind), None, parts.join(" ")))
+    }
+
+    /// The type a specifier other than a keyword of a basic type names: a struct, union or enum
+    /// (`attrs` are the declaration's attributes), a typedef name, `typeof`, `_Atomic(…)` or a
+    /// `_FloatN` type.
+    fn named_type_specifier(
+        &mut self,
+        ts: &Node<ast::TypeSpecifier>,
+        attrs: &[&Node<ast::Extension>],
+    ) -> Res<Resolved> {
+        use ast::TypeSpecifier as T;
+        Ok(match &ts.node {
+            T::Complex => return self.err(sp(&ts.span), "complex types are not supported"),
+            T::Atomic(tn) => {
+                let (ty, text) = self.type_name(tn)?;
+                (ty, None, text)
+            }
+            T::Struct(st) => {
+                // gcc applies attributes after the body to the record and ignores leading ones.
+                let after = sp(&ts.span).hi;
+                let trailing: Vec<_> = attrs.iter().copied().filter(|a| sp(&a.span).lo >= after).collect();
+                let (packed, aligned) = self.layout_attributes(&trailing)?;
+                let layout = RecordLayout { packed, pack: None, aligned };
+                self.struct_type(st, layout)?
+            }
+            T::Enum(et) => self.enum_type(et)?,
+            T::TypedefName(id) => match self.lookup(&id.node.name) {
+                Some(Ordinary::Typedef(ty)) => (ty, None, format!("{} ", id.node.name)),
+                _ => return self.err(sp(&id.span), format!("unknown type name '{}'", id.node.name)),
+            },
+            T::TypeOf(to) => {
+                let ty = match &to.node {
+                    ast::TypeOf::Expression(e) => self.expr(e)?.ty,
+                    ast::TypeOf::Type(tn) => self.type_name(tn)?.0,
+                };
+                let text = self.text(sp(&ts.span)).to_string();
+                (ty, None, text)
+            }
+            T::TS18661Float(ft) => {
+                // `_Float32`, `_Float64`, `_Float128` (glibc's <math.h> declares functions of
+                // them): floating point is not modelled, so only the size matters; a type whose
+                // size vcov does not know takes long double's, with a warning. gcc's
+                // `_Float32x` is double and `_Float64x` long double on x86.
+                let text = self.text(sp(&ts.span)).to_string();
+                let kind = match (&ft.format, ft.width) {
+                    (ast::TS18661FloatFormat::BinaryInterchange, 32) => FloatKind::Float,
+                    (ast::TS18661FloatFormat::BinaryInterchange, 64) => FloatKind::Double,
+                    (ast::TS18661FloatFormat::BinaryInterchange, 128) => FloatKind::Float128,
+                    (ast::TS18661FloatFormat::BinaryExtended, 32) => FloatKind::Double,
+                    (ast::TS18661FloatFormat::BinaryExtended, 64) => FloatKind::LongDouble,
+                    _ => {
+                        self.warn(sp(&ts.span), format!("{text} is treated as long double"));
+                        FloatKind::LongDouble
+                    }
+                };
+                (self.types.intern(TypeKind::Float(kind)), None, text)
+            }
+            T::Void
+            | T::Char
+            | T::Short
+            | T::Int
+            | T::Long
+            | T::Float
+            | T::Double
+            | T::Signed
+            | T::Unsigned
+            | T::Bool => unreachable!("a keyword of a basic type"),
+        })
+    }
+
+    /// The basic type the keywords `kw` name, its words appended to `parts` in CPAchecker's order;
+    /// no keyword of a type (`const x;`) is `int`, with a warning at `span`.
+    fn keyword_type(&mut self, kw: &Keywords, parts: &mut Vec<&str>, span: Span) -> TypeKind {
+        if kw.unsigned {
             parts.push("unsigned");
-        } else if signed {
+        } else if kw.signed {
             parts.push("signed");
         }
-        match n_long {
+        match kw.n_long {
             0 => {}
             1 => parts.push("long"),
             _ => parts.push("long long"),
         }
-        if n_short > 0 {
+        if kw.n_short > 0 {
             parts.push("short");
         }
-        let kind = if void {
+        if kw.void {
             parts.push("void");
             TypeKind::Void
-        } else if bool_ {
+        } else if kw.bool_ {
             parts.push("_Bool");
             TypeKind::Int(IntType::BOOL)
-        } else if float {
+        } else if kw.float {
             parts.push("float");
             TypeKind::Float(FloatKind::Float)
-        } else if double {
+        } else if kw.double {
             parts.push("double");
-            TypeKind::Float(if n_long > 0 { FloatKind::LongDouble } else { FloatKind::Double })
-        } else if n_char > 0 {
+            TypeKind::Float(if kw.n_long > 0 { FloatKind::LongDouble } else { FloatKind::Double })
+        } else if kw.n_char > 0 {
             parts.push("char");
-            TypeKind::Int(IntType { rank: IntRank::Char, signed: !unsigned })
+            TypeKind::Int(IntType { rank: IntRank::Char, signed: !kw.unsigned })
         } else {
-            if n_int > 0 {
+            if kw.n_int > 0 {
                 parts.push("int");
             }
-            if n_int == 0 && n_long == 0 && n_short == 0 && !signed && !unsigned {
+            if kw.n_int == 0 && kw.n_long == 0 && kw.n_short == 0 && !kw.signed && !kw.unsigned {
                 self.warn(span, "type defaults to 'int'");
                 parts.push("int");
             }
-            let rank = match (n_short, n_long) {
+            let rank = match (kw.n_short, kw.n_long) {
                 (s, _) if s > 0 => IntRank::Short,
                 (_, 0) => IntRank::Int,
                 (_, 1) => IntRank::Long,
                 _ => IntRank::LongLong,
             };
-            TypeKind::Int(IntType { rank, signed: !unsigned })
-        };
-        Ok((self.types.intern(kind), None, parts.join(" ")))
+            TypeKind::Int(IntType { rank, signed: !kw.unsigned })
+        }
     }
 
     /// `packed` and the largest `aligned(n)` among `attrs` (a bare `aligned` is 16, gcc's largest
@@ -535,4 +563,19 @@ impl Lowerer<'_> {
         let ft = self.types.intern(TypeKind::Func(FuncType { ret, params: tys, variadic, unprototyped: false }));
         Ok((ft, params))
     }
+}
+
+/// The keywords of a basic type among a declaration's specifiers (`unsigned long long int`).
+#[derive(Default)]
+struct Keywords {
+    n_long: u32,
+    n_short: u32,
+    n_char: u32,
+    n_int: u32,
+    signed: bool,
+    unsigned: bool,
+    bool_: bool,
+    void: bool,
+    float: bool,
+    double: bool,
 }
