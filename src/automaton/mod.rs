@@ -2,7 +2,7 @@
 //!
 //! [`parse`] turns the text of one file into an [`Automaton`]: named states in file order, each with
 //! its transitions (trigger, assertions, `ASSUME` expressions, actions, target). The reader covers the
-//! whole grammar of CPAchecker's `parser.cup` and `Scanner.jflex`; see `parser.rs` for the grammar and
+//! whole grammar of CPAchecker's `parser.cup` and `Scanner.jflex`; see `parser/mod.rs` for the grammar and
 //! the few deliberate departures (each reported as a diagnostic), and `lexer.rs` for what the scanner
 //! accepts in strings, `{…}` and `[…]`.
 //!

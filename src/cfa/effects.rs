@@ -166,35 +166,7 @@ impl FnBuilder<'_> {
         let ty = e.ty;
         let mk = |kind| Expr { kind, ty, span };
         match &e.kind {
-            // The call or assignment comes out without its conversion: a statement keeps it at the
-            // top and converts on the store (assignment, initializer, `?:` branch); `without_se`
-            // converts its value to the type of the whole expression.
-            ExprKind::Cast(inner, CastOrigin::Implicit) => match self.with_se(inner, ctx, pre) {
-                Conv::Expr(x) => Conv::Expr(mk(ExprKind::Cast(Box::new(x), CastOrigin::Implicit))),
-                other => other,
-            },
-            ExprKind::Cast(inner, CastOrigin::Explicit(text)) => {
-                if matches!(self.prog.types.kind(ty), TypeKind::Void) {
-                    return self.with_se(inner, ctx, pre);
-                }
-                let inner_s = inner.strip_implicit();
-                // `p = (struct s *)malloc(n)` keeps the call at the top (the cast is dropped).
-                if ctx == Ctx::AssignRhs
-                    && matches!(inner_s.kind, ExprKind::Call(..))
-                    && self.is_void_pointer(inner_s.ty)
-                    && self.prog.types.pointee(ty).is_some()
-                {
-                    return self.with_se(inner_s, Ctx::Plain, pre);
-                }
-                let x = self.without_se(inner, pre);
-                let cast = mk(ExprKind::Cast(Box::new(x), CastOrigin::Explicit(text.clone())));
-                if matches!(inner_s.kind, ExprKind::Member { arrow: true, .. }) {
-                    let tmp = self.new_tmp(ty, span);
-                    pre.push(SideItem::CastTmp(tmp, cast));
-                    return Conv::Expr(self.var_expr(tmp, span));
-                }
-                Conv::Expr(cast)
-            }
+            ExprKind::Cast(inner, origin) => self.cast_with_se(e, inner, origin, ctx, pre),
             ExprKind::Call(callee, args) => {
                 let callee = match &callee.kind {
                     ExprKind::Func(_) => (**callee).clone(),
@@ -203,18 +175,7 @@ impl FnBuilder<'_> {
                 let args = args.iter().map(|a| self.without_se(a, pre)).collect();
                 Conv::Call(CallParts { callee, args, ty })
             }
-            ExprKind::Assign(l, r) => {
-                let lhs = self.without_se(l, pre);
-                match self.with_se(r, Ctx::AssignRhs, pre) {
-                    Conv::Expr(x) => Conv::Assign(lhs, Rhs::Expr(x)),
-                    Conv::Call(c) => Conv::Assign(lhs, Rhs::Call(c)),
-                    Conv::Assign(l2, r2) => {
-                        pre.push(SideItem::Stmt(SimpleStmt::Assign(l2.clone(), r2)));
-                        let conv = self.convert_to(l2, lhs.ty);
-                        Conv::Assign(lhs, Rhs::Expr(conv))
-                    }
-                }
-            }
+            ExprKind::Assign(l, r) => self.assign_with_se(l, r, pre),
             ExprKind::CompoundAssign(op, l, r, comp) => {
                 let lhs = self.without_se(l, pre);
                 let rhs = self.without_se(r, pre);
@@ -223,19 +184,7 @@ impl FnBuilder<'_> {
                 Conv::Assign(lhs, Rhs::Expr(value))
             }
             ExprKind::IncDec { pre: prefix, inc, target } => {
-                let lhs = self.without_se(target, pre);
-                let one = Expr { kind: ExprKind::IntConst(1), ty: self.prog.types.int(IntType::INT), span };
-                let op = if *inc { BinOp::Add } else { BinOp::Sub };
-                let comp = if self.prog.types.pointee(lhs.ty).is_some() { lhs.ty } else { self.promoted(lhs.ty) };
-                let value = self.arith(op, lhs.clone(), one, comp, span);
-                let value = self.convert_to(value, lhs.ty);
-                if *prefix || ctx == Ctx::ForIteration {
-                    return Conv::Assign(lhs, Rhs::Expr(value));
-                }
-                let tmp = self.new_tmp(lhs.ty, span);
-                pre.push(SideItem::Decl(tmp, Some(lhs.clone())));
-                pre.push(SideItem::Stmt(SimpleStmt::Assign(lhs, Rhs::Expr(value))));
-                Conv::Expr(self.var_expr(tmp, span))
+                self.inc_dec_with_se(target, *prefix, *inc, ctx, span, pre)
             }
             ExprKind::Cond(c, a, b) => match self.constant_value(c) {
                 Some(v) => self.with_se(if v != 0 { a } else { b }, ctx, pre),
@@ -262,48 +211,128 @@ impl FnBuilder<'_> {
                 pre.push(SideItem::Cond(CondItem::List(items), Some(tmp)));
                 Conv::Expr(self.var_expr(tmp, span))
             }
+            _ => Conv::Expr(self.operands_without_se(e, pre)),
+        }
+    }
+
+    /// `with_se` of the cast `e` of `inner`.
+    fn cast_with_se(&mut self, e: &Expr, inner: &Expr, origin: &CastOrigin, ctx: Ctx, pre: &mut Vec<SideItem>) -> Conv {
+        let (ty, span) = (e.ty, e.span);
+        let mk = |kind| Expr { kind, ty, span };
+        let text = match origin {
+            // The call or assignment comes out without its conversion: a statement keeps it at the
+            // top and converts on the store (assignment, initializer, `?:` branch); `without_se`
+            // converts its value to the type of the whole expression.
+            CastOrigin::Implicit => {
+                return match self.with_se(inner, ctx, pre) {
+                    Conv::Expr(x) => Conv::Expr(mk(ExprKind::Cast(Box::new(x), CastOrigin::Implicit))),
+                    other => other,
+                }
+            }
+            CastOrigin::Explicit(text) => text,
+        };
+        if matches!(self.prog.types.kind(ty), TypeKind::Void) {
+            return self.with_se(inner, ctx, pre);
+        }
+        let inner_s = inner.strip_implicit();
+        // `p = (struct s *)malloc(n)` keeps the call at the top (the cast is dropped).
+        if ctx == Ctx::AssignRhs
+            && matches!(inner_s.kind, ExprKind::Call(..))
+            && self.is_void_pointer(inner_s.ty)
+            && self.prog.types.pointee(ty).is_some()
+        {
+            return self.with_se(inner_s, Ctx::Plain, pre);
+        }
+        let x = self.without_se(inner, pre);
+        let cast = mk(ExprKind::Cast(Box::new(x), CastOrigin::Explicit(text.clone())));
+        if matches!(inner_s.kind, ExprKind::Member { arrow: true, .. }) {
+            let tmp = self.new_tmp(ty, span);
+            pre.push(SideItem::CastTmp(tmp, cast));
+            return Conv::Expr(self.var_expr(tmp, span));
+        }
+        Conv::Expr(cast)
+    }
+
+    /// `with_se` of the assignment `l = r`: a chain `a = b = c` becomes statements from the right.
+    fn assign_with_se(&mut self, l: &Expr, r: &Expr, pre: &mut Vec<SideItem>) -> Conv {
+        let lhs = self.without_se(l, pre);
+        match self.with_se(r, Ctx::AssignRhs, pre) {
+            Conv::Expr(x) => Conv::Assign(lhs, Rhs::Expr(x)),
+            Conv::Call(c) => Conv::Assign(lhs, Rhs::Call(c)),
+            Conv::Assign(l2, r2) => {
+                pre.push(SideItem::Stmt(SimpleStmt::Assign(l2.clone(), r2)));
+                let conv = self.convert_to(l2, lhs.ty);
+                Conv::Assign(lhs, Rhs::Expr(conv))
+            }
+        }
+    }
+
+    /// `with_se` of `++target`/`--target` (`prefix`) or `target++`/`target--` at `span`: a
+    /// postfix one used as a value keeps the old value in a temporary.
+    fn inc_dec_with_se(
+        &mut self,
+        target: &Expr,
+        prefix: bool,
+        inc: bool,
+        ctx: Ctx,
+        span: Span,
+        pre: &mut Vec<SideItem>,
+    ) -> Conv {
+        let lhs = self.without_se(target, pre);
+        let one = Expr { kind: ExprKind::IntConst(1), ty: self.prog.types.int(IntType::INT), span };
+        let op = if inc { BinOp::Add } else { BinOp::Sub };
+        let comp = if self.prog.types.pointee(lhs.ty).is_some() { lhs.ty } else { self.promoted(lhs.ty) };
+        let value = self.arith(op, lhs.clone(), one, comp, span);
+        let value = self.convert_to(value, lhs.ty);
+        if prefix || ctx == Ctx::ForIteration {
+            return Conv::Assign(lhs, Rhs::Expr(value));
+        }
+        let tmp = self.new_tmp(lhs.ty, span);
+        pre.push(SideItem::Decl(tmp, Some(lhs.clone())));
+        pre.push(SideItem::Stmt(SimpleStmt::Assign(lhs, Rhs::Expr(value))));
+        Conv::Expr(self.var_expr(tmp, span))
+    }
+
+    /// `e`, which has no side effect at its top (an operator, a member, an index, a dereference,
+    /// an address, a decay) or no operand at all, with its operands converted without side effects.
+    fn operands_without_se(&mut self, e: &Expr, pre: &mut Vec<SideItem>) -> Expr {
+        let mk = |kind| Expr { kind, ty: e.ty, span: e.span };
+        match &e.kind {
             ExprKind::Unary(op, x) => {
                 let x = self.without_se(x, pre);
-                Conv::Expr(mk(ExprKind::Unary(*op, Box::new(x))))
+                mk(ExprKind::Unary(*op, Box::new(x)))
             }
             ExprKind::Binary(op, a, b) => {
                 let a = self.without_se(a, pre);
                 let b = self.without_se(b, pre);
-                Conv::Expr(mk(ExprKind::Binary(*op, Box::new(a), Box::new(b))))
+                mk(ExprKind::Binary(*op, Box::new(a), Box::new(b)))
             }
             ExprKind::Member { base, field, arrow, anonymous } => {
                 let base = self.without_se(base, pre);
-                Conv::Expr(mk(ExprKind::Member {
-                    base: Box::new(base),
-                    field: *field,
-                    arrow: *arrow,
-                    anonymous: *anonymous,
-                }))
+                mk(ExprKind::Member { base: Box::new(base), field: *field, arrow: *arrow, anonymous: *anonymous })
             }
             ExprKind::Index(a, i) => {
                 let a = self.without_se(a, pre);
                 let i = self.without_se(i, pre);
-                Conv::Expr(mk(ExprKind::Index(Box::new(a), Box::new(i))))
+                mk(ExprKind::Index(Box::new(a), Box::new(i)))
             }
             ExprKind::Deref(x) => {
                 let x = self.without_se(x, pre);
-                Conv::Expr(mk(ExprKind::Deref(Box::new(x))))
+                mk(ExprKind::Deref(Box::new(x)))
             }
             ExprKind::AddrOf(x) => {
                 let x = self.without_se(x, pre);
-                Conv::Expr(mk(ExprKind::AddrOf(Box::new(x))))
+                mk(ExprKind::AddrOf(Box::new(x)))
             }
             ExprKind::Decay(x) => {
                 let x = self.without_se(x, pre);
-                Conv::Expr(mk(ExprKind::Decay(Box::new(x))))
+                mk(ExprKind::Decay(Box::new(x)))
             }
-            ExprKind::IntConst(_)
-            | ExprKind::FloatConst(_)
-            | ExprKind::Str(_)
-            | ExprKind::Var(_)
-            | ExprKind::Func(_)
-            | ExprKind::SizeOf(_)
-            | ExprKind::Unsupported(_) => Conv::Expr(e.clone()),
+            // A constant, a name, a folded `sizeof`, an unsupported construct: nothing to convert.
+            _ => {
+                debug_assert!(!e.has_operands(), "`with_se` handles each expression with operands: {:?}", e.kind);
+                e.clone()
+            }
         }
     }
 

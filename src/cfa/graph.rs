@@ -3,6 +3,9 @@
 use super::{BlankKind, CallSite, Cfa, Edge, EdgeId, EdgeKind, Era, FuncCfa, Node, NodeId, NodeKind};
 use crate::cfront::ir::FuncId;
 
+/// The first and last line of an edge, `None` for an edge without a real location (`Edge::lines`).
+type Lines = Option<(u32, u32)>;
+
 /// A CFA under construction. Removed edges leave holes that `freeze` compacts.
 pub(super) struct Graph {
     pub nodes: Vec<Node>,
@@ -35,14 +38,7 @@ impl Graph {
     }
 
     /// Adds an edge without any check.
-    pub fn add_unchecked(
-        &mut self,
-        src: NodeId,
-        dst: NodeId,
-        kind: EdgeKind,
-        text: &str,
-        lines: Option<(u32, u32)>,
-    ) -> EdgeId {
+    pub fn add_unchecked(&mut self, src: NodeId, dst: NodeId, kind: EdgeKind, text: &str, lines: Lines) -> EdgeId {
         let id = EdgeId::from_idx(self.edges.len());
         let era = if matches!(kind, EdgeKind::Blank(BlankKind::DoBody)) { Era::Since23 } else { Era::All };
         self.edges.push(Some(Edge { src, dst, kind, text: text.into(), text2: None, era, lines }));
@@ -52,14 +48,7 @@ impl Graph {
     }
 
     /// Adds an edge only if its source counts as reachable (CPAchecker drops edges of dead code).
-    pub fn add(
-        &mut self,
-        src: NodeId,
-        dst: NodeId,
-        kind: EdgeKind,
-        text: &str,
-        lines: Option<(u32, u32)>,
-    ) -> Option<EdgeId> {
+    pub fn add(&mut self, src: NodeId, dst: NodeId, kind: EdgeKind, text: &str, lines: Lines) -> Option<EdgeId> {
         self.is_reachable(src).then(|| self.add_unchecked(src, dst, kind, text, lines))
     }
 
@@ -89,7 +78,7 @@ impl Graph {
     }
 
     /// A blank edge with empty text.
-    pub fn blank(&mut self, src: NodeId, dst: NodeId, kind: BlankKind, lines: Option<(u32, u32)>) -> Option<EdgeId> {
+    pub fn blank(&mut self, src: NodeId, dst: NodeId, kind: BlankKind, lines: Lines) -> Option<EdgeId> {
         self.add(src, dst, EdgeKind::Blank(kind), "", lines)
     }
 

@@ -79,77 +79,101 @@ fn analyse(
     }
     locals.sort_unstable();
     let index: HashMap<VarId, usize> = locals.iter().enumerate().map(|(i, &v)| (v, i)).collect();
-    let node_index: HashMap<NodeId, usize> = nodes.iter().enumerate().map(|(i, &n)| (n, i)).collect();
     let nl = locals.len();
     // Per edge: uses and definitions; escaping locals are always live.
     let mut escaping = FixedBitSet::with_capacity(nl);
     let mut effects: HashMap<EdgeId, (FixedBitSet, FixedBitSet)> = HashMap::default();
+    let bits = |vars: Vec<VarId>, set: &mut FixedBitSet| {
+        for v in vars {
+            if let Some(&i) = index.get(&v) {
+                set.insert(i);
+            }
+        }
+    };
     for &n in nodes {
         for &e in cfa.out_edges(n) {
-            let edge = cfa.edge(e);
-            let mut uses = Vec::new();
-            let mut defs = Vec::new();
-            let mut esc = Vec::new();
-            match &edge.kind {
-                EdgeKind::Call(_) | EdgeKind::Return(_) => continue,
-                EdgeKind::Decl { var, init } => {
-                    defs.push(*var);
-                    if let Some(i) = init {
-                        init_vars(i, &mut uses, &mut esc);
-                    }
-                }
-                EdgeKind::Global(GlobalKind::Var { init: Some(i), .. }) => init_vars(i, &mut uses, &mut esc),
-                EdgeKind::Assign { lhs, rhs } => {
-                    lhs_vars(lhs, &mut uses, &mut defs, &mut esc);
-                    expr_vars(rhs, &mut uses, &mut esc);
-                }
-                EdgeKind::Eval(x) | EdgeKind::Assume { cond: x, .. } | EdgeKind::ReturnStmt(Some(x)) => {
-                    expr_vars(x, &mut uses, &mut esc);
-                    if matches!(edge.kind, EdgeKind::ReturnStmt(_)) {
-                        defs.extend(ret_var);
-                    }
-                }
-                EdgeKind::ReturnStmt(None) => {}
-                EdgeKind::ExternCall { lhs, callee, args } => {
-                    if let Some(l) = lhs {
-                        lhs_vars(l, &mut uses, &mut defs, &mut esc);
-                    }
-                    expr_vars(callee, &mut uses, &mut esc);
-                    for a in args {
-                        expr_vars(a, &mut uses, &mut esc);
-                    }
-                }
-                EdgeKind::Summary(cs) => {
-                    let site = cfa.call_site(*cs);
-                    if let Some(l) = &site.lhs {
-                        lhs_vars(l, &mut uses, &mut defs, &mut esc);
-                    }
-                    for a in &site.args {
-                        expr_vars(a, &mut uses, &mut esc);
-                    }
-                }
-                EdgeKind::Blank(_) | EdgeKind::TypeDecl | EdgeKind::Global(_) => {}
-            }
+            let Some((uses, defs, esc)) = edge_vars(cfa, &cfa.edge(e).kind, ret_var) else { continue };
             let mut u = FixedBitSet::with_capacity(nl);
             let mut d = FixedBitSet::with_capacity(nl);
-            for v in uses {
-                if let Some(&i) = index.get(&v) {
-                    u.insert(i);
-                }
-            }
-            for v in defs {
-                if let Some(&i) = index.get(&v) {
-                    d.insert(i);
-                }
-            }
-            for v in esc {
-                if let Some(&i) = index.get(&v) {
-                    escaping.insert(i);
-                }
-            }
+            bits(uses, &mut u);
+            bits(defs, &mut d);
+            bits(esc, &mut escaping);
             effects.insert(e, (u, d));
         }
     }
+    let at_exit = ret_var.and_then(|rv| index.get(&rv)).copied();
+    let live_in = live_in(cfa, nodes, (exit, at_exit), &effects, nl);
+    for (i, &n) in nodes.iter().enumerate() {
+        if wanted.contains(&n) {
+            let mut set = live_in[i].clone();
+            set.union_with(&escaping);
+            let vars: Vec<VarId> = set.ones().map(|k| locals[k]).collect();
+            out.insert(n, vars.into());
+        }
+    }
+}
+
+/// The variables edge `kind` of a function with return variable `ret_var` reads, writes and takes
+/// the address of (uses, definitions, escaping); `None` for a call or return edge, which leave the
+/// function (its calls count as their summary edges).
+fn edge_vars(cfa: &Cfa, kind: &EdgeKind, ret_var: Option<VarId>) -> Option<(Vec<VarId>, Vec<VarId>, Vec<VarId>)> {
+    let mut uses = Vec::new();
+    let mut defs = Vec::new();
+    let mut esc = Vec::new();
+    match kind {
+        EdgeKind::Call(_) | EdgeKind::Return(_) => return None,
+        EdgeKind::Decl { var, init } => {
+            defs.push(*var);
+            if let Some(i) = init {
+                init_vars(i, &mut uses, &mut esc);
+            }
+        }
+        EdgeKind::Global(GlobalKind::Var { init: Some(i), .. }) => init_vars(i, &mut uses, &mut esc),
+        EdgeKind::Assign { lhs, rhs } => {
+            lhs_vars(lhs, &mut uses, &mut defs, &mut esc);
+            expr_vars(rhs, &mut uses, &mut esc);
+        }
+        EdgeKind::Eval(x) | EdgeKind::Assume { cond: x, .. } | EdgeKind::ReturnStmt(Some(x)) => {
+            expr_vars(x, &mut uses, &mut esc);
+            if matches!(kind, EdgeKind::ReturnStmt(_)) {
+                defs.extend(ret_var);
+            }
+        }
+        EdgeKind::ReturnStmt(None) => {}
+        EdgeKind::ExternCall { lhs, callee, args } => {
+            if let Some(l) = lhs {
+                lhs_vars(l, &mut uses, &mut defs, &mut esc);
+            }
+            expr_vars(callee, &mut uses, &mut esc);
+            for a in args {
+                expr_vars(a, &mut uses, &mut esc);
+            }
+        }
+        EdgeKind::Summary(cs) => {
+            let site = cfa.call_site(*cs);
+            if let Some(l) = &site.lhs {
+                lhs_vars(l, &mut uses, &mut defs, &mut esc);
+            }
+            for a in &site.args {
+                expr_vars(a, &mut uses, &mut esc);
+            }
+        }
+        EdgeKind::Blank(_) | EdgeKind::TypeDecl | EdgeKind::Global(_) => {}
+    }
+    Some((uses, defs, esc))
+}
+
+/// The fixpoint: for each of `nodes`, the locals (by index, `nl` of them) live on entry, given
+/// the uses and definitions of each of the function's edges; at `exit`, the return variable (its
+/// index, if it has one) is live.
+fn live_in(
+    cfa: &Cfa,
+    nodes: &[NodeId],
+    (exit, at_exit): (NodeId, Option<usize>),
+    effects: &HashMap<EdgeId, (FixedBitSet, FixedBitSet)>,
+    nl: usize,
+) -> Vec<FixedBitSet> {
+    let node_index: HashMap<NodeId, usize> = nodes.iter().enumerate().map(|(i, &n)| (n, i)).collect();
     let mut live_in: Vec<FixedBitSet> = vec![FixedBitSet::with_capacity(nl); nodes.len()];
     let mut work: Vec<usize> = (0..nodes.len()).collect();
     let mut queued = vec![true; nodes.len()];
@@ -158,7 +182,7 @@ fn analyse(
         let n = nodes[i];
         let mut new = FixedBitSet::with_capacity(nl);
         if n == exit {
-            if let Some(&ri) = ret_var.and_then(|rv| index.get(&rv)) {
+            if let Some(ri) = at_exit {
                 new.insert(ri);
             }
         }
@@ -185,14 +209,7 @@ fn analyse(
             }
         }
     }
-    for (i, &n) in nodes.iter().enumerate() {
-        if wanted.contains(&n) {
-            let mut set = live_in[i].clone();
-            set.union_with(&escaping);
-            let vars: Vec<VarId> = set.ones().map(|k| locals[k]).collect();
-            out.insert(n, vars.into());
-        }
-    }
+    live_in
 }
 
 /// The variables an initializer reads, and those whose address it takes.

@@ -513,6 +513,14 @@ impl Expr {
         e
     }
 
+    /// Whether the expression has an operand (`for_each_child` calls its function): a constant, a
+    /// name, a folded `sizeof`, a statement expression or an unsupported construct has none.
+    pub fn has_operands(&self) -> bool {
+        let mut any = false;
+        self.for_each_child(|_| any = true);
+        any
+    }
+
     /// Calls `f` on each operand of the expression, left to right (not into a statement
     /// expression's block, which is no expression).
     pub fn for_each_child<'e>(&'e self, mut f: impl FnMut(&'e Expr)) {

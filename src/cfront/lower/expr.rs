@@ -836,8 +836,6 @@ pub(super) fn decode_string_piece(piece: &str) -> Vec<u8> {
     out
 }
 
-/// Whether `e` designates an object (C11 6.3.2.1): a variable, `*p`, `a[i]`, a member of an lvalue
-/// or through a pointer, or a string literal; casts, calls, constants and assignments do not.
 /// Whether `e` holds a construct CPAchecker's AST converter turns into branches (`?:`, `&&`, `||`,
 /// a comma), and whether it holds one with an effect (a call, an assignment, `++`, a statement
 /// expression).
@@ -847,43 +845,27 @@ fn hoisted_parts(e: &Expr) -> (bool, bool) {
     let mut stack = vec![e];
     while let Some(e) = stack.pop() {
         match &e.kind {
-            ExprKind::Cond(c, a, b) => {
-                branches = true;
-                stack.extend([&**c, &**a, &**b]);
-            }
-            ExprKind::Binary(op, a, b) => {
-                branches |= matches!(op, BinOp::LogAnd | BinOp::LogOr);
-                stack.extend([&**a, &**b]);
-            }
-            ExprKind::Comma(a, b) => {
-                branches = true;
-                stack.extend([&**a, &**b]);
-            }
+            // (What an effect holds is not looked into.)
             ExprKind::Call(..)
             | ExprKind::Assign(..)
             | ExprKind::CompoundAssign(..)
             | ExprKind::IncDec { .. }
             | ExprKind::StmtExpr(_)
-            | ExprKind::Unsupported(_) => effects = true,
-            ExprKind::Unary(_, x)
-            | ExprKind::Member { base: x, .. }
-            | ExprKind::Deref(x)
-            | ExprKind::AddrOf(x)
-            | ExprKind::Cast(x, _)
-            | ExprKind::Decay(x) => stack.push(x),
-            ExprKind::Index(a, b) => stack.extend([&**a, &**b]),
-            ExprKind::IntConst(_)
-            | ExprKind::FloatConst(_)
-            | ExprKind::Str(_)
-            | ExprKind::Var(_)
-            | ExprKind::Func(_)
-            | ExprKind::SizeOf(_)
-            | ExprKind::SizeOfExpr(..) => {}
+            | ExprKind::Unsupported(_) => {
+                effects = true;
+                continue;
+            }
+            ExprKind::Cond(..) | ExprKind::Comma(..) => branches = true,
+            ExprKind::Binary(op, _, _) => branches |= matches!(op, BinOp::LogAnd | BinOp::LogOr),
+            _ => {}
         }
+        e.for_each_child(|x| stack.push(x));
     }
     (branches, effects)
 }
 
+/// Whether `e` designates an object (C11 6.3.2.1): a variable, `*p`, `a[i]`, a member of an lvalue
+/// or through a pointer, or a string literal; casts, calls, constants and assignments do not.
 fn is_lvalue(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Var(_) | ExprKind::Deref(_) | ExprKind::Index(..) | ExprKind::Str(_) => true,

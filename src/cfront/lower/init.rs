@@ -69,102 +69,20 @@ impl Lowerer<'_> {
         }
         for item in items {
             if !item.node.designation.is_empty() {
-                frames.truncate(1);
-                frames[0].1 = 0;
-                let n = item.node.designation.len();
-                for (k, d) in item.node.designation.iter().enumerate() {
-                    let (agg, _) = *frames.last().expect("frame");
-                    let idx = match &d.node {
-                        ast::Designator::Index(e) => {
-                            let le = self.expr(e)?;
-                            match eval_int(&self.types, &le) {
-                                Some(v) if v >= 0 => v as u64,
-                                _ => return self.err(sp(&e.span), "array designator is not a constant"),
-                            }
-                        }
-                        ast::Designator::Member(id) => {
-                            let TypeKind::Record(r) = self.types.kind(agg).clone() else {
-                                return self.err(sp(&id.span), "member designator for a non-struct");
-                            };
-                            match self.direct_field(r, &id.node.name) {
-                                Some(i) => i as u64,
-                                None => return self.err(sp(&id.span), format!("no member '{}'", id.node.name)),
-                            }
-                        }
-                        ast::Designator::Range(r) => {
-                            return self.err(sp(&r.span), "range designators are not supported");
-                        }
-                    };
-                    frames.last_mut().expect("frame").1 = idx;
-                    if k + 1 < n {
-                        let sub = self
-                            .subobject_type(agg, idx)
-                            .ok_or(())
-                            .or_else(|_| self.err(sp(&d.span), "designator outside the object"))?;
-                        frames.push((sub, 0));
-                    }
-                }
+                self.designate(&mut frames, &item.node.designation)?;
             } else {
-                // Leave finished aggregates.
-                while frames.len() > 1 {
-                    let (agg, i) = *frames.last().expect("frame");
-                    if i < self.n_subobjects(agg) {
-                        break;
-                    }
-                    frames.pop();
-                    frames.last_mut().expect("frame").1 += 1;
-                }
+                self.leave_finished(&mut frames);
             }
             let (agg, i) = *frames.last().expect("frame");
             if frames.len() == 1 && i >= self.n_subobjects(agg) {
                 self.warn(sp(&item.span), "excess elements in initializer are ignored");
                 continue;
             }
-            let mut sub = match self.subobject_type(agg, i) {
+            let sub = match self.subobject_type(agg, i) {
                 Some(t) => t,
                 None => return self.err(sp(&item.span), "initializer outside the object"),
             };
-            match &item.node.initializer.node {
-                ast::Initializer::List(inner) => {
-                    let path = self.frame_path(&frames);
-                    let mut sub_leaves = Vec::new();
-                    self.init_list(sub, inner, &mut sub_leaves)?;
-                    for mut leaf in sub_leaves {
-                        let mut p = path.clone();
-                        p.append(&mut leaf.path);
-                        leaves.push(InitLeaf { path: p, value: leaf.value });
-                    }
-                }
-                ast::Initializer::Expression(e) => {
-                    let le = self.expr(e)?;
-                    let is_str = matches!(le.kind, ExprKind::Str(_));
-                    let value = self.rvalue(le);
-                    // Brace elision: descend until the value fits the sub-object.
-                    loop {
-                        let fits = !self.is_aggregate(sub)
-                            || (is_str && self.is_char_array(sub))
-                            || (matches!(self.types.kind(sub), TypeKind::Record(_)) && value.ty == sub);
-                        if fits {
-                            break;
-                        }
-                        frames.push((sub, 0));
-                        sub = match self.subobject_type(sub, 0) {
-                            Some(t) => t,
-                            None => return self.err(sp(&item.span), "cannot initialize an empty aggregate"),
-                        };
-                    }
-                    let path = self.frame_path(&frames);
-                    let value = if is_str && self.is_char_array(sub) {
-                        match value.kind {
-                            ExprKind::Decay(inner) => *inner,
-                            _ => value,
-                        }
-                    } else {
-                        self.convert(value, sub)
-                    };
-                    leaves.push(InitLeaf { path, value });
-                }
-            }
+            self.init_item(&mut frames, sub, item, leaves)?;
             // Advance; a union takes only one member.
             let top = frames.last_mut().expect("frame");
             let (agg, _) = *top;
@@ -180,6 +98,112 @@ impl Lowerer<'_> {
             }
         }
         Ok(top_max)
+    }
+
+    /// Moves the cursor `frames` to the sub-object a designation (`[2].x = …`) names.
+    fn designate(&mut self, frames: &mut Vec<(TypeId, u64)>, designation: &[Node<ast::Designator>]) -> Res<()> {
+        frames.truncate(1);
+        frames[0].1 = 0;
+        let n = designation.len();
+        for (k, d) in designation.iter().enumerate() {
+            let (agg, _) = *frames.last().expect("frame");
+            let idx = match &d.node {
+                ast::Designator::Index(e) => {
+                    let le = self.expr(e)?;
+                    match eval_int(&self.types, &le) {
+                        Some(v) if v >= 0 => v as u64,
+                        _ => return self.err(sp(&e.span), "array designator is not a constant"),
+                    }
+                }
+                ast::Designator::Member(id) => {
+                    let TypeKind::Record(r) = self.types.kind(agg).clone() else {
+                        return self.err(sp(&id.span), "member designator for a non-struct");
+                    };
+                    match self.direct_field(r, &id.node.name) {
+                        Some(i) => i as u64,
+                        None => return self.err(sp(&id.span), format!("no member '{}'", id.node.name)),
+                    }
+                }
+                ast::Designator::Range(r) => {
+                    return self.err(sp(&r.span), "range designators are not supported");
+                }
+            };
+            frames.last_mut().expect("frame").1 = idx;
+            if k + 1 < n {
+                let sub = self
+                    .subobject_type(agg, idx)
+                    .ok_or(())
+                    .or_else(|_| self.err(sp(&d.span), "designator outside the object"))?;
+                frames.push((sub, 0));
+            }
+        }
+        Ok(())
+    }
+
+    /// Moves the cursor `frames` out of the aggregates whose sub-objects are all initialized.
+    fn leave_finished(&self, frames: &mut Vec<(TypeId, u64)>) {
+        while frames.len() > 1 {
+            let (agg, i) = *frames.last().expect("frame");
+            if i < self.n_subobjects(agg) {
+                break;
+            }
+            frames.pop();
+            frames.last_mut().expect("frame").1 += 1;
+        }
+    }
+
+    /// Adds the leaves of `item`, which initializes the sub-object of type `sub` at the cursor
+    /// `frames`: a nested brace list, or a value that, with braces elided, initializes the first
+    /// scalar (or string, or record of its type) inside it, the cursor moving down to it.
+    fn init_item(
+        &mut self,
+        frames: &mut Vec<(TypeId, u64)>,
+        mut sub: TypeId,
+        item: &Node<ast::InitializerListItem>,
+        leaves: &mut Vec<InitLeaf>,
+    ) -> Res<()> {
+        match &item.node.initializer.node {
+            ast::Initializer::List(inner) => {
+                let path = self.frame_path(frames);
+                let mut sub_leaves = Vec::new();
+                self.init_list(sub, inner, &mut sub_leaves)?;
+                for mut leaf in sub_leaves {
+                    let mut p = path.clone();
+                    p.append(&mut leaf.path);
+                    leaves.push(InitLeaf { path: p, value: leaf.value });
+                }
+            }
+            ast::Initializer::Expression(e) => {
+                let le = self.expr(e)?;
+                let is_str = matches!(le.kind, ExprKind::Str(_));
+                let value = self.rvalue(le);
+                // Brace elision: descend until the value fits the sub-object.
+                loop {
+                    let fits = !self.is_aggregate(sub)
+                        || (is_str && self.is_char_array(sub))
+                        || (matches!(self.types.kind(sub), TypeKind::Record(_)) && value.ty == sub);
+                    if fits {
+                        break;
+                    }
+                    frames.push((sub, 0));
+                    sub = match self.subobject_type(sub, 0) {
+                        Some(t) => t,
+                        None => return self.err(sp(&item.span), "cannot initialize an empty aggregate"),
+                    };
+                }
+                let path = self.frame_path(frames);
+                let value = if is_str && self.is_char_array(sub) {
+                    match value.kind {
+                        ExprKind::Decay(inner) => *inner,
+                        _ => value,
+                    }
+                } else {
+                    self.convert(value, sub)
+                };
+                leaves.push(InitLeaf { path, value });
+            }
+        }
+        Ok(())
     }
 
     fn frame_path(&self, frames: &[(TypeId, u64)]) -> Vec<InitStep> {
