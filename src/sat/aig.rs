@@ -457,6 +457,75 @@ impl Aig {
         memo[&root]
     }
 
+    /// The values of `lits` when only some inputs are known (`input_value(input)` is `None` for an
+    /// unknown one), if the known inputs fix every one of them; `None` if one of them depends on an
+    /// unknown input, or once the walk has evaluated more than `max_nodes` nodes.
+    ///
+    /// Three-valued (Kleene) evaluation: an AND is false when an operand is false, whatever the
+    /// other (whose cone is then not walked), true when both are true, and unknown otherwise. A value
+    /// it fixes is the one `eval` gives under every assignment that agrees with the known inputs.
+    /// Visits only the cones of `lits`, each node once, in the order of `lits`, and stops at the
+    /// first literal not fixed.
+    pub fn eval3(
+        &self,
+        lits: &[AigLit],
+        input_value: &dyn Fn(AigInput) -> Option<bool>,
+        max_nodes: usize,
+    ) -> Option<Vec<bool>> {
+        let mut memo: FxHashMap<u32, Option<bool>> = FxHashMap::default();
+        let mut stack = Vec::new();
+        lits.iter().map(|&lit| self.eval3_lit(lit, input_value, max_nodes, &mut memo, &mut stack)).collect()
+    }
+
+    /// The three-valued value of `lit` (see `eval3`), by an explicit depth-first walk; `memo` holds
+    /// the values of the nodes (without complement) evaluated so far.
+    fn eval3_lit(
+        &self,
+        lit: AigLit,
+        input_value: &dyn Fn(AigInput) -> Option<bool>,
+        max_nodes: usize,
+        memo: &mut FxHashMap<u32, Option<bool>>,
+        stack: &mut Vec<u32>,
+    ) -> Option<bool> {
+        if let Some(v) = lit.as_const() {
+            return Some(v);
+        }
+        stack.push(lit.node_idx() as u32);
+        while let Some(&node_idx) = stack.last() {
+            if memo.contains_key(&node_idx) {
+                stack.pop();
+                continue;
+            }
+            if memo.len() > max_nodes {
+                return None;
+            }
+            let value = match self.node(AigLit(node_idx << 1)) {
+                AigNode::Const => Some(false),
+                AigNode::Input(input) => input_value(input),
+                AigNode::And(a, b) => {
+                    // An operand's value if the walk has been there: `Some(None)` is unknown.
+                    let seen = |x: AigLit| memo.get(&(x.node_idx() as u32)).map(|v| v.map(|v| v ^ x.is_complemented()));
+                    match (seen(a), seen(b)) {
+                        (Some(Some(false)), _) | (_, Some(Some(false))) => Some(false),
+                        (Some(x), Some(y)) => (x == Some(true) && y == Some(true)).then_some(true),
+                        (a_seen, b_seen) => {
+                            if a_seen.is_none() {
+                                stack.push(a.node_idx() as u32);
+                            }
+                            if b_seen.is_none() {
+                                stack.push(b.node_idx() as u32);
+                            }
+                            continue;
+                        }
+                    }
+                }
+            };
+            memo.insert(node_idx, value);
+            stack.pop();
+        }
+        memo[&(lit.node_idx() as u32)].map(|v| v ^ lit.is_complemented())
+    }
+
     fn push(&mut self, node: Node) -> u32 {
         let node_idx = self.nodes.len();
         assert!(node_idx < (1 << 31) - 1, "AIG node overflow");
@@ -736,6 +805,58 @@ mod tests {
                 assert_eq!(aig.value_at_corner(!l, all), !aig.eval(l, &|_| all));
             }
         }
+    }
+
+    #[test]
+    fn three_valued_values_are_those_of_every_completion() {
+        // Random circuits over four inputs, each literal under every partial assignment: a value
+        // `eval3` fixes is the value `eval` gives under every assignment that agrees with it.
+        let mut aig = Aig::default();
+        let mut lits: Vec<AigLit> = vec![AigLit::FALSE, AigLit::TRUE];
+        lits.extend((0..4).map(|_| aig.new_input()));
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for _ in 0..300 {
+            let (a, b) = (lits[next(lits.len())], lits[next(lits.len())]);
+            let (a, b) = (if next(2) == 0 { a } else { !a }, if next(2) == 0 { b } else { !b });
+            let made = if next(3) == 0 { aig.xor(a, b) } else { aig.and(a, b) };
+            lits.push(made);
+        }
+        let (mut fixed, mut open) = (0, 0);
+        for known in 0..16u32 {
+            for values in (0..16u32).filter(|v| v & !known == 0) {
+                let partial = |input: AigInput| (known >> input.0 & 1 == 1).then_some(values >> input.0 & 1 == 1);
+                for &l in &lits {
+                    let Some(got) = aig.eval3(&[l], &partial, usize::MAX) else {
+                        open += 1;
+                        continue;
+                    };
+                    fixed += 1;
+                    for rest in (0..16u32).filter(|r| r & known == 0) {
+                        let bits = values | rest;
+                        assert_eq!(got, vec![aig.eval(l, &|input| bits >> input.0 & 1 == 1)], "{l:?} under {bits:04b}");
+                    }
+                }
+            }
+        }
+        // Every input known: the two-valued values, all literals in one walk.
+        for bits in 0..16u32 {
+            let value = |input: AigInput| bits >> input.0 & 1 == 1;
+            assert_eq!(aig.eval3(&lits, &|input| Some(value(input)), usize::MAX), Some(aig.eval_many(&lits, &value)));
+        }
+        assert!(fixed > 0 && open > 0, "both outcomes occur ({fixed} fixed, {open} open)");
+        // A false operand fixes an AND whatever the other; a walk past its bound gives up.
+        let (x, y) = (aig.input_lit(AigInput(0)), aig.input_lit(AigInput(1)));
+        let xy = aig.and(x, y);
+        assert_eq!(aig.eval3(&[xy], &|input| (input.0 == 1).then_some(false), usize::MAX), Some(vec![false]));
+        assert_eq!(aig.eval3(&[xy], &|input| (input.0 == 1).then_some(true), usize::MAX), None);
+        assert_eq!(aig.eval3(&[xy], &|_| Some(true), 0), None);
+        assert_eq!(aig.eval3(&[AigLit::TRUE, x], &|_| Some(false), 0), Some(vec![true, false]));
     }
 
     #[test]
