@@ -723,6 +723,27 @@ mod tests {
         }
     }
 
+    /// A random circuit over four inputs: the constants, the inputs and `n` more literals, each an
+    /// AND or XOR of two earlier ones (possibly complemented), drawn from `seed`.
+    fn random_circuit(mut seed: u64, n: usize) -> (Aig, Vec<AigLit>) {
+        let mut aig = Aig::default();
+        let mut lits: Vec<AigLit> = vec![AigLit::FALSE, AigLit::TRUE];
+        lits.extend((0..4).map(|_| aig.new_input()));
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for _ in 0..n {
+            let (a, b) = (lits[next(lits.len())], lits[next(lits.len())]);
+            let (a, b) = (if next(2) == 0 { a } else { !a }, if next(2) == 0 { b } else { !b });
+            let made = if next(3) == 0 { aig.xor(a, b) } else { aig.and(a, b) };
+            lits.push(made);
+        }
+        (aig, lits)
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(512))]
         #[test]
@@ -783,22 +804,7 @@ mod tests {
     #[test]
     fn the_values_with_all_inputs_alike_are_those_a_walk_computes() {
         // Random circuits over four inputs, each node checked against `eval`.
-        let mut aig = Aig::default();
-        let mut lits: Vec<AigLit> = vec![AigLit::FALSE, AigLit::TRUE];
-        lits.extend((0..4).map(|_| aig.new_input()));
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
-        for _ in 0..500 {
-            let (a, b) = (lits[next(lits.len())], lits[next(lits.len())]);
-            let (a, b) = (if next(2) == 0 { a } else { !a }, if next(2) == 0 { b } else { !b });
-            let made = if next(3) == 0 { aig.xor(a, b) } else { aig.and(a, b) };
-            lits.push(made);
-        }
+        let (aig, lits) = random_circuit(0x9e37_79b9_7f4a_7c15, 500);
         for &l in &lits {
             for all in [false, true] {
                 assert_eq!(aig.value_at_corner(l, all), aig.eval(l, &|_| all), "{l:?} with every input {all}");
@@ -811,22 +817,7 @@ mod tests {
     fn three_valued_values_are_those_of_every_completion() {
         // Random circuits over four inputs, each literal under every partial assignment: a value
         // `eval3` fixes is the value `eval` gives under every assignment that agrees with it.
-        let mut aig = Aig::default();
-        let mut lits: Vec<AigLit> = vec![AigLit::FALSE, AigLit::TRUE];
-        lits.extend((0..4).map(|_| aig.new_input()));
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
-        for _ in 0..300 {
-            let (a, b) = (lits[next(lits.len())], lits[next(lits.len())]);
-            let (a, b) = (if next(2) == 0 { a } else { !a }, if next(2) == 0 { b } else { !b });
-            let made = if next(3) == 0 { aig.xor(a, b) } else { aig.and(a, b) };
-            lits.push(made);
-        }
+        let (mut aig, lits) = random_circuit(0x2545_f491_4f6c_dd1d, 300);
         let (mut fixed, mut open) = (0, 0);
         for known in 0..16u32 {
             for values in (0..16u32).filter(|v| v & !known == 0) {

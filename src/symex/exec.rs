@@ -36,6 +36,7 @@ use crate::libmodels::LibFn;
 use std::collections::{BTreeMap, HashSet};
 use std::rc::Rc;
 
+use super::initializer::{self, Initialize};
 use super::memory::{bv_to_bytes, bytes_to_bv, Byte, Escape, Layout, MemCtx, Memory, ObjId, ObjKind, Object};
 use super::semantics::{self, Repr, UbKind, Unsupported};
 use super::state::{Approx, Conjunct, Facts, Frame, InputKind, List, SymInput, SymState};
@@ -124,7 +125,7 @@ pub(crate) enum Value {
 
 /// An lvalue: address, type and bit-field position.
 #[derive(Clone, Debug)]
-struct Place {
+pub(super) struct Place {
     addr: Bv,
     ty: TypeId,
     bitfield: Option<(u32, u32)>,
@@ -924,53 +925,7 @@ impl<'w, 'a> Exec<'w, 'a> {
 
     fn init_var(&mut self, v: VarId, init: &Init) -> R<()> {
         let place = self.var_place(v)?;
-        match init {
-            Init::Expr(x) => self.init_place(&place, x),
-            Init::List(leaves) => {
-                for leaf in leaves {
-                    let mut p = place.clone();
-                    for step in &leaf.path {
-                        p = self.sub_place(&p, *step)?;
-                    }
-                    self.init_place(&p, &leaf.value)?;
-                }
-                Ok(())
-            }
-        }
-    }
-
-    /// Initializes `place` with `x` (a string literal for a character array copies its bytes).
-    fn init_place(&mut self, place: &Place, x: &Expr) -> R<()> {
-        if let (TypeKind::Array(_, _), ExprKind::Str(s)) = (self.types().kind(place.ty), &x.kind) {
-            let size = self.types().size_of(place.ty).unwrap_or(0) as usize;
-            let data = &self.w.prog.strings[s.idx()];
-            let bytes: Vec<Byte> = (0..size).map(|i| Byte::constant(data.get(i).copied().unwrap_or(0))).collect();
-            if !bytes.is_empty() {
-                self.write_bytes(&place.addr, &bytes)?;
-            }
-            return Ok(());
-        }
-        let v = self.rvalue(x)?;
-        self.write(place, v)
-    }
-
-    /// The sub-object `step` of the object at `place`.
-    fn sub_place(&mut self, place: &Place, step: InitStep) -> R<Place> {
-        let types = self.types();
-        match (step, types.kind(place.ty)) {
-            (InitStep::Index(i), TypeKind::Array(elem, _)) => {
-                let size = types.size_of(*elem).ok_or_else(|| Unsupported("array of incomplete type".into()))?;
-                let addr = self.offset_addr(&place.addr, i * size);
-                Ok(Place { addr, ty: *elem, bitfield: None })
-            }
-            (InitStep::Field(i), TypeKind::Record(r)) => {
-                let field = types.record(*r).fields.as_ref().and_then(|fs| fs.get(i)).cloned();
-                let field = field.ok_or_else(|| Unsupported("initializer of an incomplete struct".into()))?;
-                let addr = self.offset_addr(&place.addr, field.offset);
-                Ok(Place { addr, ty: field.ty, bitfield: field.bitfield })
-            }
-            _ => Err(Unsupported("initializer that does not fit its object".into())),
-        }
+        self.initialize(&place, init)
     }
 
     fn offset_addr(&mut self, addr: &Bv, off: u64) -> Bv {
@@ -1480,5 +1435,30 @@ impl<'w, 'a> Exec<'w, 'a> {
         }
         self.note_in_bounds(addr, bytes.len() as u64);
         Ok(())
+    }
+}
+
+impl Initialize for Exec<'_, '_> {
+    type Place = Place;
+    type Error = Unsupported;
+
+    /// The sub-object `step` of the object at `place`.
+    fn sub_place(&mut self, place: &Place, step: InitStep) -> R<Place> {
+        let sub = initializer::sub_object(self.types(), place.ty, step).map_err(|why| Unsupported(why.into()))?;
+        let addr = self.offset_addr(&place.addr, sub.offset);
+        Ok(Place { addr, ty: sub.ty, bitfield: sub.bitfield })
+    }
+
+    /// Initializes `place` with `x` (a string literal for a character array copies its bytes).
+    fn init_place(&mut self, place: &Place, x: &Expr) -> R<()> {
+        if let Some(data) = initializer::string_bytes(self.w.prog, place.ty, x) {
+            let bytes: Vec<Byte> = data.into_iter().map(Byte::constant).collect();
+            if !bytes.is_empty() {
+                self.write_bytes(&place.addr, &bytes)?;
+            }
+            return Ok(());
+        }
+        let v = self.rvalue(x)?;
+        self.write(place, v)
     }
 }

@@ -17,6 +17,7 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use super::exec::{Property, World};
 use super::explore::InputValue;
+use super::initializer::{self, Initialize};
 use super::memory::{Layout, ObjId};
 use super::semantics::UbKind;
 use super::state::{InputKind, PointerChoice};
@@ -113,14 +114,14 @@ struct CFrame {
 }
 
 #[derive(Clone, Debug)]
-struct Place {
+pub(super) struct Place {
     addr: u128,
     ty: TypeId,
     bitfield: Option<(u32, u32)>,
 }
 
 /// Why execution of an edge stopped the run.
-enum Stop {
+pub(super) enum Stop {
     End(ConcreteEnd),
 }
 
@@ -574,47 +575,7 @@ impl<'a> Interp<'a> {
 
     fn init_var(&mut self, v: VarId, init: &Init) -> R<()> {
         let place = self.var_place(v)?;
-        match init {
-            Init::Expr(x) => self.init_place(&place, x),
-            Init::List(leaves) => {
-                for leaf in leaves {
-                    let mut p = place.clone();
-                    for step in &leaf.path {
-                        p = self.sub_place(&p, *step)?;
-                    }
-                    self.init_place(&p, &leaf.value)?;
-                }
-                Ok(())
-            }
-        }
-    }
-
-    fn init_place(&mut self, place: &Place, x: &Expr) -> R<()> {
-        if let (TypeKind::Array(..), ExprKind::Str(s)) = (self.types().kind(place.ty), &x.kind) {
-            let size = self.types().size_of(place.ty).unwrap_or(0) as usize;
-            let data = &self.prog.strings[s.idx()];
-            let bytes: Vec<u8> = (0..size).map(|i| data.get(i).copied().unwrap_or(0)).collect();
-            return self.write_bytes(place.addr, &bytes);
-        }
-        let v = self.rvalue(x)?;
-        self.write(place, v)
-    }
-
-    fn sub_place(&mut self, place: &Place, step: InitStep) -> R<Place> {
-        let types = self.types();
-        match (step, types.kind(place.ty)) {
-            (InitStep::Index(i), TypeKind::Array(elem, _)) => {
-                let Some(size) = types.size_of(*elem) else { return unsupported("array of incomplete type") };
-                Ok(Place { addr: place.addr + (i * size) as u128, ty: *elem, bitfield: None })
-            }
-            (InitStep::Field(i), TypeKind::Record(r)) => {
-                let Some(f) = types.record(*r).fields.as_ref().and_then(|fs| fs.get(i)) else {
-                    return unsupported("initializer of an incomplete struct");
-                };
-                Ok(Place { addr: place.addr + f.offset as u128, ty: f.ty, bitfield: f.bitfield })
-            }
-            _ => unsupported("initializer that does not fit its object"),
-        }
+        self.initialize(&place, init)
     }
 
     // ----- library -----
@@ -1197,5 +1158,25 @@ impl<'a> Interp<'a> {
             Val::Bytes(b) => b,
         };
         self.write_bytes(p.addr, &bytes)
+    }
+}
+
+impl Initialize for Interp<'_> {
+    type Place = Place;
+    type Error = Stop;
+
+    fn sub_place(&mut self, place: &Place, step: InitStep) -> R<Place> {
+        match initializer::sub_object(self.types(), place.ty, step) {
+            Ok(sub) => Ok(Place { addr: place.addr + sub.offset as u128, ty: sub.ty, bitfield: sub.bitfield }),
+            Err(why) => unsupported(why),
+        }
+    }
+
+    fn init_place(&mut self, place: &Place, x: &Expr) -> R<()> {
+        if let Some(bytes) = initializer::string_bytes(self.prog, place.ty, x) {
+            return self.write_bytes(place.addr, &bytes);
+        }
+        let v = self.rvalue(x)?;
+        self.write(place, v)
     }
 }

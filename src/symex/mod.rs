@@ -40,6 +40,7 @@ mod cache;
 mod confirm;
 mod exec;
 mod explore;
+mod initializer;
 mod interp;
 pub mod memory;
 pub mod semantics;
