@@ -6,7 +6,7 @@
 //! over the leaves (`Initialize::initialize`). How an address is computed and a value stored stays
 //! each engine's own, so that the interpreter remains an independent check of the executor.
 
-use crate::cfront::ir::{Expr, ExprKind, Init, InitStep, Program};
+use crate::cfront::ir::{Expr, ExprKind, Init, InitStep, Program, VarId};
 use crate::cfront::types::{TypeId, TypeKind, Types};
 
 /// Where a sub-object lies in its object.
@@ -19,19 +19,29 @@ pub(super) struct SubObject {
     pub bitfield: Option<(u32, u32)>,
 }
 
-/// An engine that initializes objects: how it finds the place of a sub-object and stores a value
-/// there; the walk over an initializer's leaves (`initialize`) is the same for every engine.
+/// An engine that initializes objects: how it finds the place of a variable or of a sub-object and
+/// stores a value there; the walk over an initializer's leaves (`initialize`) is the same for every
+/// engine.
 pub(super) trait Initialize {
     /// Where an object is: its address (symbolic or concrete) and type.
     type Place: Clone;
     /// Why an initialization stops.
     type Error;
 
+    /// The place of variable `v`'s object.
+    fn var_place(&mut self, v: VarId) -> Result<Self::Place, Self::Error>;
+
     /// The place of sub-object `step` of the object at `place`.
     fn sub_place(&mut self, place: &Self::Place, step: InitStep) -> Result<Self::Place, Self::Error>;
 
     /// Initializes the object at `place` with `x`.
     fn init_place(&mut self, place: &Self::Place, x: &Expr) -> Result<(), Self::Error>;
+
+    /// Initializes the object of variable `v` with `init`.
+    fn init_var(&mut self, v: VarId, init: &Init) -> Result<(), Self::Error> {
+        let place = self.var_place(v)?;
+        self.initialize(&place, init)
+    }
 
     /// Initializes the object at `place` with `init`: with its expression, or with each leaf of its
     /// list in order, at the sub-object the leaf's path names.

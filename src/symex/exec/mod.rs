@@ -24,6 +24,7 @@ mod library;
 mod place;
 mod world;
 
+use super::initializer::Initialize;
 use super::memory::{Byte, ObjId};
 use super::semantics::{UbKind, Unsupported};
 use super::state::{Conjunct, Frame, List, SymState};

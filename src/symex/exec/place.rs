@@ -2,7 +2,7 @@
 //! (allocated on first use), and the initialization of a variable's object.
 
 use super::{alloc_var, Exec, R};
-use crate::cfront::ir::{Expr, ExprKind, Init, InitStep, VarId, VarKind};
+use crate::cfront::ir::{Expr, ExprKind, InitStep, VarId, VarKind};
 use crate::cfront::types::{TypeId, TypeKind};
 use crate::sat::{AigLit, Bv};
 use crate::symex::initializer::{self, Initialize};
@@ -18,27 +18,6 @@ pub(in crate::symex) struct Place {
 }
 
 impl Exec<'_, '_> {
-    /// The place of variable `v` (allocated on first use if no declaration was executed, e.g. after
-    /// a `goto` past it).
-    pub(super) fn var_place(&mut self, v: VarId) -> R<Place> {
-        let var = self.w.prog.var(v);
-        let global = matches!(var.kind, VarKind::Global | VarKind::StaticLocal(_));
-        let bound = if global { self.st.globals.get(&v).copied() } else { self.st.top().local(v) };
-        let id = match bound {
-            Some(id) => id,
-            None => {
-                let fill = if global && !var.is_extern { Byte::constant(0) } else { Byte::uninit() };
-                alloc_var(self.w, self.st, v, fill)?
-            }
-        };
-        Ok(Place { addr: self.w.layout.address_bv(id, 0), ty: var.ty, bitfield: None })
-    }
-
-    pub(super) fn init_var(&mut self, v: VarId, init: &Init) -> R<()> {
-        let place = self.var_place(v)?;
-        self.initialize(&place, init)
-    }
-
     /// The place `e` designates.
     pub(super) fn place(&mut self, e: &Expr) -> R<Place> {
         let types = self.types();
@@ -114,6 +93,22 @@ impl Exec<'_, '_> {
 impl Initialize for Exec<'_, '_> {
     type Place = Place;
     type Error = Unsupported;
+
+    /// The place of variable `v` (allocated on first use if no declaration was executed, e.g. after
+    /// a `goto` past it).
+    fn var_place(&mut self, v: VarId) -> R<Place> {
+        let var = self.w.prog.var(v);
+        let global = matches!(var.kind, VarKind::Global | VarKind::StaticLocal(_));
+        let bound = if global { self.st.globals.get(&v).copied() } else { self.st.top().local(v) };
+        let id = match bound {
+            Some(id) => id,
+            None => {
+                let fill = if global && !var.is_extern { Byte::constant(0) } else { Byte::uninit() };
+                alloc_var(self.w, self.st, v, fill)?
+            }
+        };
+        Ok(Place { addr: self.w.layout.address_bv(id, 0), ty: var.ty, bitfield: None })
+    }
 
     /// The sub-object `step` of the object at `place`.
     fn sub_place(&mut self, place: &Place, step: InitStep) -> R<Place> {
