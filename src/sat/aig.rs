@@ -193,6 +193,49 @@ impl fmt::Debug for AigLit {
     }
 }
 
+/// A truth value of the walks that evaluate an `Aig` (`Aig::eval_node`): `bool` for `eval`, and
+/// `Option<bool>` for the three-valued `eval3` (`None`: unknown).
+trait Truth: Copy {
+    /// The value of the constant node.
+    const FALSE: Self;
+
+    /// The value of an AND node from the values of its operands, each `None` while the walk has not
+    /// been there; `None` when an operand must be walked first (never when both have values).
+    fn and(a: Option<Self>, b: Option<Self>) -> Option<Self>;
+
+    /// The value of the complement, where `complement` holds.
+    fn complement(self, complement: bool) -> Self;
+}
+
+impl Truth for bool {
+    const FALSE: bool = false;
+
+    fn and(a: Option<bool>, b: Option<bool>) -> Option<bool> {
+        Some(a? && b?)
+    }
+
+    fn complement(self, complement: bool) -> bool {
+        self ^ complement
+    }
+}
+
+impl Truth for Option<bool> {
+    const FALSE: Option<bool> = Some(false);
+
+    /// False as soon as one operand is false, whatever the other.
+    fn and(a: Option<Option<bool>>, b: Option<Option<bool>>) -> Option<Option<bool>> {
+        match (a, b) {
+            (Some(Some(false)), _) | (_, Some(Some(false))) => Some(Some(false)),
+            (Some(x), Some(y)) => Some((x == Some(true) && y == Some(true)).then_some(true)),
+            _ => None,
+        }
+    }
+
+    fn complement(self, complement: bool) -> Option<bool> {
+        self.map(|v| v ^ complement)
+    }
+}
+
 impl Default for Aig {
     fn default() -> Aig {
         Aig {
@@ -411,50 +454,11 @@ impl Aig {
         let mut memo: FxHashMap<u32, bool> = FxHashMap::default();
         let mut stack = Vec::new();
         lits.iter()
-            .map(|&lit| self.eval_node(lit, input_value, &mut memo, &mut stack) ^ lit.is_complemented())
+            .map(|&lit| {
+                let value = self.eval_node(lit, input_value, usize::MAX, &mut memo, &mut stack);
+                value.expect("a walk without bound ends with a value") ^ lit.is_complemented()
+            })
             .collect()
-    }
-
-    /// The value of the node of `lit` (without its complement), by an explicit depth-first walk so that
-    /// deep graphs cannot overflow the call stack.
-    fn eval_node(
-        &self,
-        lit: AigLit,
-        input_value: &dyn Fn(AigInput) -> bool,
-        memo: &mut FxHashMap<u32, bool>,
-        stack: &mut Vec<u32>,
-    ) -> bool {
-        let root = lit.node_idx() as u32;
-        stack.push(root);
-        while let Some(&node_idx) = stack.last() {
-            if memo.contains_key(&node_idx) {
-                stack.pop();
-                continue;
-            }
-            let value = match self.node(AigLit(node_idx << 1)) {
-                AigNode::Const => false,
-                AigNode::Input(input) => input_value(input),
-                AigNode::And(a, b) => {
-                    let a_value = memo.get(&(a.node_idx() as u32)).map(|v| v ^ a.is_complemented());
-                    let b_value = memo.get(&(b.node_idx() as u32)).map(|v| v ^ b.is_complemented());
-                    match (a_value, b_value) {
-                        (Some(a_value), Some(b_value)) => a_value && b_value,
-                        _ => {
-                            if a_value.is_none() {
-                                stack.push(a.node_idx() as u32);
-                            }
-                            if b_value.is_none() {
-                                stack.push(b.node_idx() as u32);
-                            }
-                            continue;
-                        }
-                    }
-                }
-            };
-            memo.insert(node_idx, value);
-            stack.pop();
-        }
-        memo[&root]
     }
 
     /// The values of `lits` when only some inputs are known (`input_value(input)` is `None` for an
@@ -474,23 +478,30 @@ impl Aig {
     ) -> Option<Vec<bool>> {
         let mut memo: FxHashMap<u32, Option<bool>> = FxHashMap::default();
         let mut stack = Vec::new();
-        lits.iter().map(|&lit| self.eval3_lit(lit, input_value, max_nodes, &mut memo, &mut stack)).collect()
+        lits.iter()
+            .map(|&lit| match lit.as_const() {
+                Some(v) => Some(v),
+                None => self
+                    .eval_node(lit, input_value, max_nodes, &mut memo, &mut stack)?
+                    .map(|v| v ^ lit.is_complemented()),
+            })
+            .collect()
     }
 
-    /// The three-valued value of `lit` (see `eval3`), by an explicit depth-first walk; `memo` holds
-    /// the values of the nodes (without complement) evaluated so far.
-    fn eval3_lit(
+    /// The value of the node of `lit` (without its complement), two-valued or three-valued (see
+    /// `Truth`), by an explicit depth-first walk so that deep graphs cannot overflow the call stack;
+    /// `memo` holds the values of the nodes walked so far. `None` once more than `max_nodes` nodes
+    /// are in `memo`.
+    fn eval_node<V: Truth>(
         &self,
         lit: AigLit,
-        input_value: &dyn Fn(AigInput) -> Option<bool>,
+        input_value: &dyn Fn(AigInput) -> V,
         max_nodes: usize,
-        memo: &mut FxHashMap<u32, Option<bool>>,
+        memo: &mut FxHashMap<u32, V>,
         stack: &mut Vec<u32>,
-    ) -> Option<bool> {
-        if let Some(v) = lit.as_const() {
-            return Some(v);
-        }
-        stack.push(lit.node_idx() as u32);
+    ) -> Option<V> {
+        let root = lit.node_idx() as u32;
+        stack.push(root);
         while let Some(&node_idx) = stack.last() {
             if memo.contains_key(&node_idx) {
                 stack.pop();
@@ -500,19 +511,18 @@ impl Aig {
                 return None;
             }
             let value = match self.node(AigLit(node_idx << 1)) {
-                AigNode::Const => Some(false),
+                AigNode::Const => V::FALSE,
                 AigNode::Input(input) => input_value(input),
                 AigNode::And(a, b) => {
-                    // An operand's value if the walk has been there: `Some(None)` is unknown.
-                    let seen = |x: AigLit| memo.get(&(x.node_idx() as u32)).map(|v| v.map(|v| v ^ x.is_complemented()));
-                    match (seen(a), seen(b)) {
-                        (Some(Some(false)), _) | (_, Some(Some(false))) => Some(false),
-                        (Some(x), Some(y)) => (x == Some(true) && y == Some(true)).then_some(true),
-                        (a_seen, b_seen) => {
-                            if a_seen.is_none() {
+                    let seen = |x: AigLit| memo.get(&(x.node_idx() as u32)).map(|&v| v.complement(x.is_complemented()));
+                    let (a_value, b_value) = (seen(a), seen(b));
+                    match V::and(a_value, b_value) {
+                        Some(value) => value,
+                        None => {
+                            if a_value.is_none() {
                                 stack.push(a.node_idx() as u32);
                             }
-                            if b_seen.is_none() {
+                            if b_value.is_none() {
                                 stack.push(b.node_idx() as u32);
                             }
                             continue;
@@ -523,7 +533,7 @@ impl Aig {
             memo.insert(node_idx, value);
             stack.pop();
         }
-        memo[&(lit.node_idx() as u32)].map(|v| v ^ lit.is_complemented())
+        Some(memo[&root])
     }
 
     fn push(&mut self, node: Node) -> u32 {
