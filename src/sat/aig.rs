@@ -193,6 +193,49 @@ impl fmt::Debug for AigLit {
     }
 }
 
+/// A truth value of the walks that evaluate an `Aig` (`Aig::eval_node`): `bool` for `eval`, and
+/// `Option<bool>` for the three-valued `eval3` (`None`: unknown).
+trait Truth: Copy {
+    /// The value of the constant node.
+    const FALSE: Self;
+
+    /// The value of an AND node from the values of its operands, each `None` while the walk has not
+    /// been there; `None` when an operand must be walked first (never when both have values).
+    fn and(a: Option<Self>, b: Option<Self>) -> Option<Self>;
+
+    /// The value of the complement, where `complement` holds.
+    fn complement(self, complement: bool) -> Self;
+}
+
+impl Truth for bool {
+    const FALSE: bool = false;
+
+    fn and(a: Option<bool>, b: Option<bool>) -> Option<bool> {
+        Some(a? && b?)
+    }
+
+    fn complement(self, complement: bool) -> bool {
+        self ^ complement
+    }
+}
+
+impl Truth for Option<bool> {
+    const FALSE: Option<bool> = Some(false);
+
+    /// False as soon as one operand is false, whatever the other.
+    fn and(a: Option<Option<bool>>, b: Option<Option<bool>>) -> Option<Option<bool>> {
+        match (a, b) {
+            (Some(Some(false)), _) | (_, Some(Some(false))) => Some(Some(false)),
+            (Some(x), Some(y)) => Some((x == Some(true) && y == Some(true)).then_some(true)),
+            _ => None,
+        }
+    }
+
+    fn complement(self, complement: bool) -> Option<bool> {
+        self.map(|v| v ^ complement)
+    }
+}
+
 impl Default for Aig {
     fn default() -> Aig {
         Aig {
@@ -411,19 +454,52 @@ impl Aig {
         let mut memo: FxHashMap<u32, bool> = FxHashMap::default();
         let mut stack = Vec::new();
         lits.iter()
-            .map(|&lit| self.eval_node(lit, input_value, &mut memo, &mut stack) ^ lit.is_complemented())
+            .map(|&lit| {
+                let value = self.eval_node(lit, input_value, usize::MAX, &mut memo, &mut stack);
+                value.expect("a walk without bound ends with a value") ^ lit.is_complemented()
+            })
             .collect()
     }
 
-    /// The value of the node of `lit` (without its complement), by an explicit depth-first walk so that
-    /// deep graphs cannot overflow the call stack.
-    fn eval_node(
+    /// The values of `lits` when only some inputs are known (`input_value(input)` is `None` for an
+    /// unknown one), if the known inputs fix every one of them; `None` if one of them depends on an
+    /// unknown input, or once the walk has evaluated more than `max_nodes` nodes.
+    ///
+    /// Three-valued (Kleene) evaluation: an AND is false when an operand is false, whatever the
+    /// other (whose cone is then not walked), true when both are true, and unknown otherwise. A value
+    /// it fixes is the one `eval` gives under every assignment that agrees with the known inputs.
+    /// Visits only the cones of `lits`, each node once, in the order of `lits`, and stops at the
+    /// first literal not fixed.
+    pub fn eval3(
+        &self,
+        lits: &[AigLit],
+        input_value: &dyn Fn(AigInput) -> Option<bool>,
+        max_nodes: usize,
+    ) -> Option<Vec<bool>> {
+        let mut memo: FxHashMap<u32, Option<bool>> = FxHashMap::default();
+        let mut stack = Vec::new();
+        lits.iter()
+            .map(|&lit| match lit.as_const() {
+                Some(v) => Some(v),
+                None => self
+                    .eval_node(lit, input_value, max_nodes, &mut memo, &mut stack)?
+                    .map(|v| v ^ lit.is_complemented()),
+            })
+            .collect()
+    }
+
+    /// The value of the node of `lit` (without its complement), two-valued or three-valued (see
+    /// `Truth`), by an explicit depth-first walk so that deep graphs cannot overflow the call stack;
+    /// `memo` holds the values of the nodes walked so far. `None` once more than `max_nodes` nodes
+    /// are in `memo`.
+    fn eval_node<V: Truth>(
         &self,
         lit: AigLit,
-        input_value: &dyn Fn(AigInput) -> bool,
-        memo: &mut FxHashMap<u32, bool>,
+        input_value: &dyn Fn(AigInput) -> V,
+        max_nodes: usize,
+        memo: &mut FxHashMap<u32, V>,
         stack: &mut Vec<u32>,
-    ) -> bool {
+    ) -> Option<V> {
         let root = lit.node_idx() as u32;
         stack.push(root);
         while let Some(&node_idx) = stack.last() {
@@ -431,15 +507,18 @@ impl Aig {
                 stack.pop();
                 continue;
             }
+            if memo.len() > max_nodes {
+                return None;
+            }
             let value = match self.node(AigLit(node_idx << 1)) {
-                AigNode::Const => false,
+                AigNode::Const => V::FALSE,
                 AigNode::Input(input) => input_value(input),
                 AigNode::And(a, b) => {
-                    let a_value = memo.get(&(a.node_idx() as u32)).map(|v| v ^ a.is_complemented());
-                    let b_value = memo.get(&(b.node_idx() as u32)).map(|v| v ^ b.is_complemented());
-                    match (a_value, b_value) {
-                        (Some(a_value), Some(b_value)) => a_value && b_value,
-                        _ => {
+                    let seen = |x: AigLit| memo.get(&(x.node_idx() as u32)).map(|&v| v.complement(x.is_complemented()));
+                    let (a_value, b_value) = (seen(a), seen(b));
+                    match V::and(a_value, b_value) {
+                        Some(value) => value,
+                        None => {
                             if a_value.is_none() {
                                 stack.push(a.node_idx() as u32);
                             }
@@ -454,7 +533,7 @@ impl Aig {
             memo.insert(node_idx, value);
             stack.pop();
         }
-        memo[&root]
+        Some(memo[&root])
     }
 
     fn push(&mut self, node: Node) -> u32 {
@@ -654,6 +733,27 @@ mod tests {
         }
     }
 
+    /// A random circuit over four inputs: the constants, the inputs and `n` more literals, each an
+    /// AND or XOR of two earlier ones (possibly complemented), drawn from `seed`.
+    fn random_circuit(mut seed: u64, n: usize) -> (Aig, Vec<AigLit>) {
+        let mut aig = Aig::default();
+        let mut lits: Vec<AigLit> = vec![AigLit::FALSE, AigLit::TRUE];
+        lits.extend((0..4).map(|_| aig.new_input()));
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for _ in 0..n {
+            let (a, b) = (lits[next(lits.len())], lits[next(lits.len())]);
+            let (a, b) = (if next(2) == 0 { a } else { !a }, if next(2) == 0 { b } else { !b });
+            let made = if next(3) == 0 { aig.xor(a, b) } else { aig.and(a, b) };
+            lits.push(made);
+        }
+        (aig, lits)
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(512))]
         #[test]
@@ -714,28 +814,50 @@ mod tests {
     #[test]
     fn the_values_with_all_inputs_alike_are_those_a_walk_computes() {
         // Random circuits over four inputs, each node checked against `eval`.
-        let mut aig = Aig::default();
-        let mut lits: Vec<AigLit> = vec![AigLit::FALSE, AigLit::TRUE];
-        lits.extend((0..4).map(|_| aig.new_input()));
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
-        for _ in 0..500 {
-            let (a, b) = (lits[next(lits.len())], lits[next(lits.len())]);
-            let (a, b) = (if next(2) == 0 { a } else { !a }, if next(2) == 0 { b } else { !b });
-            let made = if next(3) == 0 { aig.xor(a, b) } else { aig.and(a, b) };
-            lits.push(made);
-        }
+        let (aig, lits) = random_circuit(0x9e37_79b9_7f4a_7c15, 500);
         for &l in &lits {
             for all in [false, true] {
                 assert_eq!(aig.value_at_corner(l, all), aig.eval(l, &|_| all), "{l:?} with every input {all}");
                 assert_eq!(aig.value_at_corner(!l, all), !aig.eval(l, &|_| all));
             }
         }
+    }
+
+    #[test]
+    fn three_valued_values_are_those_of_every_completion() {
+        // Random circuits over four inputs, each literal under every partial assignment: a value
+        // `eval3` fixes is the value `eval` gives under every assignment that agrees with it.
+        let (mut aig, lits) = random_circuit(0x2545_f491_4f6c_dd1d, 300);
+        let (mut fixed, mut open) = (0, 0);
+        for known in 0..16u32 {
+            for values in (0..16u32).filter(|v| v & !known == 0) {
+                let partial = |input: AigInput| (known >> input.0 & 1 == 1).then_some(values >> input.0 & 1 == 1);
+                for &l in &lits {
+                    let Some(got) = aig.eval3(&[l], &partial, usize::MAX) else {
+                        open += 1;
+                        continue;
+                    };
+                    fixed += 1;
+                    for rest in (0..16u32).filter(|r| r & known == 0) {
+                        let bits = values | rest;
+                        assert_eq!(got, vec![aig.eval(l, &|input| bits >> input.0 & 1 == 1)], "{l:?} under {bits:04b}");
+                    }
+                }
+            }
+        }
+        // Every input known: the two-valued values, all literals in one walk.
+        for bits in 0..16u32 {
+            let value = |input: AigInput| bits >> input.0 & 1 == 1;
+            assert_eq!(aig.eval3(&lits, &|input| Some(value(input)), usize::MAX), Some(aig.eval_many(&lits, &value)));
+        }
+        assert!(fixed > 0 && open > 0, "both outcomes occur ({fixed} fixed, {open} open)");
+        // A false operand fixes an AND whatever the other; a walk past its bound gives up.
+        let (x, y) = (aig.input_lit(AigInput(0)), aig.input_lit(AigInput(1)));
+        let xy = aig.and(x, y);
+        assert_eq!(aig.eval3(&[xy], &|input| (input.0 == 1).then_some(false), usize::MAX), Some(vec![false]));
+        assert_eq!(aig.eval3(&[xy], &|input| (input.0 == 1).then_some(true), usize::MAX), None);
+        assert_eq!(aig.eval3(&[xy], &|_| Some(true), 0), None);
+        assert_eq!(aig.eval3(&[AigLit::TRUE, x], &|_| Some(false), 0), Some(vec![true, false]));
     }
 
     #[test]

@@ -35,15 +35,22 @@
 //! heap blocks) are reused: a loop that calls a function does not run out of ids, and equal program
 //! states get equal ids.
 //!
+//! This file holds the objects, their storage and the accesses; `layout` the address layout, and
+//! `escape` what functions without body may write (the objects they reach, stale bytes).
+//!
 //! Invariant: an object's byte vector never changes length; its id is fixed until it is freed.
 
-use std::collections::BTreeMap;
+mod escape;
+mod layout;
+
 use std::rc::Rc;
 
 use super::semantics::Unsupported;
 use crate::cfront::ir::{FuncId, VarId};
-use crate::cfront::types::DataModel;
 use crate::sat::{Aig, AigLit, Bv};
+
+pub use escape::{Escape, Stale};
+pub use layout::Layout;
 
 /// An object id: the high bits of an address.
 pub type ObjId = u32;
@@ -55,41 +62,9 @@ const MAX_SYMBOLIC_EXPANSION: u64 = 1 << 16;
 /// The most objects a symbolic object id may resolve to.
 pub const MAX_TARGETS: usize = 16;
 
-/// How `Memory::escape` bounded the objects a function without body can reach.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Escape {
-    /// Every pointer's objects are known.
-    Bounded,
-    /// Some pointer is an unknown value (its object id is arbitrary input bits): taken as an
-    /// unknown pointer, which reaches no object of the path (null or fresh memory).
-    Unknown,
-    /// Some pointer may denote too many objects: any object may have been reached.
-    Unbounded,
-}
-
-impl Escape {
-    /// The weaker of two bounds.
-    fn and(self, other: Escape) -> Escape {
-        match (self, other) {
-            (Escape::Unbounded, _) | (_, Escape::Unbounded) => Escape::Unbounded,
-            (Escape::Unknown, _) | (_, Escape::Unknown) => Escape::Unknown,
-            _ => Escape::Bounded,
-        }
-    }
-}
-
 /// One byte of memory: eight literals, least significant first, or the mark "never written".
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Byte(pub [AigLit; 8]);
-
-/// How addresses split into object id and offset.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Layout {
-    /// Width of a pointer.
-    pub ptr_bits: u32,
-    /// Width of the offset part.
-    pub off_bits: u32,
-}
 
 /// What an object stands for.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -136,15 +111,6 @@ pub struct Object {
     /// would find nothing new.
     scanned: bool,
     store: Store,
-}
-
-/// Stale bytes: a mask per chunk (bit `i` for byte `i`), the chunks not listed all stale or not.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Stale {
-    /// Whether the bytes of chunks not listed are stale.
-    pub default: bool,
-    /// Masks of the chunks listed, by chunk index.
-    pub chunks: BTreeMap<u64, u64>,
 }
 
 /// Copy-on-write chunks of bytes, with a default for chunks never written.
@@ -283,79 +249,6 @@ pub fn bv_to_bytes(bv: &Bv) -> Vec<Byte> {
     (0..bv.width() / 8).map(|i| Byte::of(bv, i)).collect()
 }
 
-impl Layout {
-    /// The layout for data model `dm`.
-    pub fn for_model(dm: DataModel) -> Layout {
-        match dm {
-            DataModel::Ilp32 => Layout { ptr_bits: 32, off_bits: 20 },
-            DataModel::Lp64 => Layout { ptr_bits: 64, off_bits: 40 },
-        }
-    }
-
-    /// Width of the object-id part.
-    pub fn obj_bits(self) -> u32 {
-        self.ptr_bits - self.off_bits
-    }
-
-    /// How many object ids objects may take (id 0 included): all of them, or under LP64 the lower
-    /// half, the upper half being wild (`wild_bit`).
-    pub fn max_objects(self) -> u64 {
-        1 << (self.obj_bits() - self.wild_bit().is_some() as u32)
-    }
-
-    /// Under LP64, the id bit of the address's most significant bit: addresses with it set hold no
-    /// object, as x86-64 user space holds none above 2^47. They are where *wild* pointers point
-    /// (`alias_address_bv`): the address of an offset of fresh memory plus 2^63, which the replay
-    /// harness makes as the same sum over the block's real address. Reads and writes there are
-    /// invalid, in the executor as on the machine, and adding 2^63 (CIL's `container_of` with a
-    /// wrapped offset, say) leads back into the memory, on both.
-    pub fn wild_bit(self) -> Option<u32> {
-        (self.ptr_bits == 64).then(|| self.obj_bits() - 1)
-    }
-
-    /// The address of offset `off` of object `obj`, plus 2^63 where `wild` holds (LP64 only, see
-    /// `wild_bit`; under ILP32 `wild` is ignored): what an unknown pointer read from fresh memory
-    /// `obj` is when it aliases that memory.
-    pub fn alias_address_bv(self, obj: ObjId, off: &Bv, wild: AigLit) -> Bv {
-        let mut id = Bv::constant(obj as u128, self.obj_bits()).bits().to_vec();
-        if let Some(bit) = self.wild_bit() {
-            id[bit as usize] = wild;
-        }
-        Bv::from_bits(id).concat(off)
-    }
-
-    /// The largest object size.
-    pub fn max_size(self) -> u64 {
-        1 << self.off_bits
-    }
-
-    /// Where an unknown pointer points in its fresh (`Lazy`) object: the middle, so that the
-    /// `container_of` idiom (subtracting a member's offset) stays inside the object.
-    pub fn lazy_offset(self) -> u64 {
-        1 << (self.off_bits - 1)
-    }
-
-    /// The address of byte `off` of object `obj`.
-    pub fn address(self, obj: ObjId, off: u64) -> u128 {
-        ((obj as u128) << self.off_bits) | off as u128
-    }
-
-    /// The address of byte `off` of object `obj` as a constant bit-vector.
-    pub fn address_bv(self, obj: ObjId, off: u64) -> Bv {
-        Bv::constant(self.address(obj, off), self.ptr_bits)
-    }
-
-    /// Object id and offset of the address `addr`.
-    pub fn split(self, addr: &Bv) -> (Bv, Bv) {
-        (addr.extract(self.ptr_bits - 1, self.off_bits), addr.extract(self.off_bits - 1, 0))
-    }
-
-    /// Object id and offset of a concrete address.
-    pub fn split_const(self, addr: u128) -> (ObjId, u64) {
-        ((addr >> self.off_bits) as ObjId, (addr & ((1u128 << self.off_bits) - 1)) as u64)
-    }
-}
-
 impl Object {
     /// A new object of `size` bytes, every byte `fill` (zero or never written).
     pub fn new(size: u64, kind: ObjKind, alloc: u32, fill: Byte) -> Object {
@@ -397,66 +290,6 @@ impl Object {
             *mask &= !(1u64 << (off % CHUNK));
         }
         self.store.get_mut(off / CHUNK, self.size)[(off % CHUNK) as usize] = b;
-    }
-
-    /// Marks every byte that holds a value as stale (a function without body may have written it).
-    fn make_stale(&mut self) {
-        let default = !self.store.default.is_uninit();
-        let chunks = self
-            .store
-            .chunks
-            .iter()
-            .map(|&(ci, ref c)| {
-                (ci, c.iter().enumerate().filter(|(_, b)| !b.is_uninit()).fold(0u64, |m, (i, _)| m | 1 << i))
-            })
-            .collect();
-        self.stale = Some(Rc::new(Stale { default, chunks }));
-    }
-
-    /// Makes the stale bytes in `range` (`None`: all) never written, so that reads give fresh
-    /// values: what a function without body may have written there.
-    fn forget_stale(&mut self, range: Option<(u64, u64)>) {
-        let Some(stale) = self.stale.clone() else { return };
-        match range {
-            Some((off, n)) => {
-                let stale: Vec<u64> =
-                    (off..off.saturating_add(n).min(self.size)).filter(|&k| self.any_stale(Some((k, 1)))).collect();
-                for k in stale {
-                    self.set_byte(k, Byte::uninit());
-                }
-            }
-            None => {
-                // Chunks without a mask are the chunks not stored (see `make_stale`).
-                if stale.default {
-                    self.store.default = Byte::uninit();
-                }
-                let size = self.size;
-                for (&ci, &mask) in &stale.chunks {
-                    for i in (0..CHUNK).filter(|&i| mask >> i & 1 == 1 && ci * CHUNK + i < size) {
-                        self.set_byte(ci * CHUNK + i, Byte::uninit());
-                    }
-                }
-                self.stale = None;
-                self.scanned = false;
-            }
-        }
-    }
-
-    /// The stale bytes, if any.
-    pub fn stale(&self) -> Option<&Stale> {
-        self.stale.as_deref()
-    }
-
-    /// Whether a byte among `off..off + n` is stale (`None`: any byte of the object).
-    pub fn any_stale(&self, range: Option<(u64, u64)>) -> bool {
-        let Some(stale) = &self.stale else { return false };
-        let Some((off, n)) = range else {
-            return stale.default || stale.chunks.values().any(|&m| m != 0);
-        };
-        (off..off + n).any(|k| {
-            let mask = stale.chunks.get(&(k / CHUNK)).copied().unwrap_or(if stale.default { u64::MAX } else { 0 });
-            mask >> (k % CHUNK) & 1 == 1
-        })
     }
 
     /// Whether the object can be written (not a function or string literal).
@@ -696,106 +529,6 @@ impl Memory {
         Ok(invalid)
     }
 
-    /// Marks as escaped the objects the pointer values `roots` may point to and, transitively, the
-    /// objects that pointers stored in escaped objects may point to: what a function without body
-    /// that receives `roots` can write (it may also keep pointers it received before, so objects
-    /// escaped earlier are scanned again). A stored pointer is a value of pointer width at an
-    /// aligned offset. Returns how the objects were bounded (`Escape`); when they could not be,
-    /// nothing is marked.
-    pub fn escape(&mut self, aig: &Aig, roots: &[Bv]) -> Escape {
-        let mut work: Vec<ObjId> = Vec::new();
-        let mut res = Escape::Bounded;
-        for r in roots {
-            res = res.and(self.pointees(aig, r, &mut work));
-        }
-        work.extend(self.objects().filter(|(_, o)| o.escaped).map(|(id, _)| id));
-        let mut reached: Vec<ObjId> = Vec::new();
-        let mut seen = std::collections::HashSet::new();
-        let width = (self.layout.ptr_bits / 8) as u64;
-        while let Some(id) = work.pop() {
-            if res == Escape::Unbounded {
-                return res;
-            }
-            if !seen.insert(id) {
-                continue;
-            }
-            let Some(o) = self.get(id) else { continue };
-            if !o.is_writable() || o.scanned {
-                // An object scanned before and not written since: its bytes are stale and what
-                // its pointers reach escaped then.
-                continue;
-            }
-            reached.push(id);
-            let (_, written) = o.written();
-            let mut window: Vec<Byte> = Vec::with_capacity(width as usize);
-            let mut stored: Vec<Bv> = Vec::new();
-            for (off, b) in written {
-                if off % width == 0 {
-                    window.clear();
-                }
-                window.push(b);
-                if window.len() as u64 == width && window.iter().all(|b| !b.is_uninit()) {
-                    stored.push(bytes_to_bv(&window));
-                }
-            }
-            for v in &stored {
-                res = res.and(self.pointees(aig, v, &mut work));
-            }
-        }
-        if res == Escape::Unbounded {
-            return res;
-        }
-        for id in reached {
-            let o = self.get_mut(id).expect("live");
-            o.escaped = true;
-            o.make_stale();
-            o.scanned = true;
-        }
-        res
-    }
-
-    /// Adds to `out` the live objects the value `v` may point to, judged by its structure alone: a
-    /// constant, or a choice among addresses (an object id that depends on at most 6 inputs,
-    /// `small_value_set`). An object id whose bits are constants and inputs of their own (more
-    /// than a choice among `MAX_TARGETS` objects would need) is data no address flowed into: as a
-    /// pointer, an unknown pointer.
-    fn pointees(&self, aig: &Aig, v: &Bv, out: &mut Vec<ObjId>) -> Escape {
-        let (obj, _) = self.layout.split(v);
-        let live = |id: u128| id != 0 && self.get(id as ObjId).is_some();
-        if let Some(id) = obj.as_const() {
-            if live(id) {
-                out.push(id as ObjId);
-            }
-            return Escape::Bounded;
-        }
-        let mut inputs = std::collections::HashSet::new();
-        let data = obj
-            .bits()
-            .iter()
-            .all(|b| b.is_const() || matches!(aig.node(*b), crate::sat::AigNode::Input(i) if inputs.insert(i.0)));
-        if data && inputs.len() > MAX_TARGETS.ilog2() as usize {
-            return Escape::Unknown;
-        }
-        // (At every call of a function without body: enumerating more inputs than
-        // `small_value_set` does, 10, made kbtab's search 2.6 times slower.)
-        if let Some(values) = small_value_set(aig, &obj) {
-            let cands: Vec<ObjId> = values.into_iter().filter(|&v| live(v)).map(|v| v as ObjId).collect();
-            if cands.len() <= MAX_TARGETS {
-                out.extend(cands);
-                return Escape::Bounded;
-            }
-        }
-        Escape::Unbounded
-    }
-
-    /// Reports an access to stale bytes of object `id` in `range` (`None`: anywhere) to `ctx`, and
-    /// forgets them if it says so.
-    pub fn check_stale(&mut self, ctx: &mut dyn MemCtx, id: ObjId, range: Option<(u64, u64)>) {
-        if self.get(id).is_some_and(|o| o.any_stale(range)) && ctx.read_stale() {
-            self.get_mut(id).expect("live").forget_stale(range);
-        }
-    }
-
     /// Byte `off` of object `id`, created fresh (and stored) if never written.
     pub fn materialize(&mut self, ctx: &mut dyn MemCtx, id: ObjId, off: u64) -> Byte {
         let obj = self.get(id).expect("materialize in a live object");
@@ -1008,214 +741,4 @@ fn candidate_offsets(off: &Bv, size: u64, n: u64) -> Result<Vec<u64>, Unsupporte
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A context without path condition: fresh bytes are new inputs, and `possible_values` is not
-    /// needed by these tests. Counts reads of stale bytes and forgets them if `havoc`.
-    struct Ctx {
-        aig: Aig,
-        fresh: Vec<(u32, u64)>,
-        stale_reads: u32,
-        havoc: bool,
-    }
-
-    impl MemCtx for Ctx {
-        fn aig(&mut self) -> &mut Aig {
-            &mut self.aig
-        }
-        fn fresh_byte(&mut self, alloc: u32, offset: u64) -> Byte {
-            self.fresh.push((alloc, offset));
-            Byte::of(&Bv::input(&mut self.aig, 8), 0)
-        }
-        fn possible_values(&mut self, _bv: &Bv, _max: usize) -> Option<Vec<u128>> {
-            None
-        }
-        fn read_stale(&mut self) -> bool {
-            self.stale_reads += 1;
-            self.havoc
-        }
-    }
-
-    fn setup() -> (Memory, Ctx, Layout) {
-        let layout = Layout::for_model(DataModel::Ilp32);
-        (Memory::new(layout, 1), Ctx { aig: Aig::default(), fresh: vec![], stale_reads: 0, havoc: false }, layout)
-    }
-
-    fn word(v: u32) -> Vec<Byte> {
-        bv_to_bytes(&Bv::constant(v as u128, 32))
-    }
-
-    #[test]
-    fn concrete_reads_and_writes() {
-        let (mut mem, mut ctx, l) = setup();
-        let a = mem.alloc(Object::new(16, ObjKind::Heap, 0, Byte::constant(0))).unwrap();
-        assert_eq!(a, 1);
-        let inv = mem.write(&mut ctx, &l.address_bv(a, 4), &word(0xdead_beef), AigLit::TRUE).unwrap();
-        assert_eq!(inv, AigLit::FALSE);
-        let (bytes, inv) = mem.read(&mut ctx, &l.address_bv(a, 4), 4).unwrap();
-        assert_eq!((bytes_to_bv(&bytes).as_const(), inv), (Some(0xdead_beef), AigLit::FALSE));
-        // Little-endian: the byte at offset 4 is the low byte.
-        let (bytes, _) = mem.read(&mut ctx, &l.address_bv(a, 4), 1).unwrap();
-        assert_eq!(bytes[0].as_const(), Some(0xef));
-        // Past the end, and null.
-        let (_, inv) = mem.read(&mut ctx, &l.address_bv(a, 14), 4).unwrap();
-        assert_eq!(inv, AigLit::TRUE);
-        let (_, inv) = mem.read(&mut ctx, &Bv::zero(32), 4).unwrap();
-        assert_eq!(inv, AigLit::TRUE);
-        assert_eq!(ctx.aig.n_ands(), 0);
-    }
-
-    #[test]
-    fn never_written_bytes_are_fresh_once() {
-        let (mut mem, mut ctx, l) = setup();
-        let a = mem.alloc(Object::new(4, ObjKind::Heap, 7, Byte::uninit())).unwrap();
-        let (x, _) = mem.read(&mut ctx, &l.address_bv(a, 0), 4).unwrap();
-        let (y, _) = mem.read(&mut ctx, &l.address_bv(a, 0), 4).unwrap();
-        assert_eq!(x, y, "the second read sees the bytes the first one created");
-        assert_eq!(ctx.fresh, vec![(7, 0), (7, 1), (7, 2), (7, 3)]);
-    }
-
-    #[test]
-    fn symbolic_offset_selects_among_elements() {
-        let (mut mem, mut ctx, l) = setup();
-        let a = mem.alloc(Object::new(12, ObjKind::Heap, 0, Byte::constant(0))).unwrap();
-        for i in 0..3u32 {
-            mem.write(&mut ctx, &l.address_bv(a, 4 * i as u64), &word(10 + i), AigLit::TRUE).unwrap();
-        }
-        // addr = &a[0] + 4*i for a symbolic 2-bit i.
-        let i = Bv::input(&mut ctx.aig, 2).zext(32);
-        let four_i = i.shl(&mut ctx.aig, &Bv::constant(2, 32));
-        let addr = l.address_bv(a, 0).add(&mut ctx.aig, &four_i);
-        let (bytes, inv) = mem.read(&mut ctx, &addr, 4).unwrap();
-        let v = bytes_to_bv(&bytes);
-        for iv in 0..4u128 {
-            let val = v.eval(&ctx.aig, &|inp| (iv >> inp.idx()) & 1 == 1);
-            let bad = ctx.aig.eval(inv, &|inp| (iv >> inp.idx()) & 1 == 1);
-            assert_eq!(bad, iv == 3, "i = {iv}");
-            if iv < 3 {
-                assert_eq!(val, 10 + iv);
-            }
-        }
-        // A symbolic write to a[i] changes exactly the selected element.
-        mem.write(&mut ctx, &addr, &word(99), AigLit::TRUE).unwrap();
-        for k in 0..3u64 {
-            let (bytes, _) = mem.read(&mut ctx, &l.address_bv(a, 4 * k), 4).unwrap();
-            let v = bytes_to_bv(&bytes);
-            for iv in 0..3u128 {
-                let val = v.eval(&ctx.aig, &|inp| (iv >> inp.idx()) & 1 == 1);
-                assert_eq!(val, if iv == k as u128 { 99 } else { 10 + k as u128 });
-            }
-        }
-    }
-
-    #[test]
-    fn pointer_to_one_of_two_objects() {
-        let (mut mem, mut ctx, l) = setup();
-        let a = mem.alloc(Object::new(4, ObjKind::Heap, 0, Byte::constant(0))).unwrap();
-        let b = mem.alloc(Object::new(4, ObjKind::Heap, 1, Byte::constant(0))).unwrap();
-        mem.write(&mut ctx, &l.address_bv(a, 0), &word(1), AigLit::TRUE).unwrap();
-        mem.write(&mut ctx, &l.address_bv(b, 0), &word(2), AigLit::TRUE).unwrap();
-        let c = ctx.aig.new_input();
-        let p = Bv::ite(&mut ctx.aig, c, &l.address_bv(a, 0), &l.address_bv(b, 0));
-        let (bytes, inv) = mem.read(&mut ctx, &p, 4).unwrap();
-        assert_eq!(inv, AigLit::FALSE);
-        let v = bytes_to_bv(&bytes);
-        assert_eq!(v.eval(&ctx.aig, &|_| true), 1);
-        assert_eq!(v.eval(&ctx.aig, &|_| false), 2);
-        // p = c ? &a : NULL is invalid exactly when !c.
-        let q = Bv::ite(&mut ctx.aig, c, &l.address_bv(a, 0), &Bv::zero(32));
-        let (_, inv) = mem.read(&mut ctx, &q, 4).unwrap();
-        assert_eq!(inv, !c);
-    }
-
-    #[test]
-    fn ids_are_reused_lowest_first() {
-        let (mut mem, _, _) = setup();
-        let ids: Vec<_> =
-            (0..3).map(|i| mem.alloc(Object::new(1, ObjKind::Heap, i, Byte::uninit())).unwrap()).collect();
-        assert_eq!(ids, vec![1, 2, 3]);
-        mem.free(2);
-        assert_eq!(mem.alloc(Object::new(1, ObjKind::Heap, 9, Byte::uninit())).unwrap(), 2);
-        assert_eq!(mem.alloc(Object::new(1, ObjKind::Heap, 9, Byte::uninit())).unwrap(), 4);
-    }
-
-    #[test]
-    fn clones_share_until_written() {
-        let (mut mem, mut ctx, l) = setup();
-        let a = mem.alloc(Object::new(256, ObjKind::Heap, 0, Byte::constant(0))).unwrap();
-        let copy = mem.clone();
-        assert!(mem.shares(&copy, a));
-        mem.write(&mut ctx, &l.address_bv(a, 200), &word(5), AigLit::TRUE).unwrap();
-        assert!(!mem.shares(&copy, a));
-        let (bytes, _) = copy.clone().read(&mut ctx, &l.address_bv(a, 200), 4).unwrap();
-        assert_eq!(bytes_to_bv(&bytes).as_const(), Some(0));
-    }
-
-    #[test]
-    fn escape_reaches_through_stored_pointers_and_stale_bytes_are_reported_until_written() {
-        let (mut mem, mut ctx, l) = setup();
-        let a = mem.alloc(Object::new(8, ObjKind::Heap, 0, Byte::constant(0))).unwrap();
-        let b = mem.alloc(Object::new(4, ObjKind::Heap, 1, Byte::constant(0))).unwrap();
-        let c = mem.alloc(Object::new(4, ObjKind::Heap, 2, Byte::constant(0))).unwrap();
-        let u = mem.alloc(Object::new(8, ObjKind::Heap, 3, Byte::uninit())).unwrap();
-        // a holds a pointer to b at offset 4; c is not reachable; u's bytes were never written.
-        mem.write(&mut ctx, &l.address_bv(a, 4), &bv_to_bytes(&l.address_bv(b, 0)), AigLit::TRUE).unwrap();
-        assert_eq!(mem.escape(&ctx.aig, &[l.address_bv(a, 0), l.address_bv(u, 0)]), Escape::Bounded);
-        let escaped: Vec<ObjId> = mem.objects().filter(|(_, o)| o.escaped).map(|(id, _)| id).collect();
-        assert_eq!(escaped, vec![a, b, u]);
-        // Reading b (reached through a) is reported; reading c is not; nor is a byte never written.
-        mem.read(&mut ctx, &l.address_bv(b, 0), 4).unwrap();
-        assert_eq!(ctx.stale_reads, 1);
-        mem.read(&mut ctx, &l.address_bv(c, 0), 4).unwrap();
-        mem.read(&mut ctx, &l.address_bv(u, 0), 4).unwrap();
-        assert_eq!(ctx.stale_reads, 1);
-        // Once the path writes a byte, reading it is the path's own value again; its neighbour is not.
-        mem.write(&mut ctx, &l.address_bv(a, 0), &word(7), AigLit::TRUE).unwrap();
-        mem.read(&mut ctx, &l.address_bv(a, 0), 4).unwrap();
-        assert_eq!(ctx.stale_reads, 1);
-        mem.read(&mut ctx, &l.address_bv(a, 2), 4).unwrap();
-        assert_eq!(ctx.stale_reads, 2);
-        // A write where a condition holds keeps the old bytes elsewhere: as good as a read.
-        let cond = ctx.aig.new_input();
-        mem.write(&mut ctx, &l.address_bv(b, 0), &word(1), cond).unwrap();
-        assert_eq!(ctx.stale_reads, 3);
-        // A later call (here with no pointer at all) may write what escaped before: stale again.
-        // (The bytes of u read above are arbitrary data: as a pointer, an unknown one.)
-        assert_eq!(mem.escape(&ctx.aig, &[]), Escape::Unknown);
-        mem.read(&mut ctx, &l.address_bv(a, 0), 4).unwrap();
-        assert_eq!(ctx.stale_reads, 4);
-        // Where writes are arbitrary, a stale byte read becomes a fresh input, then is the path's own.
-        ctx.havoc = true;
-        let fresh = ctx.fresh.len();
-        let (x, _) = mem.read(&mut ctx, &l.address_bv(c, 0), 4).unwrap();
-        assert_eq!(bytes_to_bv(&x).as_const(), Some(0));
-        let (x, _) = mem.read(&mut ctx, &l.address_bv(a, 0), 4).unwrap();
-        assert_eq!(bytes_to_bv(&x).as_const(), None);
-        assert_eq!(ctx.fresh.len(), fresh + 4);
-        let (y, _) = mem.read(&mut ctx, &l.address_bv(a, 0), 4).unwrap();
-        assert_eq!(x, y);
-        assert_eq!(ctx.stale_reads, 5);
-    }
-
-    #[test]
-    fn escape_bounds_what_a_stored_value_may_point_to() {
-        let (mut mem, mut ctx, l) = setup();
-        let a = mem.alloc(Object::new(4, ObjKind::Heap, 0, Byte::constant(0))).unwrap();
-        let b = mem.alloc(Object::new(4, ObjKind::Heap, 1, Byte::constant(0))).unwrap();
-        // A choice between two addresses reaches both.
-        let c = ctx.aig.new_input();
-        let p = Bv::ite(&mut ctx.aig, c, &l.address_bv(a, 0), &l.address_bv(b, 0));
-        assert_eq!(mem.escape(&ctx.aig, &[p]), Escape::Bounded);
-        assert!(mem.get(a).unwrap().escaped && mem.get(b).unwrap().escaped);
-        // Data no address flowed into (arbitrary bits) is an unknown pointer.
-        let (mut mem, mut ctx, _) = setup();
-        let data = Bv::input(&mut ctx.aig, 32);
-        assert_eq!(mem.escape(&ctx.aig, std::slice::from_ref(&data)), Escape::Unknown);
-        // An address plus arbitrary data may denote any object: nothing is marked.
-        let a = mem.alloc(Object::new(4, ObjKind::Heap, 0, Byte::constant(0))).unwrap();
-        let q = l.address_bv(a, 0).add(&mut ctx.aig, &data);
-        assert_eq!(mem.escape(&ctx.aig, &[q]), Escape::Unbounded);
-        assert!(!mem.get(a).unwrap().escaped);
-    }
-}
+mod tests;

@@ -10,6 +10,22 @@
 //! explored one (`cache`). A small concrete interpreter (`interp`) re-runs a path's inputs to check
 //! counterexamples and claimed executions.
 //!
+//! # Files
+//!
+//! - `state.rs`: a path's symbolic state; `memory.rs` its objects of bytes and their accesses, with
+//!   `memory/layout.rs` (the address layout) and `memory/escape.rs` (what functions without body
+//!   may write); `semantics.rs`: C's integer rules over bit-vectors.
+//! - `exec/`: the transfer function of one edge: `mod.rs` (`Exec::edge`), `world.rs` (what all
+//!   states share, the initial state), `library.rs` (library models), `expr.rs` (expressions),
+//!   `place.rs` (places and initializers), `access.rs` (memory accesses, pinning).
+//! - `explore.rs`: the explorer, running paths; `explore/branch.rs` (branching and feasibility),
+//!   `explore/schedule.rs` (which waiting path runs next), `explore/outcome.rs` (what it reports);
+//!   `solver.rs` (feasibility checks), `cache.rs` (the state cache), `shift.rs` (counters),
+//!   `budget.rs` (limits and why a run stopped).
+//! - `interp.rs`: the concrete interpreter, with `interp/memory.rs`, `interp/place.rs`,
+//!   `interp/expr.rs` and `interp/library.rs`; `initializer.rs`: the walk over initializers that
+//!   it shares with the executor (structure only); `confirm.rs`: the rule that accepts a path.
+//!
 //! # The exploration API
 //!
 //! `explore(prog, cfa, config, guide)` returns an `Explorer`, an `Iterator<Item = PathOutcome<Tag>>`
@@ -40,6 +56,7 @@ mod cache;
 mod confirm;
 mod exec;
 mod explore;
+mod initializer;
 mod interp;
 pub mod memory;
 pub mod semantics;

@@ -500,7 +500,7 @@ impl Facts {
     }
 
     /// The value of `bv` if the fixed inputs determine every bit of it (three-valued evaluation of
-    /// its cone, at most 100 000 nodes).
+    /// its cone, `Aig::eval3`, at most 100 000 nodes).
     pub fn value_of(&self, aig: &Aig, bv: &Bv) -> Option<u128> {
         if let Some(v) = bv.as_const() {
             return Some(v);
@@ -508,61 +508,8 @@ impl Facts {
         if self.known.is_empty() {
             return None;
         }
-        let mut memo: std::collections::HashMap<u32, Option<bool>> = std::collections::HashMap::new();
-        let mut res = 0u128;
-        for (i, &bit) in bv.bits().iter().enumerate() {
-            let v = self.eval3(aig, bit, &mut memo)?;
-            res |= (v as u128) << i;
-        }
-        Some(res)
-    }
-
-    fn eval3(&self, aig: &Aig, lit: AigLit, memo: &mut std::collections::HashMap<u32, Option<bool>>) -> Option<bool> {
-        if let Some(v) = lit.as_const() {
-            return Some(v);
-        }
-        let mut stack = vec![lit.node_idx() as u32];
-        while let Some(&n) = stack.last() {
-            if memo.contains_key(&n) {
-                stack.pop();
-                continue;
-            }
-            if memo.len() > 100_000 {
-                return None;
-            }
-            let v = match aig.node(AigLit::from_raw(n << 1)) {
-                AigNode::Const => Some(false),
-                AigNode::Input(i) => self.get(i.0),
-                AigNode::And(a, b) => {
-                    let get = |x: AigLit, memo: &std::collections::HashMap<u32, Option<bool>>| {
-                        if let Some(c) = x.as_const() {
-                            Some(Some(c))
-                        } else {
-                            memo.get(&(x.node_idx() as u32)).map(|v| v.map(|v| v ^ x.is_complemented()))
-                        }
-                    };
-                    match (get(a, memo), get(b, memo)) {
-                        (Some(Some(false)), _) | (_, Some(Some(false))) => Some(false),
-                        (Some(x), Some(y)) => match (x, y) {
-                            (Some(true), Some(true)) => Some(true),
-                            _ => None,
-                        },
-                        (ga, gb) => {
-                            if ga.is_none() {
-                                stack.push(a.node_idx() as u32);
-                            }
-                            if gb.is_none() {
-                                stack.push(b.node_idx() as u32);
-                            }
-                            continue;
-                        }
-                    }
-                }
-            };
-            memo.insert(n, v);
-            stack.pop();
-        }
-        memo[&(lit.node_idx() as u32)].map(|v| v ^ lit.is_complemented())
+        let bits = aig.eval3(bv.bits(), &|input| self.get(input.0), 100_000)?;
+        Some(bits.iter().enumerate().fold(0u128, |res, (i, &v)| res | (v as u128) << i))
     }
 }
 

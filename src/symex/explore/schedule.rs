@@ -1,16 +1,17 @@
 //! Which waiting path the explorer runs next: the work list in depth-first or breadth-first order
-//! (depth bands, `mix_oldest`), paths released by the state cache, and the best-first copies of
-//! `CompletionOnly` subtrees with their share of the feasibility checks (see the module
-//! documentation of `super`). `Explorer::pull` is the loop that takes paths until one ends.
+//! (depth bands, `mix_oldest`; a branch's successors queued by `queue_depth_first`), paths released
+//! by the state cache, and the best-first copies of `CompletionOnly` subtrees with their share of
+//! the feasibility checks (see the module documentation of `super`). `Explorer::pull` is the loop that takes paths until one ends.
 
 use std::cmp::Ordering;
 use std::time::Instant;
 
 use super::outcome::{PathOutcome, Pulled};
 use super::{
-    Explorer, Guide, Item, Strategy, COPY_CHECKS, MAX_COMPLETING, MAX_COPY_SHIFT, MIN_COPY_SHIFT, TURN_CHECKS,
+    Explorer, Guide, Item, Strategy, COPY_CHECKS, MAX_COMPLETING, MAX_COPY_SHIFT, MAX_DEFERRED, MIN_COPY_SHIFT,
+    TURN_CHECKS,
 };
-use crate::symex::state::SymState;
+use crate::symex::state::{List, SymState};
 
 /// A path of a `CompletionOnly` subtree in the best-first queue: the fewer edges to the end of the
 /// program, the sooner; then the newer (as depth-first search would).
@@ -47,6 +48,57 @@ impl<G: Guide> Explorer<'_, G> {
     /// not change, only the order they are taken in.
     pub fn mix_oldest(&mut self) {
         self.mix = true;
+    }
+
+    /// Queues the successor paths `children` of a branch for depth-first search (of a best-first
+    /// copy with `best_first`); returns the one it goes on with.
+    pub(super) fn queue_depth_first(&mut self, best_first: bool, children: Vec<Item<G::Tag>>) -> Option<Item<G::Tag>> {
+        // A `CompletionOnly` subtree is searched depth-first as any other; a copy of it from its
+        // first branch on is kept, to search it best-first (`serve_completing`) once depth-first
+        // search has gone past the band in it.
+        if best_first {
+            for c in children {
+                self.queue_best_first(c);
+            }
+            return None;
+        }
+        for c in &children {
+            let g = c.group.map(|g| g as usize);
+            if let Some(g) = g.filter(|&g| !self.copied[g]) {
+                self.copied[g] = true;
+                if self.guide.completion_worth(&c.tag) == 0 {
+                    continue;
+                }
+                let mut copy = c.clone();
+                copy.id = self.fresh_id();
+                copy.best_first = true;
+                copy.entry = None;
+                copy.chain = List::new();
+                self.copy_roots.insert(g as u32, copy);
+            }
+        }
+        // Paths deeper than the current band wait until the band is explored.
+        // (Beyond `MAX_DEFERRED` waiting paths, plain DFS: the band must not turn into BFS's
+        // frontier.)
+        let band = if self.deferred.len() >= MAX_DEFERRED { u32::MAX } else { self.band };
+        let (mut now, later): (Vec<_>, Vec<_>) = children.into_iter().partition(|c| c.depth <= band);
+        for c in &later {
+            // Depth-first search found no completion of the subtree within the band: its copy
+            // starts.
+            if let Some(copy) = c.group.and_then(|g| self.copy_roots.remove(&g)) {
+                self.stats.copies += 1;
+                self.queue_best_first(copy);
+            }
+        }
+        self.deferred.extend(later);
+        if now.is_empty() {
+            return None;
+        }
+        let first = now.remove(0);
+        for c in now.into_iter().rev() {
+            self.work.push_back(c);
+        }
+        Some(first)
     }
 
     /// Queues a path of a best-first copy, unless its subtree is completed or the queue is full (the
