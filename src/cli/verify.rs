@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 
+use crate::base::signal_name;
 use crate::cfront::types::DataModel;
 use crate::driver;
 use crate::driver::VerifyConfig;
@@ -171,7 +172,7 @@ pub fn run(args: VerifyArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
     let signal = signals.received().filter(|_| matches!(report.verdict, Verdict::Unknown(_)));
     drop(signals);
     if let Some(sig) = signal {
-        report.verdict = Verdict::Unknown(format!("stopped by {}", driver::signals::name(sig)));
+        report.verdict = Verdict::Unknown(format!("stopped by {}", signal_name(sig).unwrap_or("a signal")));
     }
     super::print_diagnostics(err, &report.diagnostics);
     // Every counterexample was replayed by the internal interpreter; `--confirm` adds gcc.
@@ -252,9 +253,5 @@ pub fn run(args: VerifyArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
             None => writeln!(out, "Decided by: -")?,
         }
     }
-    Ok(match signal {
-        Some(signal_hook::consts::SIGINT) => super::ExitStatus::Interrupted,
-        Some(_) => super::ExitStatus::Terminated,
-        None => super::ExitStatus::Success,
-    })
+    Ok(super::ExitStatus::after(signal))
 }
