@@ -1,15 +1,19 @@
 //! Shared vocabulary of every layer: source files and spans, diagnostics, dense ids, a C tokenizer,
-//! markup escaping.
+//! markup escaping, the process exit status and the names of signals.
 //!
 //! Invariant: this module depends on `std` only.
 
 mod ctokens;
 mod diag;
+mod exit;
 pub mod markup;
+mod signal;
 mod source;
 
 pub use ctokens::c_tokens;
 pub use diag::{Diagnostic, Severity};
+pub use exit::ExitStatus;
+pub use signal::{signal_name, SIGINT, SIGNALS, SIGTERM};
 pub use source::{LineCol, SourceFile, Span};
 
 /// Declares a dense `u32` index newtype with the usual derives and conversions.

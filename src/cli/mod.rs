@@ -15,36 +15,7 @@ use crate::driver::{self, CoverageConfig, Dest, Format};
 use crate::symex::{Approx, Property};
 use args::{AssumeArg, Cli, Command, FormatArg, GenerateArg, LineRuleArg, ModelArgs};
 
-/// The process exit status.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum ExitStatus {
-    /// Everything worked.
-    Success = 0,
-    /// A check failed: `vcov replay` could not confirm a claim.
-    CheckFailed = 1,
-    /// The input was bad.
-    Error = 2,
-    /// vcov failed (a bug): an internal error was caught and reported.
-    InternalError = 3,
-    /// `--timelimit` or `--memory-limit` ended the run before it had a report (it had no product a
-    /// second of CPU past the time limit, or the report took longer): nothing was written.
-    LimitReached = 4,
-    /// SIGINT stopped the run; its report was written (128 + 2, as shells report it).
-    Interrupted = 130,
-    /// SIGTERM stopped the run; its report was written (128 + 15).
-    Terminated = 143,
-}
-
-impl ExitStatus {
-    /// The status of a run that wrote its report: stopped by `signal` (SIGINT, SIGTERM), if one did.
-    fn after(signal: Option<i32>) -> ExitStatus {
-        match signal {
-            None => ExitStatus::Success,
-            Some(signal_hook::consts::SIGINT) => ExitStatus::Interrupted,
-            Some(_) => ExitStatus::Terminated,
-        }
-    }
-}
+pub use crate::base::ExitStatus;
 
 /// Runs one command; diagnostics go to `err`, results to `out`.
 pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitStatus> {

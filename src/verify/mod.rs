@@ -43,6 +43,7 @@ pub mod task;
 pub mod ts;
 
 use std::fmt;
+use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
 use std::sync::Arc;
 
@@ -91,9 +92,32 @@ pub enum StopSignal {
 impl StopSignal {
     /// The signal's name for messages.
     pub fn name(self) -> &'static str {
+        let number = match self {
+            StopSignal::Interrupt => crate::base::SIGINT,
+            StopSignal::Terminate => crate::base::SIGTERM,
+        };
+        crate::base::signal_name(number).expect("SIGINT and SIGTERM are named")
+    }
+}
+
+/// What a verdict says without the reason of an UNKNOWN (`Verdict::kind`): what SV-COMP scores.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum VerdictKind {
+    /// TRUE.
+    True,
+    /// FALSE.
+    False,
+    /// UNKNOWN.
+    Unknown,
+}
+
+impl Verdict {
+    /// TRUE, FALSE or UNKNOWN, without the reason.
+    pub fn kind(&self) -> VerdictKind {
         match self {
-            StopSignal::Interrupt => "SIGINT",
-            StopSignal::Terminate => "SIGTERM",
+            Verdict::True => VerdictKind::True,
+            Verdict::False => VerdictKind::False,
+            Verdict::Unknown(_) => VerdictKind::Unknown,
         }
     }
 }
@@ -191,6 +215,32 @@ fn one_line(why: &str) -> String {
         one.push_str(" ...");
     }
     one
+}
+
+/// A text that is not a verdict as `Verdict`'s `Display` writes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotAVerdict(pub String);
+
+impl fmt::Display for NotAVerdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown verdict `{}`", self.0)
+    }
+}
+
+/// Reads a verdict back from what `Display` writes (`vcov verify`'s `Verification result:` line).
+impl FromStr for Verdict {
+    type Err = NotAVerdict;
+
+    fn from_str(text: &str) -> Result<Verdict, NotAVerdict> {
+        match text {
+            "TRUE" => Ok(Verdict::True),
+            "FALSE(unreach-call)" => Ok(Verdict::False),
+            _ => match text.strip_prefix("UNKNOWN (").and_then(|why| why.strip_suffix(')')) {
+                Some(why) => Ok(Verdict::Unknown(why.to_string())),
+                None => Err(NotAVerdict(text.to_string())),
+            },
+        }
+    }
 }
 
 /// The default text of the ErrorLabel specification for witnesses.
@@ -790,5 +840,25 @@ mod tests {
         );
         assert_eq!(check_property("CHECK( init(main()), LTL(G valid-free) )"), Err(PropertyError::Unsupported));
         assert_eq!(check_property(""), Err(PropertyError::Unsupported));
+    }
+
+    #[test]
+    fn verdicts_read_back_as_they_are_written() {
+        let verdicts = [
+            Verdict::True,
+            Verdict::False,
+            Verdict::Unknown("time limit".into()),
+            Verdict::Unknown("counterexample not confirmed by gcc -m32 (exit code 1)".into()),
+            Verdict::Unknown(String::new()),
+        ];
+        for v in verdicts {
+            assert_eq!(v.to_string().parse::<Verdict>(), Ok(v.clone()), "{v}");
+        }
+        assert_eq!(Verdict::False.to_string(), "FALSE(unreach-call)");
+        assert_eq!("UNKNOWN (why)".parse::<Verdict>().map(|v| v.kind()), Ok(VerdictKind::Unknown));
+        for text in ["true", "FALSE", "FALSE(valid-deref)", "UNKNOWN", "UNKNOWN (why", "TRUE "] {
+            assert_eq!(text.parse::<Verdict>(), Err(NotAVerdict(text.into())), "{text}");
+        }
+        assert_eq!(NotAVerdict("x".into()).to_string(), "unknown verdict `x`");
     }
 }
