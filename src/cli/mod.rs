@@ -59,7 +59,6 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitSta
         Command::Coverage(a) => {
             let (program, automaton) = driver::resolve_inputs(&a.program, a.aa.as_deref())?;
             let config = coverage_config(program, automaton, a.opts)?;
-            let _watchdog = watch_report_run(config.time_limit, config.memory_limit_mb);
             let outcome = driver::coverage(&config)?;
             print_diagnostics(err, &outcome.diagnostics);
             if let Some(stats) = &outcome.stats {
@@ -203,7 +202,6 @@ fn compare(a: args::CompareArgs, out: &mut dyn Write, err: &mut dyn Write) -> Re
     let over_time = a.order == args::OrderArg::Time;
     let (program, _) = driver::resolve_inputs(&a.program, Some(&automata[0].1))?;
     let base = coverage_config(program, automata[0].1.clone(), a.opts)?;
-    let _watchdog = watch_report_run(base.time_limit, base.memory_limit_mb);
     let outcome = driver::compare(&driver::CompareConfig { base, automata, over_time })?;
     print_diagnostics(err, &outcome.diagnostics);
     out.write_all(outcome.stdout.as_bytes())?;
@@ -211,27 +209,6 @@ fn compare(a: args::CompareArgs, out: &mut dyn Write, err: &mut dyn Write) -> Re
         writeln!(err, "HTML report written to {}", page.display())?;
     }
     Ok(ExitStatus::after(outcome.signal))
-}
-
-/// Watches `--timelimit` and `--memory-limit` over the whole run of `vcov coverage` or `vcov
-/// compare` (`driver::watchdog`): a run they end before it has a report says so on standard error
-/// and exits with `LimitReached`, leaving no output file.
-fn watch_report_run(time_limit: Option<std::time::Duration>, memory_mb: Option<u64>) -> driver::watchdog::Watchdog {
-    use driver::watchdog::{Limit, RunLimits, Watchdog};
-    let limits = RunLimits::of_run(time_limit, memory_mb);
-    let memory_mb = limits.memory_bytes >> 20;
-    let seconds = time_limit.map(|t| t.as_secs_f64()).unwrap_or_default();
-    Watchdog::start(
-        limits,
-        Box::new(move |limit, phase| {
-            let what = match limit {
-                Limit::Time => format!("{seconds} s passed"),
-                Limit::Memory => format!("more than {memory_mb} MiB in use"),
-            };
-            eprintln!("vcov: {}: {what} while {}; nothing written", limit.name(), phase.doing());
-            ExitStatus::LimitReached as i32
-        }),
-    )
 }
 
 /// The property of `vcov coverage` from `--spec`/`--prop`, with its text for witnesses and tests.

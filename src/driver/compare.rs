@@ -62,6 +62,7 @@ pub fn compare(config: &CompareConfig) -> Result<CompareOutcome> {
     // The run's start, which its time limit counts from as the watchdog's does (`driver::deadline`).
     let start = super::started();
     let base = &config.base;
+    let _watchdog = super::watchdog::for_report(base.time_limit, base.memory_limit_mb);
     if config.automata.len() < 2 {
         bail!("vcov compare needs at least two automata (--aa A --aa B)");
     }

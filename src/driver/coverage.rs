@@ -143,6 +143,7 @@ pub const DEFAULT_PROPERTY_TEXT: &str =
 pub fn coverage(config: &CoverageConfig) -> Result<CoverageOutcome> {
     // The run's start, which its time limit counts from as the watchdog's does (`driver::deadline`).
     let start = super::started();
+    let _watchdog = super::watchdog::for_report(config.time_limit, config.memory_limit_mb);
     check_outputs(config)?;
     // The two inputs are independent; the largest of each takes about a second to read. (One
     // scoped thread: a thread pool would cost more to start than the smallest inputs take.)

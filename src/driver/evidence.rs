@@ -44,7 +44,7 @@ pub(crate) fn stage_test_suite(
     executions: &[ExecutionRecord],
     error_label: bool,
 ) -> Result<()> {
-    for (name, contents) in evidence::test_suite_files(meta, executions, error_label) {
+    for (name, contents) in evidence::test_suite_files(meta, executions, error_label, crate::report::words::origin) {
         staged.add(&dir.join(name), contents.as_bytes())?;
     }
     Ok(())

@@ -225,6 +225,26 @@ impl Watchdog {
     }
 }
 
+/// The watchdog of a run that writes a report (`vcov coverage`, `vcov compare`) over `--timelimit`
+/// and `--memory-limit`: a run they end before it has its report says so on standard error and
+/// exits with `LimitReached`, leaving no output file.
+pub fn for_report(time_limit: Option<Duration>, memory_mb: Option<u64>) -> Watchdog {
+    let limits = RunLimits::of_run(time_limit, memory_mb);
+    let memory_mb = limits.memory_bytes >> 20;
+    let seconds = time_limit.map(|t| t.as_secs_f64()).unwrap_or_default();
+    Watchdog::start(
+        limits,
+        Box::new(move |limit, phase| {
+            let what = match limit {
+                Limit::Time => format!("{seconds} s passed"),
+                Limit::Memory => format!("more than {memory_mb} MiB in use"),
+            };
+            eprintln!("vcov: {}: {what} while {}; nothing written", limit.name(), phase.doing());
+            crate::base::ExitStatus::LimitReached as i32
+        }),
+    )
+}
+
 impl Drop for Watchdog {
     fn drop(&mut self) {
         self.quit.store(true, Ordering::Relaxed);

@@ -6,16 +6,18 @@ use super::claims::{self, TestClaim};
 use super::testcomp::{
     is_testcomp_input, metadata_xml, test_file_name, testcase_xml, SuiteMetadata, TestInput, METADATA_FILE,
 };
-use crate::coverage::result::{ExecutionRecord, InputValue, UNINITIALIZED};
+use crate::coverage::result::{ExecutionRecord, InputValue, Origin, UNINITIALIZED};
 
 /// Every file of the suite for `executions`, as (file name, contents): `metadata.xml`, one
 /// `test{id}.xml` per execution (the answers of its `__VERIFIER_nondet_*` calls, in order), and the
 /// claims file `vcov-claims.json` (the lines, how the run ends, and every input it consumed).
-/// `error_label`: reaching a label `ERROR` violates the property (recorded in the claims).
+/// `error_label`: reaching a label `ERROR` violates the property (recorded in the claims);
+/// `origin` labels where an execution came from (`report::words::origin`, which the reports use).
 pub fn test_suite_files(
     meta: &SuiteMetadata,
     executions: &[ExecutionRecord],
     error_label: bool,
+    origin: fn(&Origin) -> String,
 ) -> Vec<(String, String)> {
     let mut res = vec![(METADATA_FILE.to_string(), metadata_xml(meta))];
     let mut tests = Vec::new();
@@ -26,7 +28,7 @@ pub fn test_suite_files(
         tests.push(TestClaim {
             file,
             id: e.id,
-            origin: Some(e.origin.label()),
+            origin: Some(origin(&e.origin)),
             lines: e.lines.clone(),
             terminating: Some(e.terminating),
             violates_property: Some(e.violates_property),

@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::coverage::result::{
-    BlockedAt, CoverageResult, Exactness, InexactReason, NoViolationBy, NotCoverableBy, PropertyStatus, Refusal,
-    StoppedBy, UndecidedLines,
+    BlockedAt, CoverageResult, Exactness, InexactReason, NoViolationBy, NotCoverableBy, Origin, PropertyStatus,
+    Refusal, StoppedBy, UndecidedLines,
 };
 use crate::coverage::undecided::Obstacle;
 
@@ -63,6 +63,17 @@ pub fn exactness(e: &Exactness) -> ExactnessWords {
         Exactness::Inexact(why) => {
             ExactnessWords { answer: "no".into(), headline: "not exact".into(), why: inexact(why) }
         }
+    }
+}
+
+/// Where an execution came from, as reports and test suites label it: `generated`, `found for
+/// NAME`, the counterexample automaton's file name, or `bug`.
+pub fn origin(o: &Origin) -> String {
+    match o {
+        Origin::Generated => "generated".into(),
+        Origin::FoundFor(name) => format!("found for {name}"),
+        Origin::File(name) => name.clone(),
+        Origin::Bug => "bug".into(),
     }
 }
 
@@ -369,6 +380,16 @@ mod tests {
             cut: 0,
             lines: lines.to_vec(),
         }
+    }
+
+    #[test]
+    fn origins_have_their_labels() {
+        let names: Vec<String> =
+            [Origin::Generated, Origin::FoundFor("value".into()), Origin::File("c.spc".into()), Origin::Bug]
+                .iter()
+                .map(origin)
+                .collect();
+        assert_eq!(names, ["generated", "found for value", "c.spc", "bug"]);
     }
 
     #[test]

@@ -226,3 +226,218 @@ fn the_layer_checks_see_what_they_must() {
     assert_eq!(table["x"].uses, ["y", "z"].map(String::from).into());
     assert_eq!(table["x"].tests_use, ["w"].map(String::from).into());
 }
+
+/// Every Rust file of `src/` and `tests/` (relative to the repository, `/`-separated), every folder on
+/// the way, and the templates and C runtime of `src/`.
+fn source_paths() -> Vec<String> {
+    let mut files = Vec::new();
+    collect_rs(&root().join("src"), &mut files);
+    collect_rs(&root().join("tests"), &mut files);
+    let mut res = BTreeSet::new();
+    for f in files {
+        let rel = f.strip_prefix(root()).unwrap().to_string_lossy().replace('\\', "/");
+        let mut dir = rel.as_str();
+        while let Some((parent, _)) = dir.rsplit_once('/') {
+            res.insert(format!("{parent}/"));
+            dir = parent;
+        }
+        res.insert(rel);
+    }
+    for dir in ["src/report/html", "src/evidence/runtime"] {
+        for e in std::fs::read_dir(root().join(dir)).unwrap() {
+            res.insert(format!("{dir}/{}", e.unwrap().file_name().to_string_lossy()));
+        }
+    }
+    res.into_iter().collect()
+}
+
+/// Whether the file or folder a backticked `path` of ARCHITECTURE.md names exists: from the
+/// repository's root when it starts with a top folder of it, else as the end of a path under `src/`
+/// (`confirm.rs`, `result/rules.rs`, `html/*`, `runtime/*.c`, `claims.rs`).
+fn path_exists(path: &str, sources: &[String]) -> bool {
+    if path.split('/').next().is_some_and(|top| root().join(top).exists() && top != "src") || path.starts_with("src/") {
+        let trimmed = path.trim_end_matches("*").trim_end_matches('/');
+        return root().join(trimmed).exists();
+    }
+    let (stem, ext) = match path.split_once('*') {
+        Some((stem, rest)) => (stem, rest),
+        None => (path, ""),
+    };
+    sources.iter().any(|s| {
+        let tail = format!("/{stem}");
+        let at = s.find(&tail);
+        at.is_some_and(|at| s[at + tail.len()..].ends_with(ext) && (path.contains('*') || s.ends_with(&tail)))
+    })
+}
+
+/// The names a Rust text defines: items, enum variants and fields, modules (declared or
+/// re-exported).
+fn defined_names(code: &str) -> BTreeSet<String> {
+    let patterns = [
+        r"\b(?:fn|struct|enum|union|trait|type|const|static|mod)\s+([A-Za-z_][A-Za-z0-9_]*)",
+        r"macro_rules!\s*([A-Za-z_][A-Za-z0-9_]*)",
+        // Variants and fields: `Name,`, `Name(`, `Name {`, `name:` at the start of a line.
+        r"(?m)^\s*(?:pub(?:\([a-z]+\))?\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(?:,|\(|\{|:[^:])",
+        // Re-exports: `pub use a::b;`, `pub use a::{b, c};`, `as name`.
+        r"\bas\s+([A-Za-z_][A-Za-z0-9_]*)",
+        r"(?m)^\s*pub(?:\([a-z]+\))?\s+use\s+[^;]*?([A-Za-z_][A-Za-z0-9_]*)\s*;",
+    ];
+    let mut res = BTreeSet::new();
+    for p in patterns {
+        res.extend(regex::Regex::new(p).unwrap().captures_iter(code).map(|c| c[1].to_string()));
+    }
+    let group = regex::Regex::new(r"(?m)^\s*pub(?:\([a-z]+\))?\s+use\s+[^;{]*\{([^}]*)\}").unwrap();
+    for c in group.captures_iter(code) {
+        res.extend(c[1].split(',').filter_map(|n| n.rsplit("::").next()).map(|n| n.trim().to_string()));
+    }
+    res
+}
+
+/// The Rust code of the module at `src/DIR` (its folder and `DIR.rs`), tests included.
+fn code_under(dir: &str) -> Option<String> {
+    let (folder, file) = (root().join("src").join(dir), root().join("src").join(format!("{dir}.rs")));
+    let mut files = Vec::new();
+    if folder.is_dir() {
+        collect_rs(&folder, &mut files);
+    }
+    if file.is_file() {
+        files.push(file);
+    }
+    (!files.is_empty()).then(|| files.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect())
+}
+
+/// Whether the item a backticked Rust path of ARCHITECTURE.md names exists: the longest prefix of
+/// modules (from `src/`, or a module of that name anywhere under it: `lower::MAX_EXPR_NESTING`)
+/// and then each further segment defined in that module (`driver::coverage::measure`); a path that
+/// starts with no module (`SearchEnd::stopped_by`) has each segment defined somewhere in `src/`.
+fn item_exists(path: &str, sources: &[String]) -> bool {
+    let segments: Vec<&str> = path.split("::").collect();
+    let everything = code_under("").unwrap_or_default();
+    let homes: Vec<String> = sources
+        .iter()
+        .filter_map(|s| {
+            let s = s.strip_prefix("src/")?;
+            let s = s.strip_prefix("lib.rs").map_or(s, |_| "");
+            let s = s.trim_end_matches('/').trim_end_matches(".rs").trim_end_matches("/mod");
+            (s.rsplit('/').next() == Some(segments[0])).then(|| s.to_string())
+        })
+        .collect();
+    let resolve_in = |home: &str| -> bool {
+        let mut dir = home.to_string();
+        let mut rest = &segments[1..];
+        while let Some(next) = rest.first().filter(|n| code_under(&format!("{dir}/{n}")).is_some()) {
+            dir = format!("{dir}/{next}");
+            rest = &rest[1..];
+        }
+        let names = defined_names(&code_under(&dir).unwrap());
+        rest.iter().all(|s| names.contains(*s))
+    };
+    if homes.is_empty() {
+        let names = defined_names(&everything);
+        return segments.iter().all(|s| names.contains(*s));
+    }
+    homes.iter().any(|h| resolve_in(h))
+}
+
+/// The backticked words of ARCHITECTURE.md that name a file, a folder or a Rust item.
+fn named_places(text: &str) -> (Vec<String>, Vec<String>) {
+    let file =
+        regex::Regex::new(r"^[A-Za-z0-9_.*-]*(?:/[A-Za-z0-9_.*-]*)*(?:/|\.(?:rs|md|c|py|html|toml|sh|spc))$").unwrap();
+    let item = regex::Regex::new(r"^[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)+$").unwrap();
+    let (mut files, mut items) = (Vec::new(), Vec::new());
+    let in_code_block = |line: &str| line.starts_with("```") || line.starts_with(' ');
+    for line in text.lines().filter(|l| !in_code_block(l)) {
+        for word in line.split('`').skip(1).step_by(2) {
+            if item.is_match(word) {
+                items.push(word.to_string());
+            } else if (word.contains('/') || word.ends_with(".rs")) && file.is_match(word) {
+                files.push(word.to_string());
+            }
+        }
+    }
+    (files, items)
+}
+
+#[test]
+fn every_place_the_map_names_exists() {
+    let text = std::fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap();
+    let sources = source_paths();
+    let (files, items) = named_places(&text);
+    assert!(files.len() > 20 && items.len() > 20, "the map names places: {files:?} {items:?}");
+    let mut missing: Vec<String> = files.iter().filter(|f| !path_exists(f, &sources)).cloned().collect();
+    missing.extend(items.iter().filter(|i| !item_exists(i, &sources)).cloned());
+    assert!(missing.is_empty(), "ARCHITECTURE.md names places that do not exist: {missing:?}");
+}
+
+#[test]
+fn the_place_checks_see_what_they_must() {
+    let sources = source_paths();
+    assert!(path_exists("src/symex/confirm.rs", &sources) && path_exists("confirm.rs", &sources));
+    assert!(path_exists("result/rules.rs", &sources) && path_exists("search/", &sources));
+    assert!(path_exists("runtime/*.c", &sources) && path_exists("tests/it/claims.rs", &sources));
+    assert!(!path_exists("src/symex/affirm.rs", &sources) && !path_exists("affirm.rs", &sources));
+    assert!(!path_exists("tests/it/nothing.rs", &sources) && !path_exists("runtime/*.java", &sources));
+    assert!(item_exists("driver::verify", &sources) && item_exists("coverage::result::Exactness::of", &sources));
+    assert!(item_exists("lower::MAX_EXPR_NESTING", &sources) && item_exists("SearchEnd::stopped_by", &sources));
+    assert!(item_exists("verify::settle", &sources) && item_exists("cfront::types::DataModel", &sources));
+    assert!(!item_exists("verify::decide_everything", &sources) && !item_exists("coverage::result::Nope", &sources));
+    assert!(!item_exists("lower::NO_SUCH_LIMIT", &sources) && !item_exists("SearchEnd::rewound", &sources));
+    let (files, items) = named_places("`a/b.rs` and `x::y`, `plain`, `f(x)`\n```\n `c/d.rs`\n```\n");
+    assert_eq!((files, items), (vec!["a/b.rs".to_string()], vec!["x::y".to_string()]));
+}
+
+/// The invariants of ARCHITECTURE.md: its `- Invariant:` lines and the items of `## Invariants
+/// across modules`.
+fn invariants(text: &str) -> Vec<&str> {
+    let mut res: Vec<&str> = text.lines().filter(|l| l.starts_with("- Invariant:")).collect();
+    let across = text.lines().skip_while(|l| *l != "## Invariants across modules").skip(1);
+    res.extend(across.take_while(|l| !l.starts_with("## ")).filter(|l| l.starts_with("- ")));
+    res
+}
+
+#[test]
+fn every_invariant_names_the_test_that_checks_it() {
+    let text = std::fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap();
+    let sources = source_paths();
+    let found = invariants(&text);
+    assert!(found.len() >= 15, "ARCHITECTURE.md states its invariants: {found:?}");
+    let mut wrong = Vec::new();
+    for inv in found {
+        let Some((_, checked)) = inv.rsplit_once("(checked by ") else {
+            wrong.push(format!("no `(checked by ...)`: {inv}"));
+            continue;
+        };
+        let cited: Vec<&str> = checked.split('`').skip(1).step_by(2).collect();
+        if cited.is_empty() || cited.iter().any(|c| !path_exists(c, &sources)) {
+            wrong.push(format!("cites no test that exists: {inv}"));
+        }
+    }
+    assert!(wrong.is_empty(), "ARCHITECTURE.md's invariants:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn the_result_model_holds_no_words() {
+    let (code, _) = module_code("coverage/result");
+    assert!(code.contains("pub enum LineStatus"), "the result model is in src/coverage/result");
+    for words in ["impl fmt::Display", "impl std::fmt::Display", "Display for", "format!", "write!", "writeln!"] {
+        assert!(!code.contains(words), "src/coverage/result has `{words}`: its claims are worded in report::words");
+    }
+}
+
+#[test]
+fn files_are_read_and_written_by_the_driver() {
+    let allowed = ["driver", "main"];
+    let mut wrong = Vec::new();
+    for m in modules().iter().filter(|m| !allowed.contains(&m.as_str())) {
+        let (code, _) = module_code(m);
+        for (n, line) in code.lines().enumerate() {
+            // `symex::budget` reads the process's own memory use.
+            let io =
+                ["std::fs", "fs::", "File::open", "File::create", "OpenOptions"].iter().any(|io| line.contains(io));
+            if io && !line.contains("\"/proc/self/statm\"") {
+                wrong.push(format!("`{m}` (line {} of its code): {}", n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "file IO outside driver:\n{}", wrong.join("\n"));
+}

@@ -236,18 +236,6 @@ pub enum Origin {
     Bug,
 }
 
-impl Origin {
-    /// Its label in reports and test suites: `generated`, `found for NAME`, the file's name, or `bug`.
-    pub fn label(&self) -> String {
-        match self {
-            Origin::Generated => "generated".into(),
-            Origin::FoundFor(name) => format!("found for {name}"),
-            Origin::File(name) => name.clone(),
-            Origin::Bug => "bug".into(),
-        }
-    }
-}
-
 /// What stopped a search before it ended by itself.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum StoppedBy {

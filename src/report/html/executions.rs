@@ -40,7 +40,7 @@ pub(super) fn executions_view(input: &HtmlInput, i: usize, r: &CoverageResult) -
             }
             Exec {
                 id: e.id,
-                origin: e.origin.label(),
+                origin: words::origin(&e.origin),
                 inputs: inputs.join("; "),
                 added: format!("{}: {}", added.len(), ranges(&added)),
                 test: link.map(|l| l.0.clone()),

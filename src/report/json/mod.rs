@@ -197,7 +197,7 @@ fn executions(res: &CoverageResult) -> Vec<Execution> {
         .iter()
         .map(|e| Execution {
             id: e.id,
-            origin: e.origin.label(),
+            origin: words::origin(&e.origin),
             lines: e.lines.clone(),
             terminating: e.terminating,
             violates_property: e.violates_property,
