@@ -1,7 +1,8 @@
 //! Tells the tests what this machine has, as cfgs set when they are built: a test that needs the
 //! shared corpus or a tool is `#[ignore]`d, with the reason, where it is missing, and runs (failing
-//! loudly without it) where it is there. With `CI` set at build time the tests that need a tool CI
-//! installs are never ignored: a tool CI could not install fails them.
+//! loudly without it) where it is there. With `CI` set at build time the tests that need the corpus
+//! (CI lays `shared/` beside its clone) or a tool CI installs are never ignored: what CI misses
+//! fails them.
 //!
 //! - `vcov_corpus`: the shared corpus is there: `$VCOV_CORPUS`, by default `../shared/corpus` beside
 //!   the crate (the tests read its path as `env!("VCOV_CORPUS_DIR")`);

@@ -38,7 +38,7 @@ mod tests {
     use crate::base::{Severity, SourceFile};
 
     /// The shared corpus (`../shared/corpus`, or `$VCOV_CORPUS` when the tests were built, see
-    /// `build.rs`); the tests that read it are ignored without it, and fail when run anyway.
+    /// `build.rs`); the tests that read it are ignored without it (except under CI), and fail when run anyway.
     fn corpus_dir() -> PathBuf {
         let dir = PathBuf::from(env!("VCOV_CORPUS_DIR"));
         assert!(
@@ -179,7 +179,7 @@ mod tests {
     }
 
     #[test]
-    #[cfg_attr(not(vcov_corpus), ignore = "needs ../shared/corpus")]
+    #[cfg_attr(not(any(vcov_corpus, vcov_ci)), ignore = "needs ../shared/corpus")]
     fn corpus_automata_parse_with_the_expected_counts() {
         for path in corpus_automata() {
             let file = read(&path);
@@ -196,7 +196,7 @@ mod tests {
     }
 
     #[test]
-    #[cfg_attr(not(vcov_corpus), ignore = "needs ../shared/corpus")]
+    #[cfg_attr(not(any(vcov_corpus, vcov_ci)), ignore = "needs ../shared/corpus")]
     fn corpus_special_cases() {
         let dir = corpus_dir();
         let cp = dir.join("cpachecker");
@@ -238,7 +238,7 @@ mod tests {
     }
 
     #[test]
-    #[cfg_attr(not(vcov_corpus), ignore = "needs ../shared/corpus")]
+    #[cfg_attr(not(any(vcov_corpus, vcov_ci)), ignore = "needs ../shared/corpus")]
     fn truncated_corpus_files_never_panic() {
         for path in corpus_automata() {
             let text = std::fs::read_to_string(&path).unwrap();

@@ -283,7 +283,7 @@ fn long_runs_of_signs_are_syntax_errors_without_backtracking() {
 }
 
 #[test]
-#[cfg_attr(not(vcov_corpus), ignore = "needs ../shared/corpus")]
+#[cfg_attr(not(any(vcov_corpus, vcov_ci)), ignore = "needs ../shared/corpus")]
 fn corpus_programs_lower() {
     let dir = std::path::Path::new(env!("VCOV_CORPUS_DIR"));
     assert!(dir.is_dir(), "this test needs the shared corpus, which is not at {}", dir.display());

@@ -28,7 +28,7 @@ fn coverage_with(
 /// Every state of every real CPAchecker assumption automaton is reached in the product, and the lines
 /// to cover agree with CPAchecker's own `coverage.info` to at least 99%.
 #[test]
-#[cfg_attr(not(vcov_corpus), ignore = "needs ../shared/corpus")]
+#[cfg_attr(not(any(vcov_corpus, vcov_ci)), ignore = "needs ../shared/corpus")]
 fn real_automata_fit_their_programs() {
     let corpus = corpus();
     let dir = tempfile::tempdir().unwrap();
@@ -75,7 +75,7 @@ fn real_automata_fit_their_programs() {
 /// are mixed in, and the other branch (`dev->speed != 3`, lines 3681-3687) is covered: the result is
 /// exact. Plain depth-first search never took that branch within a minute.
 #[test]
-#[cfg_attr(not(vcov_corpus), ignore = "needs ../shared/corpus")]
+#[cfg_attr(not(any(vcov_corpus, vcov_ci)), ignore = "needs ../shared/corpus")]
 fn a_stalled_search_mixes_in_waiting_paths_and_ends_exact_on_kbtab() {
     let corpus = corpus();
     let run_dir = corpus.join("cpachecker/kbtab-predicate-10s");
@@ -98,7 +98,7 @@ fn a_stalled_search_mixes_in_waiting_paths_and_ends_exact_on_kbtab() {
 /// branch of lines 3681-3687, see above); the exchange happens at points of each search's own
 /// progress, so the report is the same on every run and thread count.
 #[test]
-#[cfg_attr(not(vcov_corpus), ignore = "needs ../shared/corpus")]
+#[cfg_attr(not(any(vcov_corpus, vcov_ci)), ignore = "needs ../shared/corpus")]
 fn compared_searches_share_executions_while_they_run_and_stay_deterministic() {
     let corpus = corpus();
     let dir = tempfile::tempdir().unwrap();
@@ -144,7 +144,7 @@ fn compared_searches_share_executions_while_they_run_and_stay_deterministic() {
 /// evidence) are measured under every other automaton of the same program with `--executions-from`,
 /// and none may cover a line that automaton's run proved not coverable.
 #[test]
-#[cfg_attr(not(vcov_corpus), ignore = "needs ../shared/corpus")]
+#[cfg_attr(not(any(vcov_corpus, vcov_ci)), ignore = "needs ../shared/corpus")]
 fn no_execution_of_any_run_covers_a_line_another_run_proved_not_coverable() {
     let corpus = corpus();
     let cpa = corpus.join("cpachecker");
@@ -251,7 +251,7 @@ fn no_execution_of_any_run_covers_a_line_another_run_proved_not_coverable() {
 /// Every `__builtin_*` function the programs of the shared corpus call has a model in `libmodels`
 /// (gcc's meaning, or a cut as unsupported): none is taken as an input.
 #[test]
-#[cfg_attr(not(vcov_corpus), ignore = "needs ../shared/corpus")]
+#[cfg_attr(not(any(vcov_corpus, vcov_ci)), ignore = "needs ../shared/corpus")]
 fn every_builtin_of_the_corpus_has_a_model() {
     let corpus = corpus();
     let re = regex::Regex::new(r"__builtin_[A-Za-z0-9_]+").unwrap();
@@ -287,7 +287,7 @@ fn every_builtin_of_the_corpus_has_a_model() {
 /// those tests assert, and each counterexample automaton, alone through `--executions-from`, fits its
 /// program or not as the artifacts allow.
 #[test]
-#[cfg_attr(not(vcov_corpus_current), ignore = "needs ../shared/corpus/cpachecker-current")]
+#[cfg_attr(not(any(vcov_corpus_current, vcov_ci)), ignore = "needs ../shared/corpus/cpachecker-current")]
 fn automata_of_cpachecker_2_3_and_4_0_fit_their_programs() {
     let corpus = corpus();
     let current = corpus.join("cpachecker-current");
@@ -404,7 +404,7 @@ fn automata_of_cpachecker_2_3_and_4_0_fit_their_programs() {
 /// ends exact on every other token_ring and transmitter program (issues #32 and #33: both broke
 /// once while the search was tuned for drivers). Figures against older builds: bench/systemc.py.
 #[test]
-#[cfg_attr(not(vcov_corpus), ignore = "needs ../shared/corpus")]
+#[cfg_attr(not(any(vcov_corpus, vcov_ci)), ignore = "needs ../shared/corpus")]
 fn the_default_search_finds_every_systemc_bug_and_decides_the_rings() {
     let corpus = corpus();
     let dir = tempfile::tempdir().unwrap();
@@ -452,7 +452,7 @@ fn the_default_search_finds_every_systemc_bug_and_decides_the_rings() {
 /// the lines they prove not coverable after a search cut short (one execution) are not covered by
 /// the exhaustive search, which decides every line itself.
 #[test]
-#[cfg_attr(not(vcov_corpus), ignore = "needs ../shared/corpus")]
+#[cfg_attr(not(any(vcov_corpus, vcov_ci)), ignore = "needs ../shared/corpus")]
 fn proofs_over_the_program_agree_with_the_exhaustive_search_on_systemc() {
     let corpus = corpus();
     let dir = tempfile::tempdir().unwrap();
@@ -491,7 +491,7 @@ fn proofs_over_the_program_agree_with_the_exhaustive_search_on_systemc() {
 /// the report is written at once, with what they had proven, and the run ends as one stopped by
 /// the signal.
 #[test]
-#[cfg_attr(not(vcov_corpus), ignore = "needs ../shared/corpus")]
+#[cfg_attr(not(any(vcov_corpus, vcov_ci)), ignore = "needs ../shared/corpus")]
 fn sigint_while_the_proofs_run_ends_the_run_with_its_report() {
     let corpus = corpus();
     let dir = tempfile::tempdir().unwrap();

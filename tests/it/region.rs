@@ -230,7 +230,7 @@ fn recording_the_region_does_not_change_the_search() {
 /// verify --condition` stopped by its time limit, its `--aa-out`, `vcov coverage` again, and once
 /// more: the decided lines only grow.
 #[test]
-#[cfg_attr(not(vcov_corpus), ignore = "needs ../shared/corpus")]
+#[cfg_attr(not(any(vcov_corpus, vcov_ci)), ignore = "needs ../shared/corpus")]
 fn a_chain_from_a_cpachecker_run_only_decides_more() {
     let corpus = corpus().join("cpachecker/kbtab-value-10s");
     let dir = tmp();

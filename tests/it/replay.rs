@@ -245,7 +245,7 @@ fn bad_suites_and_programs_exit_with_2() {
 /// The harness compiles and links with real Linux drivers (CIL output declaring hundreds of kernel
 /// functions, `memcpy`, `printk`, `__builtin_expect`, aliases and inline assembly calling helpers).
 #[test]
-#[cfg_attr(not(vcov_corpus), ignore = "needs ../shared/corpus")]
+#[cfg_attr(not(any(vcov_corpus, vcov_ci)), ignore = "needs ../shared/corpus")]
 fn harness_links_with_corpus_drivers() {
     let drivers = corpus().join("fse12/drivers64");
     for name in ["kbtab.c", "usbmouse.BUG.c", "drbd.BUG.c", "mISDN_core.BUG.c"] {

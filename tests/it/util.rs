@@ -73,9 +73,9 @@ pub fn unwrapped(text: &str) -> String {
 }
 
 // What a test needs besides the fixtures. `build.rs` tells, when the tests are built, whether each
-// is there: a test that needs one carries `#[cfg_attr(not(vcov_corpus), ignore = "...")]` (for a
-// tool, `not(any(vcov_TOOL, vcov_ci))`: under CI it always runs), and calls the function below,
-// which fails the test, saying what is missing, when it runs anyway.
+// is there: a test that needs one carries `#[cfg_attr(not(any(vcov_corpus, vcov_ci)), ignore =
+// "...")]` (`vcov_TOOL` for a tool): under CI it always runs. It calls the function below, which
+// fails the test, saying what is missing, when it runs anyway.
 
 /// The shared corpus (`../shared/corpus`, or `$VCOV_CORPUS` when the tests were built).
 pub fn corpus() -> PathBuf {

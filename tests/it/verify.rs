@@ -370,7 +370,7 @@ fn statistics() {
 
 /// The SystemC programs of the shared corpus, when present: a correct and a buggy one.
 #[test]
-#[cfg_attr(not(vcov_corpus), ignore = "needs ../shared/corpus")]
+#[cfg_attr(not(any(vcov_corpus, vcov_ci)), ignore = "needs ../shared/corpus")]
 fn corpus_smoke() {
     let systemc = crate::util::corpus().join("fse12/systemc");
     for (file, expect) in [("token_ring.01.c", "TRUE"), ("token_ring.01.BUG.c", "FALSE(unreach-call)")] {
