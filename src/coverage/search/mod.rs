@@ -252,7 +252,7 @@ pub fn search(
             })
         };
         let values = ValuesBeside { start: Some(Box::new(start)), handle: None, cancel };
-        run::Run::new(analysis, prog, config, progress, share, values).search()
+        run::Run::new(run::Given { analysis, prog, config, progress }, share, values).search()
     })
 }
 

@@ -22,12 +22,18 @@ enum Flow {
     Stop,
 }
 
+/// What a search reads and never changes.
+#[derive(Clone, Copy)]
+pub(super) struct Given<'a> {
+    pub(super) analysis: &'a Analysis<'a>,
+    pub(super) prog: &'a Program,
+    pub(super) config: &'a SearchConfig,
+    pub(super) progress: &'a SearchProgress,
+}
+
 /// The state of one search while it runs.
 pub(super) struct Run<'a, 's> {
-    analysis: &'a Analysis<'a>,
-    prog: &'a Program,
-    config: &'a SearchConfig,
-    progress: &'a SearchProgress,
+    given: Given<'a>,
     /// `vcov compare`'s exchange (targeted search only).
     share: Option<&'a mut Participant>,
     values: ValuesBeside<'s>,
@@ -61,15 +67,9 @@ pub(super) struct Run<'a, 's> {
 }
 
 impl<'a, 's> Run<'a, 's> {
-    /// A search of `analysis`'s program and automaton, with the value analysis `values` beside it.
-    pub(super) fn new(
-        analysis: &'a Analysis<'a>,
-        prog: &'a Program,
-        config: &'a SearchConfig,
-        progress: &'a SearchProgress,
-        share: Option<&'a mut Participant>,
-        values: ValuesBeside<'s>,
-    ) -> Self {
+    /// A search of the given analysis's program and automaton, with the value analysis `values` beside it.
+    pub(super) fn new(given: Given<'a>, share: Option<&'a mut Participant>, values: ValuesBeside<'s>) -> Self {
+        let Given { analysis, prog, config, .. } = given;
         // Blind and guided generation keep every execution they find themselves.
         let share = share.filter(|_| config.generate == Generate::Targeted);
         let t_values = Instant::now();
@@ -88,10 +88,7 @@ impl<'a, 's> Run<'a, 's> {
         out.times.values = values_seconds;
         let limit = config.max_executions.unwrap_or(usize::MAX);
         Run {
-            analysis,
-            prog,
-            config,
-            progress,
+            given,
             share,
             values,
             explorer,
@@ -136,11 +133,11 @@ impl<'a, 's> Run<'a, 's> {
     }
 
     fn targeted(&self) -> bool {
-        self.config.generate == Generate::Targeted
+        self.given.config.generate == Generate::Targeted
     }
 
     fn note_progress(&self) {
-        self.progress.note(&self.out, self.over.saturating_sub(self.explorer.guide().n_open()));
+        self.given.progress.note(&self.out, self.over.saturating_sub(self.explorer.guide().n_open()));
     }
 
     /// What is due between two paths: the value analysis, the end of a targeted search, the
@@ -174,9 +171,9 @@ impl<'a, 's> Run<'a, 's> {
             self.mixing = true;
             self.explorer.mix_oldest();
         }
-        if self.proof_due && edges >= self.config.proof_after {
+        if self.proof_due && edges >= self.given.config.proof_after {
             self.proof_due = false;
-            let extern_writes = reads_extern_writes(self.config, &self.explorer.summary());
+            let extern_writes = reads_extern_writes(self.given.config, &self.explorer.summary());
             self.prove(extern_writes, PROOF_EDGES);
             return Flow::Again;
         }
@@ -190,7 +187,7 @@ impl<'a, 's> Run<'a, 's> {
         let Some(p) = self.share.as_deref_mut() else { return };
         for (from, (edges, inputs)) in p.exchange(mine) {
             let exec = Execution { origin: String::new(), edges, terminating: true };
-            let coverage = self.analysis.coverage_of(&exec);
+            let coverage = self.given.analysis.coverage_of(&exec);
             let guide = self.explorer.guide_mut();
             if !coverage.lines.iter().any(|&l| guide.is_uncovered(l)) {
                 continue;
@@ -198,9 +195,15 @@ impl<'a, 's> Run<'a, 's> {
             guide.mark_covered(&coverage.lines);
             self.covered.extend(coverage.lines.iter().copied());
             // The other search's interpreter ran it; its allocations are this program's too.
-            let property = self.config.explore.property;
-            let run = symex::interpret(self.prog, self.analysis.cfa, property, &inputs, exec.edges.len() as u64 + 1);
-            let memory = memory_facts(self.prog, &inputs, &run.allocs);
+            let property = self.given.config.explore.property;
+            let run = symex::interpret(
+                self.given.prog,
+                self.given.analysis.cfa,
+                property,
+                &inputs,
+                exec.edges.len() as u64 + 1,
+            );
+            let memory = memory_facts(self.given.prog, &inputs, &run.allocs);
             let found = FoundExecution { edges: exec.edges, inputs, coverage, found_for: Some(from), memory };
             self.out.executions.push(found);
             self.out.mark_time(self.started, self.covered.len());
@@ -211,8 +214,14 @@ impl<'a, 's> Run<'a, 's> {
     /// The proof pass over at most `max_edges` edges; its lines are settled in the guide.
     fn prove(&mut self, extern_writes: bool, max_edges: u64) {
         let t_proof = Instant::now();
-        let proof =
-            prove_not_coverable(self.analysis, self.prog, self.config, self.explorer.guide(), extern_writes, max_edges);
+        let proof = prove_not_coverable(
+            self.given.analysis,
+            self.given.prog,
+            self.given.config,
+            self.explorer.guide(),
+            extern_writes,
+            max_edges,
+        );
         self.proof_seconds += t_proof.elapsed().as_secs_f64();
         if let Some(proof) = proof {
             self.out.add_proof(self.explorer.guide_mut(), proof);
@@ -222,8 +231,8 @@ impl<'a, 's> Run<'a, 's> {
 
     /// A path the executor finished: a finding, a refusal, a bug or an execution.
     fn on_path(&mut self, outcome: symex::PathOutcome<Tag>) -> Flow {
-        let cfa = self.analysis.cfa;
-        self.progress.paths.fetch_add(1, Ordering::Relaxed);
+        let cfa = self.given.analysis.cfa;
+        self.given.progress.paths.fetch_add(1, Ordering::Relaxed);
         self.explorer.guide_mut().tally_end(&outcome);
         let line_of_last = |edge: Option<EdgeId>| edge.and_then(|e| cfa.edge(e).lines).map(|(l, _)| l);
         match outcome.end {
@@ -247,30 +256,31 @@ impl<'a, 's> Run<'a, 's> {
             }
             _ => return Flow::Go,
         }
-        let property = self.config.explore.property;
-        let (memory, edges, inputs) = match symex::confirm(self.prog, cfa, property, &outcome, self.config.assume) {
-            Ok(c) if !c.assumed.is_empty() => {
-                // A violation of the model the user accepted, not shown to be one of the program:
-                // a finding, not a bug; like undefined behaviour, it ends the execution.
-                self.out.assumed_violations += 1;
-                if self.out.assumed_violation.is_none() {
-                    let line = line_of_last(c.edges.last().copied()).unwrap_or(0);
-                    let kind = "violation of the property, relying on the accepted assumptions";
-                    let trace = trace_lines(cfa, &c.edges);
-                    self.out.assumed_violation = Some(UndefinedAt { kind, line, trace });
+        let property = self.given.config.explore.property;
+        let (memory, edges, inputs) =
+            match symex::confirm(self.given.prog, cfa, property, &outcome, self.given.config.assume) {
+                Ok(c) if !c.assumed.is_empty() => {
+                    // A violation of the model the user accepted, not shown to be one of the program:
+                    // a finding, not a bug; like undefined behaviour, it ends the execution.
+                    self.out.assumed_violations += 1;
+                    if self.out.assumed_violation.is_none() {
+                        let line = line_of_last(c.edges.last().copied()).unwrap_or(0);
+                        let kind = "violation of the property, relying on the accepted assumptions";
+                        let trace = trace_lines(cfa, &c.edges);
+                        self.out.assumed_violation = Some(UndefinedAt { kind, line, trace });
+                    }
+                    return Flow::Go;
                 }
-                return Flow::Go;
-            }
-            Ok(c) => (memory_facts(self.prog, &c.inputs, &c.allocs), c.edges, c.inputs),
-            Err(r) => {
-                self.refused(&outcome, r);
-                return Flow::Go;
-            }
-        };
+                Ok(c) => (memory_facts(self.given.prog, &c.inputs, &c.allocs), c.edges, c.inputs),
+                Err(r) => {
+                    self.refused(&outcome, r);
+                    return Flow::Go;
+                }
+            };
         if outcome.end == PathEnd::Violation {
-            self.out.bug_in_region |= self.analysis.stays_in_region(&edges);
+            self.out.bug_in_region |= self.given.analysis.stays_in_region(&edges);
             self.out.bugs.push(FoundBug { edges, inputs, memory });
-            return if self.config.continue_after_bug { Flow::Go } else { Flow::Stop };
+            return if self.given.config.continue_after_bug { Flow::Go } else { Flow::Stop };
         }
         // A real execution: it completes its `CompletionOnly` subtree, if it is in one.
         self.explorer.accept_completion(&outcome);
@@ -288,7 +298,7 @@ impl<'a, 's> Run<'a, 's> {
         // the search's obstacle (`SearchEnd::unaccepted`).
         if !matches!(r.why, symex::Rejection::Approximated(_)) {
             self.out.not_confirmed += 1;
-            *self.out.refusals.entry(refusal_of(self.analysis.cfa, &r)).or_default() += 1;
+            *self.out.refusals.entry(refusal_of(self.given.analysis.cfa, &r)).or_default() += 1;
             self.rejected.get_or_insert(r);
         }
     }
@@ -296,8 +306,11 @@ impl<'a, 's> Run<'a, 's> {
     /// Keeps a confirmed terminating execution if it covers something new (a search other than the
     /// targeted one keeps every one).
     fn keep_execution(&mut self, edges: Vec<EdgeId>, inputs: Vec<symex::InputValue>, memory: Option<Vec<MemoryFact>>) {
-        let coverage =
-            self.analysis.coverage_of(&Execution { origin: String::new(), edges: edges.clone(), terminating: true });
+        let coverage = self.given.analysis.coverage_of(&Execution {
+            origin: String::new(),
+            edges: edges.clone(),
+            terminating: true,
+        });
         // The invariants behind `lines_without_exit`, `lines_ruled_out` and
         // `lines_into_unexplored`: no terminating execution covers one of them.
         debug_assert!(
@@ -334,7 +347,7 @@ impl<'a, 's> Run<'a, 's> {
         // A path pruned as covered has the futures of an explored state, but not its prefix: the
         // lines its executions would cover are not all known. Only the targeted search keeps the
         // prefix's uncovered lines in its tags.
-        let pruned = match self.config.generate {
+        let pruned = match self.given.config.generate {
             Generate::Targeted => 0,
             _ => self.explorer.stats().cache.hits,
         };
@@ -345,14 +358,14 @@ impl<'a, 's> Run<'a, 's> {
             max_executions: self.limited.then_some(self.limit),
             stopped_at_bug: self.bug_stop(),
             cuts: (summary.lossy_cuts(), summary.first_other_cut.clone(), self.first_cut_line),
-            unaccepted: summary.approx.without(self.config.assume),
+            unaccepted: summary.approx.without(self.given.config.assume),
             rejected: self.rejected.clone(),
             pruned,
         }
     }
 
     fn bug_stop(&self) -> bool {
-        !self.out.bugs.is_empty() && !self.config.continue_after_bug
+        !self.out.bugs.is_empty() && !self.given.config.continue_after_bug
     }
 
     /// Ends the search: the value analysis, the final proof pass, and the facts of the outcome.
@@ -377,8 +390,8 @@ impl<'a, 's> Run<'a, 's> {
             && summary.exhausted
             && !self.limited
             && summary.lossy_cuts() == 0
-            && reads_extern_writes(self.config, &summary)
-            && EXTERN_EFFECTS.contains(summary.approx.without(self.config.assume))
+            && reads_extern_writes(self.given.config, &summary)
+            && EXTERN_EFFECTS.contains(summary.approx.without(self.given.config.assume))
             && !self.explorer.guide().nothing_left()
         {
             let edges = self.explorer.edges_executed();
@@ -390,7 +403,7 @@ impl<'a, 's> Run<'a, 's> {
         self.out.times.proof = self.proof_seconds;
         self.out.times.search = self.t_search.elapsed().as_secs_f64() - self.proof_seconds;
         self.out.tally = std::mem::take(&mut self.explorer.guide_mut().tally);
-        let unaccepted = summary.approx.without(self.config.assume);
+        let unaccepted = summary.approx.without(self.given.config.assume);
         self.out.assumed = summary.approx.without(unaccepted);
         self.out.end = self.end(&summary);
         self.out.property = PropertyStatus::of(&PropertyFacts {
@@ -409,7 +422,7 @@ impl<'a, 's> Run<'a, 's> {
             assumed: self.out.assumed,
         });
         let out = std::mem::take(&mut self.out);
-        if !self.config.free_memory {
+        if !self.given.config.free_memory {
             // The process ends soon: freeing millions of shared states would only delay the report.
             std::mem::forget(self.explorer);
         }
