@@ -41,7 +41,6 @@ const LONG_FUNCTIONS: &[(&str, &str)] = &[
     ("src/cfront/lower/stmt.rs", "stmt_at_depth"),
     ("src/cli/verify.rs", "run"),
     ("src/coverage/search.rs", "search_beside"),
-    ("src/driver/batch.rs", "batch"),
     ("src/driver/replay.rs", "replay"),
     ("src/driver/verify.rs", "verify"),
     ("src/evidence/harness.rs", "harness"),
