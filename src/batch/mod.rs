@@ -1,24 +1,31 @@
 //! `vcov batch`: the pure logic of running many coverage or verification tasks, each in a child
-//! process — what a task is and which arguments its child gets (here), finding tasks in listings and
+//! process — what a task is and which run its child makes (here), finding tasks in listings and
 //! CSV tables (`discover`), how a child's end becomes a result record and whether a record lets a
 //! rerun skip its task (`record`), and the summary tables with the SV-COMP score (`summary`).
 //!
 //! Invariant: no IO here. `driver::batch` walks directories, reads files, runs and watches the
 //! children and writes the records; it hands this module texts, listings and `ChildEnd`s.
+//! Invariant: the child's command line is spelled by `cli` (`cli::child_args`, handed to the driver as
+//! a `ChildArgs`), which owns the flags; the batch says what the child runs as a `ChildCommand`.
 //! Invariant: a task stopped by a signal (the batch's or anyone's) yields no record, so a rerun runs
 //! it again; every other end (a result, a failure, a limit) yields exactly one record.
 
 pub mod discover;
 pub mod record;
 pub mod summary;
+#[cfg(test)]
+mod test_util;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
 
+use serde::{Deserialize, Serialize};
+
 use crate::cfront::types::DataModel;
 
 /// What the tasks of a batch measure.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Mode {
     /// `vcov coverage` of an assumption automaton on a program.
     Coverage,
@@ -27,7 +34,7 @@ pub enum Mode {
 }
 
 impl Mode {
-    /// `coverage` or `verify`, as on the command line and in the records.
+    /// `coverage` or `verify`, as on the command line and in the records (its serde name).
     pub fn name(self) -> &'static str {
         match self {
             Mode::Coverage => "coverage",
@@ -90,34 +97,55 @@ pub struct ChildOptions {
     pub html: Option<PathBuf>,
 }
 
-/// Options a child gets from the batch itself, which `ChildOptions::extra` must not repeat, with
-/// what to use instead.
-pub const BATCH_OWN_OPTIONS: [(&str, &str); 13] = [
-    ("--json", "the batch reads each task's JSON report itself"),
-    ("--csv", "the batch writes OUT/results.csv"),
-    ("--lcov", "the batch writes no lcov tracefiles"),
-    ("--format", "the batch reads each task's JSON report itself"),
-    ("--instance", "tasks are named by the batch"),
-    ("--html", "give vcov batch --html: each coverage task writes OUT/html/NAME/index.html"),
-    ("--evidence", "give vcov batch --evidence: each coverage task writes OUT/evidence/NAME"),
-    ("--witness", "a batch writes no witnesses"),
-    ("--timelimit", "give vcov batch --timelimit"),
-    ("--memory-limit", "give vcov batch --memory-limit"),
-    ("--no-progress", "children never draw progress"),
-    ("--aa", "each task has its own automaton"),
-    ("--task", "each task has its own task definition"),
-];
+/// A child `vcov` run, as the batch means it. `cli` spells it as arguments (a `ChildArgs`), so that
+/// the flags have one owner.
+#[derive(Clone, PartialEq, Debug)]
+pub struct ChildCommand {
+    /// The command and its inputs.
+    pub run: ChildRun,
+    /// Seconds (`--timelimit`), if any.
+    pub time_limit: Option<f64>,
+    /// MiB (`--memory-limit`).
+    pub memory_limit_mb: u64,
+    /// Options of the command given as they are, after all others (`vcov batch ... -- OPTIONS`).
+    pub extra: Vec<String>,
+}
 
-/// Checks that `extra` holds no option the batch gives its children itself; the message says what
-/// to do instead.
-pub fn check_extra_options(extra: &[String]) -> Result<(), String> {
-    for word in extra {
-        let name = word.split('=').next().unwrap_or(word);
-        if let Some((flag, instead)) = BATCH_OWN_OPTIONS.iter().find(|(f, _)| *f == name) {
-            return Err(format!("{flag} cannot be passed to the tasks of vcov batch: {instead}"));
-        }
-    }
-    Ok(())
+/// The command of a child and its inputs.
+#[derive(Clone, PartialEq, Debug)]
+pub enum ChildRun {
+    /// `vcov coverage`, writing its JSON report on standard output and no progress.
+    Coverage {
+        /// The C program.
+        program: PathBuf,
+        /// The assumption automaton.
+        automaton: PathBuf,
+        /// The instance name of the report (the task's name).
+        instance: String,
+        /// The folder of the evidence, if it is written.
+        evidence: Option<PathBuf>,
+        /// The folder of the HTML report, if it is written.
+        html: Option<PathBuf>,
+    },
+    /// `vcov verify`.
+    Verify {
+        /// The C program, when there is no task definition (or besides it).
+        program: Option<PathBuf>,
+        /// The task definition.
+        task_file: Option<PathBuf>,
+        /// The data model, when there is no task definition.
+        data_model: Option<DataModel>,
+    },
+}
+
+/// How a `ChildCommand` is spelled as the arguments of `vcov` (after the executable): `cli::child_args`.
+pub type ChildArgs = fn(&ChildCommand) -> Vec<OsString>;
+
+/// What a record must have been made with for a rerun to skip its task: the child's arguments (the
+/// mode, the inputs, the limits and the options), joined by spaces. A record with another key is
+/// stale and the task runs again.
+pub fn key(child_args: &[OsString]) -> String {
+    child_args.iter().map(|a| a.to_string_lossy().into_owned()).collect::<Vec<_>>().join(" ")
 }
 
 /// vcov's default `--memory-limit`.
@@ -145,48 +173,29 @@ impl Limits {
 }
 
 impl Task {
-    /// The arguments of the child `vcov` (after the executable).
-    pub fn child_args(&self, limits: &Limits, opts: &ChildOptions) -> Vec<OsString> {
-        let mut args: Vec<OsString> = Vec::new();
-        match &self.inputs {
-            Inputs::Coverage { program, automaton } => {
-                args.extend(["coverage".into(), program.into(), "--aa".into(), automaton.into()]);
-                args.extend(["--json".into(), "-".into(), "--no-progress".into()]);
-                args.extend(["--instance".into(), self.name.clone().into()]);
-            }
-            Inputs::Verify { task_file, program, data_model, .. } => {
-                args.push("verify".into());
-                if let Some(p) = program {
-                    args.push(p.into());
-                }
-                if let Some(t) = task_file {
-                    args.extend(["--task".into(), t.into()]);
-                } else if let Some(dm) = data_model {
-                    args.push(dm.flag().into());
-                }
-            }
+    /// The child run of the task: its inputs, `limits` and `opts` (a verification task's own task
+    /// definition wins over its data model).
+    pub fn child_command(&self, limits: &Limits, opts: &ChildOptions) -> ChildCommand {
+        let run = match &self.inputs {
+            Inputs::Coverage { program, automaton } => ChildRun::Coverage {
+                program: program.clone(),
+                automaton: automaton.clone(),
+                instance: self.name.clone(),
+                evidence: opts.evidence.as_ref().map(|dir| dir.join(&self.name)),
+                html: opts.html.as_ref().map(|dir| dir.join(&self.name)),
+            },
+            Inputs::Verify { task_file, program, data_model, .. } => ChildRun::Verify {
+                program: program.clone(),
+                task_file: task_file.clone(),
+                data_model: if task_file.is_some() { None } else { *data_model },
+            },
+        };
+        ChildCommand {
+            run,
+            time_limit: limits.time_limit,
+            memory_limit_mb: limits.memory_limit_mb,
+            extra: opts.extra.clone(),
         }
-        if let Some(t) = limits.time_limit {
-            args.extend(["--timelimit".into(), t.to_string().into()]);
-        }
-        args.extend(["--memory-limit".into(), limits.memory_limit_mb.to_string().into()]);
-        if let Inputs::Coverage { .. } = self.inputs {
-            if let Some(dir) = &opts.evidence {
-                args.extend(["--evidence".into(), dir.join(&self.name).into()]);
-            }
-            if let Some(dir) = &opts.html {
-                args.extend(["--html".into(), dir.join(&self.name).into()]);
-            }
-        }
-        args.extend(opts.extra.iter().map(OsString::from));
-        args
-    }
-
-    /// What a record must have been made with for a rerun to skip the task: the mode, the inputs, the
-    /// limits and the options. A record with another key is stale and the task runs again.
-    pub fn key(&self, limits: &Limits, opts: &ChildOptions) -> String {
-        let args = self.child_args(limits, opts);
-        args.iter().map(|a| a.to_string_lossy().into_owned()).collect::<Vec<_>>().join(" ")
     }
 
     /// The mode of the task.
@@ -211,42 +220,53 @@ mod tests {
     use super::*;
 
     #[test]
-    fn child_arguments_carry_the_limits() {
+    fn child_commands_carry_the_limits_and_the_options() {
         let t = Task {
             name: "calls".into(),
             inputs: Inputs::Coverage { program: "d/program.c".into(), automaton: "d/aa.txt".into() },
         };
         let limits = Limits { time_limit: Some(2.5), memory_limit_mb: 100 };
-        assert_eq!(
-            t.key(&limits, &ChildOptions::default()),
-            "coverage d/program.c --aa d/aa.txt --json - --no-progress --instance calls --timelimit 2.5 --memory-limit 100"
-        );
         assert_eq!(limits.hard_time_limit(), Some(7.75));
         assert_eq!(limits.hard_memory_limit_mb(), 356);
-        let v = Task {
-            name: "x".into(),
-            inputs: Inputs::Verify {
-                task_file: None,
-                program: Some("x.c".into()),
-                data_model: Some(DataModel::Lp64),
-                expected: Some(true),
-            },
-        };
-        assert_eq!(v.key(&Limits::default(), &ChildOptions::default()), "verify x.c --64 --memory-limit 6144");
-        // Options passed through come last; evidence and HTML folders are per task, for coverage.
+        assert_eq!(Limits::default().hard_time_limit(), None);
+        // Evidence and HTML folders are per task, for coverage.
         let opts = ChildOptions {
             extra: vec!["--assume".into(), "fresh-pointers".into()],
             evidence: Some("out/evidence".into()),
             html: Some("out/html".into()),
         };
         assert_eq!(
-            t.key(&limits, &opts),
-            "coverage d/program.c --aa d/aa.txt --json - --no-progress --instance calls --timelimit 2.5 \
-             --memory-limit 100 --evidence out/evidence/calls --html out/html/calls --assume fresh-pointers"
+            t.child_command(&limits, &opts),
+            ChildCommand {
+                run: ChildRun::Coverage {
+                    program: "d/program.c".into(),
+                    automaton: "d/aa.txt".into(),
+                    instance: "calls".into(),
+                    evidence: Some("out/evidence/calls".into()),
+                    html: Some("out/html/calls".into()),
+                },
+                time_limit: Some(2.5),
+                memory_limit_mb: 100,
+                extra: opts.extra.clone(),
+            }
         );
-        assert_eq!(v.key(&Limits::default(), &opts), "verify x.c --64 --memory-limit 6144 --assume fresh-pointers");
-        assert_eq!(check_extra_options(&opts.extra), Ok(()));
-        assert!(check_extra_options(&["--json=x".into()]).unwrap_err().starts_with("--json cannot be passed"));
-        assert_eq!(Limits::default().hard_time_limit(), None);
+        // A task definition's data model wins over the batch's.
+        let verify = |task_file: Option<&str>| Task {
+            name: "x".into(),
+            inputs: Inputs::Verify {
+                task_file: task_file.map(PathBuf::from),
+                program: Some("x.c".into()),
+                data_model: Some(DataModel::Lp64),
+                expected: Some(true),
+            },
+        };
+        let run = |t: Task| t.child_command(&Limits::default(), &opts).run;
+        let with_task = run(verify(Some("x.yml")));
+        assert_eq!(
+            with_task,
+            ChildRun::Verify { program: Some("x.c".into()), task_file: Some("x.yml".into()), data_model: None }
+        );
+        let ChildRun::Verify { data_model, .. } = run(verify(None)) else { panic!("verify") };
+        assert_eq!(data_model, Some(DataModel::Lp64));
     }
 }

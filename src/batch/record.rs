@@ -1,9 +1,17 @@
 //! How a child's end becomes a task's record (`classify`), the record as JSON (`DIR/tasks/NAME.json`)
 //! and as a row of `DIR/results.csv`, and whether a record lets a rerun skip its task (`resume`).
+//!
+//! Invariant: what a child says is read back through the types that wrote it: the coverage report
+//! as `report::CoverageReport`, the verdict as `verify::Verdict`, the exit code as
+//! `base::ExitStatus`; the record file is read back through the serde structs that write it.
 
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
-use super::{ChildOptions, Limits, Mode, Task};
+use super::{Limits, Mode, Task};
+use crate::base::{signal_name, ExitStatus, SIGINT, SIGTERM};
+use crate::report::CoverageReport;
+use crate::verify::{Verdict, VerdictKind};
 
 /// Schema of the record files.
 pub const RECORD_SCHEMA_VERSION: u64 = 1;
@@ -51,8 +59,9 @@ pub struct ChildEnd {
     pub cpu_seconds: f64,
 }
 
-/// A finished task's status.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// A finished task's status (its serde name is the record's word).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Status {
     /// The child gave a result (possibly stopped by its own limit, as a coverage report says).
     Done,
@@ -60,8 +69,18 @@ pub enum Status {
     Failed,
 }
 
-/// The figures of a coverage report (the paper's columns).
-#[derive(Clone, PartialEq, Debug)]
+impl Status {
+    /// `done` or `failed`, as in the record and in `results.csv`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Done => "done",
+            Status::Failed => "failed",
+        }
+    }
+}
+
+/// The figures of a coverage report (the paper's columns); the field names are the record's.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
 pub struct CoverageFigures {
     /// `# lines`.
     pub lines: u64,
@@ -84,50 +103,56 @@ pub struct CoverageFigures {
     pub property: Option<String>,
 }
 
-/// A verification result.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Answer {
-    /// `TRUE`.
-    True,
-    /// `FALSE(unreach-call)`.
-    False,
-    /// `UNKNOWN`, or no answer (a failed task).
-    Unknown,
+impl CoverageFigures {
+    /// The figures of `report`.
+    pub fn of(report: &CoverageReport) -> CoverageFigures {
+        let n = |lines: &[u32]| lines.len() as u64;
+        CoverageFigures {
+            lines: n(&report.lines_to_cover),
+            over: n(&report.over_approximation.lines),
+            under: n(&report.under_approximation.lines),
+            executions: report.under_approximation.executions as u64,
+            bug: report.bug_found,
+            exact: report.exact,
+            interrupted: report.interrupted,
+            stopped_by: report.stopped_by.clone(),
+            property: Some(report.property.status.clone()),
+        }
+    }
 }
 
-impl Answer {
-    /// `true`, `false` or `unknown`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Answer::True => "true",
-            Answer::False => "false",
-            Answer::Unknown => "unknown",
-        }
+/// `true`, `false` or `unknown`: a verification answer as the records and `results.csv` say it.
+pub fn answer_name(answer: VerdictKind) -> &'static str {
+    match answer {
+        VerdictKind::True => "true",
+        VerdictKind::False => "false",
+        VerdictKind::Unknown => "unknown",
     }
 }
 
 /// The SV-COMP 2016 score of `answer` for a task whose expected verdict is `expected` (true: the
 /// property holds): +2 a correct TRUE, +1 a correct FALSE, -16 a wrong FALSE (false alarm), -32 a
 /// wrong TRUE (wrong proof), 0 unknown. `None` when the expected verdict is not known.
-pub fn sv_comp_2016_score(answer: Answer, expected: Option<bool>) -> Option<i32> {
+pub fn sv_comp_2016_score(answer: VerdictKind, expected: Option<bool>) -> Option<i32> {
     let expected = expected?;
     Some(match (answer, expected) {
-        (Answer::Unknown, _) => 0,
-        (Answer::True, true) => 2,
-        (Answer::False, false) => 1,
-        (Answer::False, true) => -16,
-        (Answer::True, false) => -32,
+        (VerdictKind::Unknown, _) => 0,
+        (VerdictKind::True, true) => 2,
+        (VerdictKind::False, false) => 1,
+        (VerdictKind::False, true) => -16,
+        (VerdictKind::True, false) => -32,
     })
 }
 
-/// The result of one finished task.
-#[derive(Clone, PartialEq, Debug)]
+/// The result of one finished task; its fields are the record file's (`RecordFile` adds the
+/// schema version and the score).
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
 pub struct TaskRecord {
     /// The task's name.
     pub name: String,
     /// Its mode.
     pub mode: Mode,
-    /// `Task::key` when it ran.
+    /// `batch::key` of the child's arguments when it ran.
     pub key: String,
     /// Done or failed.
     pub status: Status,
@@ -137,28 +162,76 @@ pub struct TaskRecord {
     pub exit_code: Option<i32>,
     /// The signal that ended the child, when one did.
     pub signal: Option<i32>,
-    /// Wall-clock seconds.
+    /// Wall-clock seconds (written to the millisecond).
+    #[serde(serialize_with = "to_the_millisecond")]
     pub wall_seconds: f64,
-    /// CPU seconds of the child.
+    /// CPU seconds of the child (written to the millisecond).
+    #[serde(serialize_with = "to_the_millisecond")]
     pub cpu_seconds: f64,
     /// Coverage figures (a done coverage task).
     pub coverage: Option<CoverageFigures>,
     /// The answer (verify; `Unknown` for a failed task).
-    pub answer: Option<Answer>,
+    #[serde(with = "answer_word")]
+    pub answer: Option<VerdictKind>,
     /// The expected verdict (verify).
     pub expected: Option<bool>,
     /// The child's JSON report (a done coverage task), kept whole in the record file.
-    pub report: Option<Value>,
+    pub report: Option<Box<CoverageReport>>,
 }
 
-/// The record of `task` ended as `end`, or `None` when a signal stopped it (SIGINT or SIGTERM,
-/// exit code 130 or 143, or the batch's stop): such a task is not finished and runs again.
-pub fn classify(task: &Task, limits: &Limits, opts: &ChildOptions, end: &ChildEnd) -> Option<TaskRecord> {
+/// The record file: the record with its schema version and score.
+#[derive(Serialize)]
+struct RecordFile<'a> {
+    schema_version: u64,
+    #[serde(flatten)]
+    record: &'a TaskRecord,
+    score: Option<i32>,
+}
+
+/// The schema of a record file, read before the record (which is read without `RecordFile`: serde
+/// reads the number keys of the report's maps only outside a flattened struct; the score is
+/// computed again).
+#[derive(Deserialize)]
+struct RecordSchema {
+    schema_version: u64,
+}
+
+fn to_the_millisecond<S: serde::Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64((x * 1000.0).round() / 1000.0)
+}
+
+/// `TaskRecord::answer` as `answer_name` says it.
+mod answer_word {
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+
+    use super::{answer_name, VerdictKind};
+
+    pub fn serialize<S: Serializer>(answer: &Option<VerdictKind>, s: S) -> Result<S::Ok, S::Error> {
+        match answer {
+            Some(a) => s.serialize_some(answer_name(*a)),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<VerdictKind>, D::Error> {
+        let Some(word) = Option::<String>::deserialize(d)? else { return Ok(None) };
+        [VerdictKind::True, VerdictKind::False, VerdictKind::Unknown]
+            .into_iter()
+            .find(|a| answer_name(*a) == word)
+            .map(Some)
+            .ok_or_else(|| D::Error::custom(format!("unknown answer `{word}`")))
+    }
+}
+
+/// The record of `task` ended as `end`, its child's arguments having had the key `key`, or `None`
+/// when a signal stopped it (SIGINT or SIGTERM, exit code 130 or 143, or the batch's stop): such a
+/// task is not finished and runs again.
+pub fn classify(task: &Task, key: &str, limits: &Limits, end: &ChildEnd) -> Option<TaskRecord> {
     let mode = task.mode();
     let mut rec = TaskRecord {
         name: task.name.clone(),
         mode,
-        key: task.key(limits, opts),
+        key: key.to_string(),
         status: Status::Failed,
         reason: None,
         exit_code: None,
@@ -166,7 +239,7 @@ pub fn classify(task: &Task, limits: &Limits, opts: &ChildOptions, end: &ChildEn
         wall_seconds: end.wall_seconds,
         cpu_seconds: end.cpu_seconds,
         coverage: None,
-        answer: (mode == Mode::Verify).then_some(Answer::Unknown),
+        answer: (mode == Mode::Verify).then_some(VerdictKind::Unknown),
         expected: task.expected(),
         report: None,
     };
@@ -176,7 +249,7 @@ pub fn classify(task: &Task, limits: &Limits, opts: &ChildOptions, end: &ChildEn
     }
     let last_err = last_line(&end.stderr);
     let reason = match (end.killed_for, end.exit) {
-        (Some(Kill::Stop), _) | (None, Exit::Code(130 | 143) | Exit::Signal(2 | 15)) => return None,
+        (Some(Kill::Stop), _) | (None, Exit::Signal(SIGINT | SIGTERM)) => return None,
         (Some(Kill::TimeLimit { after }), _) => format!(
             "time limit: killed after {after:.1} s (--timelimit {} s did not stop it)",
             limits.time_limit.unwrap_or(0.0)
@@ -185,87 +258,79 @@ pub fn classify(task: &Task, limits: &Limits, opts: &ChildOptions, end: &ChildEn
             "memory limit: killed using {used_mb} MiB (--memory-limit {} MiB did not stop it)",
             limits.memory_limit_mb
         ),
-        (None, Exit::Signal(s)) => format!("crashed: killed by signal {s} ({}){}", signal_name(s), with(&last_err)),
-        (None, Exit::Code(0)) => match read_result(mode, &end.stdout) {
-            Ok(Read::Coverage(figures, report)) => {
-                rec.status = Status::Done;
-                // Why the result is not exact, as the report says it.
-                if !figures.exact {
-                    rec.reason = report.get("inexact_reason").and_then(Value::as_str).map(str::to_string);
+        (None, Exit::Signal(s)) => format!("crashed: killed by {}{}", signal_words(s), with(&last_err)),
+        (None, Exit::Code(c)) => match ExitStatus::from_code(c) {
+            Some(ExitStatus::Interrupted | ExitStatus::Terminated) => return None,
+            Some(ExitStatus::Success) => match read_result(mode, &end.stdout) {
+                Ok(read) => {
+                    rec.status = Status::Done;
+                    take_result(&mut rec, read);
+                    return Some(rec);
                 }
-                rec.coverage = Some(figures);
-                rec.report = Some(report);
-                return Some(rec);
-            }
-            Ok(Read::Verify(answer, why)) => {
-                rec.status = Status::Done;
-                rec.answer = Some(answer);
-                rec.reason = why;
-                return Some(rec);
-            }
-            Err(e) => format!("no result: {e}"),
+                Err(e) => format!("no result: {e}"),
+            },
+            Some(ExitStatus::Error) => format!("error{}", with(&last_err)),
+            Some(ExitStatus::InternalError) => format!("internal error{}", with(&last_err)),
+            // vcov's own limits ended the run before it had a report: the line says which and where.
+            Some(ExitStatus::LimitReached) => last_err
+                .as_deref()
+                .map(|l| l.strip_prefix("vcov: ").unwrap_or(l).to_string())
+                .unwrap_or_else(|| "a limit ended the run before it had a report".into()),
+            Some(ExitStatus::CheckFailed) | None => format!("exit code {c}{}", with(&last_err)),
         },
-        (None, Exit::Code(2)) => format!("error{}", with(&last_err)),
-        (None, Exit::Code(3)) => format!("internal error{}", with(&last_err)),
-        // vcov's own limits ended the run before it had a report: the line says which and where.
-        (None, Exit::Code(4)) => last_err
-            .as_deref()
-            .map(|l| l.strip_prefix("vcov: ").unwrap_or(l).to_string())
-            .unwrap_or_else(|| "a limit ended the run before it had a report".into()),
-        (None, Exit::Code(c)) => format!("exit code {c}{}", with(&last_err)),
     };
     rec.reason = Some(reason);
     Some(rec)
 }
 
+/// `signal 11 (SIGSEGV)`, or `signal 40` for a signal without a usual name.
+fn signal_words(sig: i32) -> String {
+    match signal_name(sig) {
+        Some(name) => format!("signal {sig} ({name})"),
+        None => format!("signal {sig}"),
+    }
+}
+
 enum Read {
-    Coverage(CoverageFigures, Value),
-    Verify(Answer, Option<String>),
+    Coverage(Box<CoverageReport>),
+    Verify(Verdict),
 }
 
 /// The result in a child's standard output: the JSON report of `vcov coverage --json -`, or the
 /// `Verification result:` line of `vcov verify`.
 fn read_result(mode: Mode, stdout: &str) -> Result<Read, String> {
     match mode {
-        Mode::Coverage => {
-            let report: Value =
-                serde_json::from_str(stdout.trim()).map_err(|e| format!("the report is not JSON ({e})"))?;
-            let n_lines = |v: &Value| v.as_array().map(|a| a.len() as u64);
-            let figures = (|| {
-                Some(CoverageFigures {
-                    lines: n_lines(report.get("lines_to_cover")?)?,
-                    over: n_lines(report.get("over_approximation")?.get("lines")?)?,
-                    under: n_lines(report.get("under_approximation")?.get("lines")?)?,
-                    executions: report.get("under_approximation")?.get("executions")?.as_u64()?,
-                    bug: report.get("bug_found")?.as_bool()?,
-                    exact: report.get("exact")?.as_bool()?,
-                    interrupted: report.get("interrupted")?.as_bool()?,
-                    stopped_by: report.get("stopped_by").and_then(Value::as_str).map(str::to_string),
-                    property: report
-                        .get("property")
-                        .and_then(|p| p.get("status"))
-                        .and_then(Value::as_str)
-                        .map(str::to_string),
-                })
-            })()
-            .ok_or("the report lacks the coverage figures")?;
-            Ok(Read::Coverage(figures, report))
-        }
+        Mode::Coverage => match serde_json::from_str(stdout.trim()) {
+            Ok(report) => Ok(Read::Coverage(Box::new(report))),
+            Err(e) if e.is_data() => Err(format!("the report is not a coverage report of vcov ({e})")),
+            Err(e) => Err(format!("the report is not JSON ({e})")),
+        },
         Mode::Verify => {
             let line = stdout
                 .lines()
-                .find_map(|l| l.strip_prefix("Verification result: "))
-                .ok_or("no `Verification result:` line")?
-                .trim();
-            if line == "TRUE" {
-                Ok(Read::Verify(Answer::True, None))
-            } else if line.starts_with("FALSE") {
-                Ok(Read::Verify(Answer::False, None))
-            } else if let Some(rest) = line.strip_prefix("UNKNOWN") {
-                let why = rest.trim().trim_start_matches('(').trim_end_matches(')').trim();
-                Ok(Read::Verify(Answer::Unknown, Some(why.to_string()).filter(|w| !w.is_empty())))
-            } else {
-                Err(format!("unknown verdict `{line}`"))
+                .find_map(|l| l.strip_prefix(Verdict::RESULT_PREFIX))
+                .ok_or("no `Verification result:` line")?;
+            line.trim().parse().map(Read::Verify).map_err(|e: crate::verify::NotAVerdict| e.to_string())
+        }
+    }
+}
+
+/// Fills the record of a done task from the child's result: the coverage figures and the report,
+/// with why the coverage is not exact as the report says it; or the answer, with why it is UNKNOWN.
+fn take_result(rec: &mut TaskRecord, read: Read) {
+    match read {
+        Read::Coverage(report) => {
+            let figures = CoverageFigures::of(&report);
+            if !figures.exact {
+                rec.reason = report.inexact_reason.clone();
+            }
+            rec.coverage = Some(figures);
+            rec.report = Some(report);
+        }
+        Read::Verify(verdict) => {
+            rec.answer = Some(verdict.kind());
+            if let Verdict::Unknown(why) = verdict {
+                rec.reason = Some(why).filter(|w| !w.is_empty());
             }
         }
     }
@@ -280,103 +345,21 @@ fn with(line: &Option<String>) -> String {
     line.as_ref().map(|l| format!(": {l}")).unwrap_or_default()
 }
 
-/// The usual name of a Linux signal.
-pub fn signal_name(sig: i32) -> &'static str {
-    match sig {
-        1 => "SIGHUP",
-        2 => "SIGINT",
-        3 => "SIGQUIT",
-        4 => "SIGILL",
-        6 => "SIGABRT",
-        7 => "SIGBUS",
-        8 => "SIGFPE",
-        9 => "SIGKILL",
-        11 => "SIGSEGV",
-        13 => "SIGPIPE",
-        14 => "SIGALRM",
-        15 => "SIGTERM",
-        24 => "SIGXCPU",
-        25 => "SIGXFSZ",
-        _ => "signal",
-    }
-}
-
 impl TaskRecord {
-    /// The record file's JSON.
+    /// The record file's JSON. (A `Value`, whose keys are in name order: the order of the files
+    /// written so far.)
     pub fn to_json(&self) -> Value {
-        let coverage = self.coverage.as_ref().map(|c| {
-            json!({"lines": c.lines, "over": c.over, "under": c.under, "executions": c.executions,
-                   "bug": c.bug, "exact": c.exact, "interrupted": c.interrupted, "stopped_by": c.stopped_by,
-                   "property": c.property})
-        });
-        json!({
-            "schema_version": RECORD_SCHEMA_VERSION,
-            "name": self.name,
-            "mode": self.mode.name(),
-            "key": self.key,
-            "status": match self.status { Status::Done => "done", Status::Failed => "failed" },
-            "reason": self.reason,
-            "exit_code": self.exit_code,
-            "signal": self.signal,
-            "wall_seconds": round3(self.wall_seconds),
-            "cpu_seconds": round3(self.cpu_seconds),
-            "coverage": coverage,
-            "answer": self.answer.map(Answer::name),
-            "expected": self.expected,
-            "score": self.answer.and_then(|a| sv_comp_2016_score(a, self.expected)),
-            "report": self.report,
-        })
+        let file = RecordFile { schema_version: RECORD_SCHEMA_VERSION, record: self, score: self.score() };
+        serde_json::to_value(file).expect("a record is JSON")
     }
 
-    /// Reads a record file's JSON back; `None` when it is not a record of this schema.
-    pub fn from_json(v: &Value) -> Option<TaskRecord> {
-        if v.get("schema_version")?.as_u64()? != RECORD_SCHEMA_VERSION {
+    /// Reads a record file back; `None` when it is not a record of this schema.
+    pub fn from_json(text: &str) -> Option<TaskRecord> {
+        let schema: RecordSchema = serde_json::from_str(text).ok()?;
+        if schema.schema_version != RECORD_SCHEMA_VERSION {
             return None;
         }
-        let str_of = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
-        let coverage = match v.get("coverage") {
-            Some(Value::Null) | None => None,
-            Some(c) => Some(CoverageFigures {
-                lines: c.get("lines")?.as_u64()?,
-                over: c.get("over")?.as_u64()?,
-                under: c.get("under")?.as_u64()?,
-                executions: c.get("executions")?.as_u64()?,
-                bug: c.get("bug")?.as_bool()?,
-                exact: c.get("exact")?.as_bool()?,
-                interrupted: c.get("interrupted")?.as_bool()?,
-                stopped_by: c.get("stopped_by").and_then(Value::as_str).map(str::to_string),
-                property: c.get("property").and_then(Value::as_str).map(str::to_string),
-            }),
-        };
-        Some(TaskRecord {
-            name: str_of("name")?,
-            mode: match v.get("mode")?.as_str()? {
-                "coverage" => Mode::Coverage,
-                "verify" => Mode::Verify,
-                _ => return None,
-            },
-            key: str_of("key")?,
-            status: match v.get("status")?.as_str()? {
-                "done" => Status::Done,
-                "failed" => Status::Failed,
-                _ => return None,
-            },
-            reason: str_of("reason"),
-            exit_code: v.get("exit_code").and_then(Value::as_i64).map(|c| c as i32),
-            signal: v.get("signal").and_then(Value::as_i64).map(|c| c as i32),
-            wall_seconds: v.get("wall_seconds")?.as_f64()?,
-            cpu_seconds: v.get("cpu_seconds")?.as_f64()?,
-            coverage,
-            answer: match v.get("answer").and_then(Value::as_str) {
-                None => None,
-                Some("true") => Some(Answer::True),
-                Some("false") => Some(Answer::False),
-                Some("unknown") => Some(Answer::Unknown),
-                Some(_) => return None,
-            },
-            expected: v.get("expected").and_then(Value::as_bool),
-            report: v.get("report").filter(|r| !r.is_null()).cloned(),
-        })
+        serde_json::from_str(text).ok()
     }
 
     /// The SV-COMP 2016 score (verify, expected verdict known).
@@ -388,16 +371,12 @@ impl TaskRecord {
     pub fn correctness(&self) -> Option<&'static str> {
         let expected = self.expected?;
         Some(match self.answer? {
-            Answer::Unknown => "unknown",
-            Answer::True if expected => "correct",
-            Answer::False if !expected => "correct",
+            VerdictKind::Unknown => "unknown",
+            VerdictKind::True if expected => "correct",
+            VerdictKind::False if !expected => "correct",
             _ => "wrong",
         })
     }
-}
-
-fn round3(x: f64) -> f64 {
-    (x * 1000.0).round() / 1000.0
 }
 
 /// What a rerun does with a task.
@@ -411,13 +390,11 @@ pub enum Resume {
     Skip(Box<TaskRecord>),
 }
 
-/// Whether `task` runs, given the text of its record file (if there is one) and `--force`.
-pub fn resume(task: &Task, limits: &Limits, opts: &ChildOptions, record_text: Option<&str>, force: bool) -> Resume {
-    let Some(text) = record_text else { return Resume::Run };
-    let Some(rec) = serde_json::from_str::<Value>(text).ok().as_ref().and_then(TaskRecord::from_json) else {
-        return Resume::Run;
-    };
-    if rec.key != task.key(limits, opts) || rec.name != task.name {
+/// Whether `task`, whose child's arguments have the key `key`, runs, given the text of its record
+/// file (if there is one) and `--force`.
+pub fn resume(task: &Task, key: &str, record_text: Option<&str>, force: bool) -> Resume {
+    let Some(rec) = record_text.and_then(TaskRecord::from_json) else { return Resume::Run };
+    if rec.key != key || rec.name != task.name {
         Resume::Stale
     } else if force {
         Resume::Run
@@ -444,13 +421,10 @@ pub fn results_csv(mode: Mode, records: &[&TaskRecord]) -> Vec<u8> {
     for r in records {
         let mut row: Vec<String> = vec![r.name.clone()];
         match mode {
-            Mode::Coverage => {
-                let report = r.report.as_ref().and_then(|v| serde_json::from_value(v.clone()).ok());
-                row = crate::report::csv_row(report.as_ref(), &r.name, r.cpu_seconds);
-            }
+            Mode::Coverage => row = crate::report::csv_row(r.report.as_deref(), &r.name, r.cpu_seconds),
             Mode::Verify => row.extend([
                 r.expected.map(|e| e.to_string()).unwrap_or_default(),
-                r.answer.unwrap_or(Answer::Unknown).name().to_string(),
+                answer_name(r.answer.unwrap_or(VerdictKind::Unknown)).to_string(),
                 r.correctness().unwrap_or("").to_string(),
                 r.score().map(|s| s.to_string()).unwrap_or_default(),
                 format!("{:.2}", r.cpu_seconds),
@@ -458,11 +432,7 @@ pub fn results_csv(mode: Mode, records: &[&TaskRecord]) -> Vec<u8> {
         }
         row.extend([
             format!("{:.2}", r.wall_seconds),
-            match r.status {
-                Status::Done => "done",
-                Status::Failed => "failed",
-            }
-            .to_string(),
+            r.status.name().to_string(),
             r.reason.clone().unwrap_or_default(),
             r.exit_code.map(|c| c.to_string()).unwrap_or_default(),
         ]);
@@ -473,7 +443,10 @@ pub fn results_csv(mode: Mode, records: &[&TaskRecord]) -> Vec<u8> {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
+    use crate::batch::test_util::report_text;
     use crate::batch::Inputs;
 
     fn verify_task(expected: Option<bool>) -> Task {
@@ -498,37 +471,33 @@ mod tests {
         }
     }
 
+    fn record(task: &Task, end: &ChildEnd) -> Option<TaskRecord> {
+        classify(task, "k", &Limits { time_limit: Some(2.0), memory_limit_mb: 100 }, end)
+    }
+
     fn check(task: &Task, end: &ChildEnd) -> Option<(Status, Option<String>)> {
-        classify(task, &Limits { time_limit: Some(2.0), memory_limit_mb: 100 }, &ChildOptions::default(), end)
-            .map(|r| (r.status, r.reason))
+        record(task, end).map(|r| (r.status, r.reason))
     }
 
     #[test]
     fn the_score_is_sv_comp_2016() {
         // The same table as bench/verify.py's `score`.
-        assert_eq!(sv_comp_2016_score(Answer::True, Some(true)), Some(2));
-        assert_eq!(sv_comp_2016_score(Answer::False, Some(false)), Some(1));
-        assert_eq!(sv_comp_2016_score(Answer::False, Some(true)), Some(-16));
-        assert_eq!(sv_comp_2016_score(Answer::True, Some(false)), Some(-32));
-        assert_eq!(sv_comp_2016_score(Answer::Unknown, Some(false)), Some(0));
-        assert_eq!(sv_comp_2016_score(Answer::True, None), None);
+        use VerdictKind::{False, True, Unknown};
+        assert_eq!(sv_comp_2016_score(True, Some(true)), Some(2));
+        assert_eq!(sv_comp_2016_score(False, Some(false)), Some(1));
+        assert_eq!(sv_comp_2016_score(False, Some(true)), Some(-16));
+        assert_eq!(sv_comp_2016_score(True, Some(false)), Some(-32));
+        assert_eq!(sv_comp_2016_score(Unknown, Some(false)), Some(0));
+        assert_eq!(sv_comp_2016_score(True, None), None);
     }
 
     #[test]
     fn verdict_lines_and_failures() {
         let t = verify_task(Some(false));
-        assert_eq!(
-            check(&t, &end(Exit::Code(0), "Verification result: FALSE(unreach-call)\n", "")),
-            Some((Status::Done, None))
-        );
-        let r = classify(
-            &t,
-            &Limits::default(),
-            &ChildOptions::default(),
-            &end(Exit::Code(0), "Verification result: TRUE\n", ""),
-        )
-        .unwrap();
-        assert_eq!((r.answer, r.score(), r.correctness()), (Some(Answer::True), Some(-32), Some("wrong")));
+        let line = |v: Verdict| format!("{}\n", v.result_line());
+        assert_eq!(check(&t, &end(Exit::Code(0), &line(Verdict::False), "")), Some((Status::Done, None)));
+        let r = record(&t, &end(Exit::Code(0), &line(Verdict::True), "")).unwrap();
+        assert_eq!((r.answer, r.score(), r.correctness()), (Some(VerdictKind::True), Some(-32), Some("wrong")));
         assert_eq!(
             check(&t, &end(Exit::Code(0), "Verification result: UNKNOWN (time limit)\n", "")),
             Some((Status::Done, Some("time limit".into())))
@@ -548,16 +517,25 @@ mod tests {
             ),
             Some((Status::Failed, Some("time limit: 2 s passed while reading the inputs; nothing written".into())))
         );
+        assert_eq!(check(&t, &end(Exit::Code(1), "", "")), Some((Status::Failed, Some("exit code 1".into()))));
         assert_eq!(
             check(&t, &end(Exit::Signal(11), "", "")),
             Some((Status::Failed, Some("crashed: killed by signal 11 (SIGSEGV)".into())))
         );
         assert_eq!(
+            check(&t, &end(Exit::Signal(40), "", "")),
+            Some((Status::Failed, Some("crashed: killed by signal 40".into())))
+        );
+        assert_eq!(
             check(&t, &end(Exit::Code(0), "nothing\n", "")),
             Some((Status::Failed, Some("no result: no `Verification result:` line".into())))
         );
-        let failed = classify(&t, &Limits::default(), &ChildOptions::default(), &end(Exit::Code(2), "", "")).unwrap();
-        assert_eq!((failed.answer, failed.score()), (Some(Answer::Unknown), Some(0)));
+        assert_eq!(
+            check(&t, &end(Exit::Code(0), "Verification result: MAYBE\n", "")),
+            Some((Status::Failed, Some("no result: unknown verdict `MAYBE`".into())))
+        );
+        let failed = record(&t, &end(Exit::Code(2), "", "")).unwrap();
+        assert_eq!((failed.answer, failed.score()), (Some(VerdictKind::Unknown), Some(0)));
     }
 
     #[test]
@@ -586,46 +564,79 @@ mod tests {
         );
     }
 
-    const REPORT: &str = r#"{"lines_to_cover": [1, 2, 3], "over_approximation": {"lines": [1, 2]},
-        "under_approximation": {"lines": [1], "executions": 1}, "bug_found": false, "exact": true,
-        "interrupted": false, "stopped_by": null, "property": {"status": "none_in_region"}}"#;
-
     #[test]
     fn coverage_reports_round_trip_through_the_record() {
         let t = cov_task();
-        let limits = Limits::default();
-        let rec = classify(&t, &limits, &ChildOptions::default(), &end(Exit::Code(0), REPORT, "")).unwrap();
+        let report = report_text(json!({}));
+        let rec = record(&t, &end(Exit::Code(0), &report, "")).unwrap();
         let c = rec.coverage.clone().unwrap();
         assert_eq!((c.lines, c.over, c.under, c.executions, c.bug, c.exact), (3, 2, 1, 1, false, true));
         assert_eq!(c.property.as_deref(), Some("none_in_region"));
+        // The report is kept whole, as the child wrote it.
+        let kept = rec.to_json()["report"].clone();
+        assert_eq!(kept, serde_json::from_str::<Value>(&report).unwrap());
         let text = rec.to_json().to_string();
-        assert_eq!(TaskRecord::from_json(&serde_json::from_str(&text).unwrap()), Some(rec.clone()));
-        assert_eq!(resume(&t, &limits, &ChildOptions::default(), Some(&text), false), Resume::Skip(Box::new(rec)));
-        assert_eq!(resume(&t, &limits, &ChildOptions::default(), Some(&text), true), Resume::Run);
-        assert_eq!(resume(&t, &limits, &ChildOptions::default(), None, false), Resume::Run);
-        assert_eq!(resume(&t, &limits, &ChildOptions::default(), Some("{\"half"), false), Resume::Run);
-        let other = Limits { time_limit: Some(1.0), ..limits };
-        assert_eq!(resume(&t, &other, &ChildOptions::default(), Some(&text), false), Resume::Stale);
+        assert_eq!(TaskRecord::from_json(&text), Some(rec.clone()));
+        assert_eq!(resume(&t, "k", Some(&text), false), Resume::Skip(Box::new(rec)));
+        assert_eq!(resume(&t, "k", Some(&text), true), Resume::Run);
+        assert_eq!(resume(&t, "k", None, false), Resume::Run);
+        assert_eq!(resume(&t, "k", Some("{\"half"), false), Resume::Run);
+        assert_eq!(resume(&t, "other", Some(&text), false), Resume::Stale);
+        let newer = text.replace("\"schema_version\":1,\"score\"", "\"schema_version\":2,\"score\"");
+        assert_ne!(newer, text);
+        assert_eq!(resume(&t, "k", Some(&newer), false), Resume::Run);
+        let (status, why) = check(&t, &end(Exit::Code(0), "{}", "")).unwrap();
+        assert_eq!(status, Status::Failed);
+        assert!(
+            why.as_deref().unwrap().starts_with("no result: the report is not a coverage report of vcov ("),
+            "{why:?}"
+        );
         assert_eq!(
-            check(&t, &end(Exit::Code(0), "{}", "")),
-            Some((Status::Failed, Some("no result: the report lacks the coverage figures".into())))
+            check(&t, &end(Exit::Code(0), "{\"half", ""))
+                .map(|(_, why)| why.unwrap().starts_with("no result: the report is not JSON (")),
+            Some(true)
         );
     }
 
     #[test]
+    fn record_files_keep_their_format() {
+        // The record file of a verification task, as earlier versions wrote it (keys in name order).
+        let rec = record(&verify_task(Some(true)), &end(Exit::Code(0), "Verification result: TRUE\n", "")).unwrap();
+        let text = serde_json::to_string(&rec.to_json()).unwrap();
+        assert_eq!(
+            text,
+            r#"{"answer":"true","coverage":null,"cpu_seconds":0.5,"exit_code":0,"expected":true,"key":"k","mode":"verify","name":"t","reason":null,"report":null,"schema_version":1,"score":2,"signal":null,"status":"done","wall_seconds":1.0}"#
+        );
+        let mut slow = rec.clone();
+        slow.wall_seconds = 1.23456;
+        assert_eq!(slow.to_json()["wall_seconds"], json!(1.235));
+        assert_eq!(TaskRecord::from_json(&text), Some(rec));
+        // A coverage record's figures, with a record of a version before `property`.
+        let rec = record(&cov_task(), &end(Exit::Code(0), &report_text(json!({})), "")).unwrap();
+        assert_eq!(
+            rec.to_json()["coverage"],
+            json!({"lines": 3, "over": 2, "under": 1, "executions": 1, "bug": false, "exact": true,
+                   "interrupted": false, "stopped_by": null, "property": "none_in_region"})
+        );
+        let mut old = rec.to_json();
+        old["coverage"].as_object_mut().unwrap().remove("property");
+        let read = TaskRecord::from_json(&old.to_string()).unwrap();
+        assert_eq!(read.coverage.unwrap().property, None);
+    }
+
+    #[test]
     fn an_inexact_coverage_says_why_in_the_record_and_the_table() {
-        let report = r#"{"lines_to_cover": [1, 2, 3], "over_approximation": {"lines": [1, 2]},
-            "under_approximation": {"lines": [1], "executions": 1}, "bug_found": false, "exact": false,
+        let report = report_text(json!({"exact": false,
             "inexact_reason": "the search was stopped before it ended (time limit)",
-            "interrupted": true, "stopped_by": "time_limit", "property": {"status": "not_decided"}}"#;
-        let rec = classify(&cov_task(), &Limits::default(), &ChildOptions::default(), &end(Exit::Code(0), report, ""))
-            .unwrap();
+            "interrupted": true, "stopped_by": "time_limit",
+            "property": {"status": "not_decided", "detail": "not decided"}}));
+        let rec = record(&cov_task(), &end(Exit::Code(0), &report, "")).unwrap();
         assert_eq!(rec.status, Status::Done);
         assert_eq!(rec.reason.as_deref(), Some("the search was stopped before it ended (time limit)"));
         let csv = String::from_utf8(results_csv(Mode::Coverage, &[&rec])).unwrap();
         assert!(
             csv.ends_with(
-                ",false,true,time_limit,not_decided,1.00,done,the search was stopped before it ended (time limit),0\n"
+                ",false,true,time_limit,not_decided,,1.00,done,the search was stopped before it ended (time limit),0\n"
             ),
             "{csv}"
         );
@@ -633,23 +644,16 @@ mod tests {
 
     #[test]
     fn results_table_rows() {
-        let limits = Limits::default();
-        let done = classify(&cov_task(), &limits, &ChildOptions::default(), &end(Exit::Code(0), REPORT, "")).unwrap();
-        let failed = classify(&cov_task(), &limits, &ChildOptions::default(), &end(Exit::Code(3), "", "boom")).unwrap();
+        let done = record(&cov_task(), &end(Exit::Code(0), &report_text(json!({})), "")).unwrap();
+        let failed = record(&cov_task(), &end(Exit::Code(3), "", "boom")).unwrap();
         let csv = String::from_utf8(results_csv(Mode::Coverage, &[&done, &failed])).unwrap();
         assert_eq!(
             csv,
-            "instance,lines,over,under,executions,bug,cpu_seconds,exact,interrupted,stopped_by,property,wall_seconds,status,reason,exit_code\n\
-             c,3,2,1,1,no,0.50,true,false,,none_in_region,1.00,done,,0\n\
-             c,,,,,,0.50,,,,,1.00,failed,internal error: boom,3\n"
+            "instance,lines,over,under,executions,bug,cpu_seconds,exact,interrupted,stopped_by,property,exact_assuming,wall_seconds,status,reason,exit_code\n\
+             c,3,2,1,1,no,0.50,true,false,,none_in_region,,1.00,done,,0\n\
+             c,,,,,,0.50,,,,,,1.00,failed,internal error: boom,3\n"
         );
-        let v = classify(
-            &verify_task(Some(true)),
-            &limits,
-            &ChildOptions::default(),
-            &end(Exit::Code(0), "Verification result: TRUE\n", ""),
-        )
-        .unwrap();
+        let v = record(&verify_task(Some(true)), &end(Exit::Code(0), "Verification result: TRUE\n", "")).unwrap();
         let csv = String::from_utf8(results_csv(Mode::Verify, &[&v])).unwrap();
         assert_eq!(
             csv,

@@ -3,8 +3,9 @@
 
 use std::fmt::Write;
 
-use super::record::{Answer, Status, TaskRecord};
+use super::record::{answer_name, Status, TaskRecord};
 use super::Mode;
+use crate::verify::VerdictKind;
 
 /// The summary of the finished tasks `records` (in task order) of a batch of `n_tasks` tasks.
 pub fn summary(mode: Mode, records: &[&TaskRecord], n_tasks: usize) -> String {
@@ -95,13 +96,13 @@ fn verify_summary(records: &[&TaskRecord], n_tasks: usize) -> String {
     let (mut correct_true, mut correct_false, mut wrong_true, mut wrong_false) = (0, 0, 0, 0);
     let (mut unknown, mut failed, mut score, mut scored) = (0, 0, 0i64, 0);
     for r in records {
-        let answer = r.answer.unwrap_or(Answer::Unknown);
+        let answer = r.answer.unwrap_or(VerdictKind::Unknown);
         let _ = writeln!(
             out,
             "{:<w$}  {:>8}  {:>7}  {:>7}  {:>5}  {:>8.2}s  {}",
             r.name,
             r.expected.map(|e| e.to_string()).unwrap_or_else(|| "-".into()),
-            if r.status == Status::Failed { "failed" } else { answer.name() },
+            if r.status == Status::Failed { "failed" } else { answer_name(answer) },
             r.correctness().unwrap_or(""),
             r.score().map(|s| s.to_string()).unwrap_or_else(|| "-".into()),
             r.cpu_seconds,
@@ -113,11 +114,11 @@ fn verify_summary(records: &[&TaskRecord], n_tasks: usize) -> String {
         }
         failed += usize::from(r.status == Status::Failed);
         match (answer, r.correctness()) {
-            (Answer::Unknown, _) => unknown += 1,
-            (Answer::True, Some("correct")) => correct_true += 1,
-            (Answer::False, Some("correct")) => correct_false += 1,
-            (Answer::True, Some("wrong")) => wrong_true += 1,
-            (Answer::False, Some("wrong")) => wrong_false += 1,
+            (VerdictKind::Unknown, _) => unknown += 1,
+            (VerdictKind::True, Some("correct")) => correct_true += 1,
+            (VerdictKind::False, Some("correct")) => correct_false += 1,
+            (VerdictKind::True, Some("wrong")) => wrong_true += 1,
+            (VerdictKind::False, Some("wrong")) => wrong_false += 1,
             _ => {}
         }
     }
@@ -143,7 +144,8 @@ fn verify_summary(records: &[&TaskRecord], n_tasks: usize) -> String {
 mod tests {
     use super::*;
     use crate::batch::record::{classify, ChildEnd, Exit};
-    use crate::batch::{ChildOptions, Inputs, Limits, Task};
+    use crate::batch::test_util::report_text;
+    use crate::batch::{Inputs, Limits, Task};
 
     fn verify(name: &str, expected: bool, stdout: &str, code: i32) -> TaskRecord {
         let t = Task {
@@ -163,7 +165,7 @@ mod tests {
             wall_seconds: 1.0,
             cpu_seconds: 0.25,
         };
-        classify(&t, &Limits::default(), &ChildOptions::default(), &end).unwrap()
+        classify(&t, "k", &Limits::default(), &end).unwrap()
     }
 
     #[test]
@@ -194,9 +196,9 @@ mod tests {
     fn coverage_table_and_totals() {
         let t =
             Task { name: "kbtab".into(), inputs: Inputs::Coverage { program: "p.c".into(), automaton: "a".into() } };
-        let report = r#"{"lines_to_cover": [1, 2, 3, 4], "over_approximation": {"lines": [1, 2, 3]},
-            "under_approximation": {"lines": [1, 2], "executions": 2}, "bug_found": true, "exact": false,
-            "interrupted": false, "stopped_by": null}"#;
+        let figures = serde_json::json!({"lines_to_cover": [1, 2, 3, 4], "over_approximation": {"lines": [1, 2, 3]},
+            "under_approximation": {"lines": [1, 2], "executions": 2}, "bug_found": true, "exact": false});
+        let report = report_text(figures.clone());
         let end = |code, stdout: &str| ChildEnd {
             exit: Exit::Code(code),
             killed_for: None,
@@ -205,8 +207,8 @@ mod tests {
             wall_seconds: 1.0,
             cpu_seconds: 1.5,
         };
-        let done = classify(&t, &Limits::default(), &ChildOptions::default(), &end(0, report)).unwrap();
-        let failed = classify(&t, &Limits::default(), &ChildOptions::default(), &end(3, "")).unwrap();
+        let done = classify(&t, "k", &Limits::default(), &end(0, &report)).unwrap();
+        let failed = classify(&t, "k", &Limits::default(), &end(3, "")).unwrap();
         let s = summary(Mode::Coverage, &[&done, &failed], 2);
         let lines: Vec<&str> = s.lines().collect();
         assert_eq!(lines[0], "instance   # lines           Over A.          Under A.   # exec  Bug?   CPU time  exact");
@@ -218,9 +220,9 @@ mod tests {
         assert_eq!(lines[3], "2 tasks: 1 done (0 exact, 1 with a bug), 1 failed, 0 not finished");
         assert_eq!(lines[4], "lines: 4, over-approximation 3 (75.0%), under-approximation 2 (50.0%); CPU time 3.0 s");
         // A result that is not exact says why, under its row.
-        let report = report
-            .replace(r#""exact": false,"#, r#""exact": false, "inexact_reason": "1 path(s) cut; first at line 3: x","#);
-        let why = classify(&t, &Limits::default(), &ChildOptions::default(), &end(0, &report)).unwrap();
+        let mut figures = figures;
+        figures["inexact_reason"] = "1 path(s) cut; first at line 3: x".into();
+        let why = classify(&t, "k", &Limits::default(), &end(0, &report_text(figures))).unwrap();
         let s = summary(Mode::Coverage, &[&why], 1);
         assert_eq!(s.lines().nth(2), Some("    not exact: 1 path(s) cut; first at line 3: x"), "{s}");
     }

@@ -2,6 +2,7 @@
 //! dispatch of subcommands. The library never sees clap.
 
 pub mod args;
+pub mod child;
 pub mod verify;
 
 use std::io::Write;
@@ -96,6 +97,7 @@ fn batch(a: args::BatchArgs, out: &mut dyn Write) -> Result<ExitStatus> {
         html: a.html,
         evidence: a.evidence,
         extra: a.extra,
+        child_args: child::child_args,
     };
     check_batch_options(&config)?;
     let outcome = driver::batch(&config)?;
@@ -106,7 +108,7 @@ fn batch(a: args::BatchArgs, out: &mut dyn Write) -> Result<ExitStatus> {
 /// Checks the options a batch passes to its tasks before any task runs: none the batch sets itself,
 /// and all of them options of the tasks' command (as clap reads them, values included).
 fn check_batch_options(config: &driver::BatchConfig) -> Result<()> {
-    crate::batch::check_extra_options(&config.extra).map_err(anyhow::Error::msg)?;
+    child::check_extra_options(&config.extra).map_err(anyhow::Error::msg)?;
     if config.evidence && config.mode == crate::batch::Mode::Verify {
         anyhow::bail!("--evidence is for coverage tasks (vcov verify writes no evidence)");
     }

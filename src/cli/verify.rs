@@ -17,10 +17,10 @@ use crate::verify::{Engines, StopSignal};
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
     /// The C program (taken from the task when omitted).
-    program: Option<PathBuf>,
+    pub(super) program: Option<PathBuf>,
     /// SV-COMP task definition (.yml): input file, property, data model.
     #[arg(long)]
-    task: Option<PathBuf>,
+    pub(super) task: Option<PathBuf>,
     /// Property file (unreach-call.prp).
     #[arg(long)]
     prop: Option<PathBuf>,
@@ -29,10 +29,10 @@ pub struct VerifyArgs {
     spec: Option<String>,
     /// 32-bit data model (ILP32), the default.
     #[arg(long = "32", conflicts_with = "lp64")]
-    ilp32: bool,
+    pub(super) ilp32: bool,
     /// 64-bit data model (LP64).
     #[arg(long = "64")]
-    lp64: bool,
+    pub(super) lp64: bool,
     /// Only the explicit-path search, breadth-first (the default runs a portfolio: the explicit
     /// search depth-first beside BMC and k-induction).
     #[arg(long, conflicts_with_all = ["dfs", "kinduction"])]
@@ -51,7 +51,7 @@ pub struct VerifyArgs {
     unwind: Option<u32>,
     /// Time limit in seconds [default: no limit].
     #[arg(long, value_name = "S", value_parser = super::args::positive_seconds)]
-    timelimit: Option<Duration>,
+    pub(super) timelimit: Option<Duration>,
     /// Write the witness of a TRUE or FALSE result here: GraphML (format 1.0; a violation or a
     /// correctness witness), or for a name ending in .yml or .yaml the YAML correctness witness
     /// (format 2.0) of a TRUE result. May be given twice, e.g. `--witness witness.graphml --witness
@@ -69,7 +69,7 @@ pub struct VerifyArgs {
     no_state_caching: bool,
     /// Give up when the process uses more than this much memory, in MiB [default: 6144].
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..))]
-    memory_limit: Option<u64>,
+    pub(super) memory_limit: Option<u64>,
     /// Before answering FALSE, run the counterexample's inputs in the program compiled by gcc (with
     /// the harness of `vcov replay`); a counterexample gcc does not confirm gives UNKNOWN.
     #[arg(long)]

@@ -28,9 +28,11 @@ use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::output::write_atomically;
+use crate::base::signal_name;
 use crate::batch::discover::{self, Found};
 use crate::batch::record::{self, ChildEnd, Exit, Kill, Resume, Status, TaskRecord};
-use crate::batch::{summary, ChildOptions, Limits, Mode, Task};
+use crate::batch::{summary, ChildArgs, ChildOptions, Limits, Mode, Task};
+use crate::verify::VerdictKind;
 
 /// How long children get to write their partial report after the batch forwarded a signal, before
 /// they are killed.
@@ -64,6 +66,8 @@ pub struct BatchConfig {
     pub evidence: bool,
     /// Options of `vcov coverage` or `vcov verify` every child gets (`vcov batch ... -- OPTIONS`).
     pub extra: Vec<String>,
+    /// How a child's command is spelled as arguments: `cli::child_args`, the owner of the flags.
+    pub child_args: ChildArgs,
 }
 
 /// What a batch did.
@@ -76,6 +80,42 @@ pub struct BatchOutcome {
 
 /// Runs a batch.
 pub fn batch(config: &BatchConfig) -> Result<BatchOutcome> {
+    let exe = child_exe(config)?;
+    let tasks = find_tasks(config)?;
+    if tasks.is_empty() {
+        bail!("no tasks found in {}", inputs_named(config));
+    }
+    let folders = Folders::create(config)?;
+    let children: Vec<Child> = tasks
+        .iter()
+        .map(|task| {
+            let args = (config.child_args)(&task.child_command(&config.limits, &folders.opts));
+            Child { key: crate::batch::key(&args), args }
+        })
+        .collect();
+    let (records, to_run) = earlier_records(config, &tasks, &children, &folders.tasks)?;
+    let stop = Stop::install()?;
+    let mut run = Recorder {
+        config,
+        tasks: &tasks,
+        children: &children,
+        folders: &folders,
+        records,
+        tally: Tally::default(),
+        write_error: None,
+    };
+    run.run(&exe, to_run, &stop)?;
+    let finished: Vec<&TaskRecord> = run.records.iter().flatten().collect();
+    let signal = stop.signal();
+    let summary = write_summary(config, &finished, tasks.len(), signal)?;
+    if run.tally.unstarted > 0 && signal.is_none() {
+        bail!("{} task(s) could not be started", run.tally.unstarted);
+    }
+    Ok(BatchOutcome { summary, signal })
+}
+
+/// The `vcov` the children run: `--vcov-exe`, or this executable.
+fn child_exe(config: &BatchConfig) -> Result<PathBuf> {
     let exe = match &config.vcov_exe {
         Some(p) => p.clone(),
         None => std::env::current_exe().context("cannot find the vcov executable")?,
@@ -83,40 +123,73 @@ pub fn batch(config: &BatchConfig) -> Result<BatchOutcome> {
     if !exe.is_file() {
         bail!("{}: not an executable file", exe.display());
     }
-    let tasks = find_tasks(config)?;
-    if tasks.is_empty() {
-        bail!(
-            "no tasks found in {}",
-            config.inputs.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
-        );
-    }
-    let tasks_dir = config.out.join("tasks");
-    let logs_dir = config.out.join("logs");
-    let coverage = config.mode == Mode::Coverage;
-    let opts = ChildOptions {
-        extra: config.extra.clone(),
-        evidence: (config.evidence && coverage).then(|| config.out.join("evidence")),
-        html: (config.html && coverage).then(|| config.out.join("html")),
-    };
-    for d in [Some(&config.out), Some(&tasks_dir), Some(&logs_dir), opts.evidence.as_ref(), opts.html.as_ref()]
-        .into_iter()
-        .flatten()
-    {
-        std::fs::create_dir_all(d).with_context(|| format!("{}: cannot create the directory", d.display()))?;
-    }
+    Ok(exe)
+}
 
-    // What an earlier run finished.
+fn inputs_named(config: &BatchConfig) -> String {
+    config.inputs.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+}
+
+/// The folders of the output (created), and what every child gets besides its inputs.
+struct Folders {
+    /// `OUT/tasks`, the records.
+    tasks: PathBuf,
+    /// `OUT/logs`, the children's standard output and error.
+    logs: PathBuf,
+    /// `OUT/results.csv`.
+    results_csv: PathBuf,
+    /// The options passed through, and the evidence and HTML folders of coverage tasks.
+    opts: ChildOptions,
+}
+
+impl Folders {
+    fn create(config: &BatchConfig) -> Result<Folders> {
+        let coverage = config.mode == Mode::Coverage;
+        let res = Folders {
+            tasks: config.out.join("tasks"),
+            logs: config.out.join("logs"),
+            results_csv: config.out.join("results.csv"),
+            opts: ChildOptions {
+                extra: config.extra.clone(),
+                evidence: (config.evidence && coverage).then(|| config.out.join("evidence")),
+                html: (config.html && coverage).then(|| config.out.join("html")),
+            },
+        };
+        let opts = &res.opts;
+        for d in [Some(&config.out), Some(&res.tasks), Some(&res.logs), opts.evidence.as_ref(), opts.html.as_ref()]
+            .into_iter()
+            .flatten()
+        {
+            std::fs::create_dir_all(d).with_context(|| format!("{}: cannot create the directory", d.display()))?;
+        }
+        Ok(res)
+    }
+}
+
+/// A task's child: its arguments and their key (`batch::key`).
+struct Child {
+    args: Vec<OsString>,
+    key: String,
+}
+
+/// What an earlier run finished (each task's record, if it is kept) and the tasks to run, in order.
+fn earlier_records(
+    config: &BatchConfig,
+    tasks: &[Task],
+    children: &[Child],
+    tasks_dir: &Path,
+) -> Result<(Vec<Option<TaskRecord>>, VecDeque<usize>)> {
     let mut records: Vec<Option<TaskRecord>> = vec![None; tasks.len()];
     let mut to_run = VecDeque::new();
     let (mut n_skipped, mut n_stale) = (0, 0);
     for (i, task) in tasks.iter().enumerate() {
-        let path = record_path(&tasks_dir, task);
+        let path = record_path(tasks_dir, task);
         let text = match std::fs::read_to_string(&path) {
             Ok(t) => Some(t),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
             Err(e) => return Err(e).with_context(|| format!("{}: cannot read the record", path.display())),
         };
-        match record::resume(task, &config.limits, &opts, text.as_deref(), config.force) {
+        match record::resume(task, &children[i].key, text.as_deref(), config.force) {
             Resume::Skip(rec) => {
                 records[i] = Some(*rec);
                 n_skipped += 1;
@@ -134,111 +207,143 @@ pub fn batch(config: &BatchConfig) -> Result<BatchOutcome> {
     if n_stale > 0 {
         eprintln!("{n_stale} task(s) run again: their record was made with other inputs or limits");
     }
+    Ok((records, to_run))
+}
 
-    let stop = Stop::install()?;
-    let n_run = to_run.len();
-    let bar = progress_bar(config.progress, n_run as u64);
-    let queue = Mutex::new(to_run);
-    let (tx, rx) = mpsc::channel::<(usize, Result<ChildEnd>)>();
-    let results_csv = config.out.join("results.csv");
-    let (mut n_done, mut n_failed, mut n_unfinished, mut n_unstarted) = (0usize, 0usize, 0usize, 0usize);
-    let mut write_error = None;
-    std::thread::scope(|scope| {
-        for _ in 0..config.jobs.max(1).min(n_run.max(1)) {
-            let tx = tx.clone();
-            let (queue, tasks, stop, exe, logs_dir, opts) = (&queue, &tasks, &stop, &exe, &logs_dir, &opts);
-            scope.spawn(move || loop {
-                if stop.count() > 0 {
-                    break;
-                }
-                let Some(i) = queue.lock().expect("queue lock").pop_front() else { break };
-                let end = run_child(exe, &tasks[i], &config.limits, opts, logs_dir, stop);
-                if tx.send((i, end)).is_err() {
-                    break;
-                }
-            });
-        }
-        drop(tx);
-        // The main thread writes every record as its task ends, so a batch stopped at any moment
-        // keeps what is finished.
-        for (i, end) in rx {
-            let task = &tasks[i];
-            let end = match end {
-                Ok(end) => end,
-                Err(e) => {
-                    n_unstarted += 1;
-                    bar.suspend(|| eprintln!("{}: cannot run: {e:#}", task.name));
-                    continue;
-                }
-            };
-            match record::classify(task, &config.limits, &opts, &end) {
-                None => n_unfinished += 1,
-                Some(rec) => {
-                    if rec.status == Status::Failed {
-                        n_failed += 1;
-                        let why = rec.reason.as_deref().unwrap_or("");
-                        bar.suspend(|| eprintln!("{}: failed: {why}", task.name));
-                    } else {
-                        n_done += 1;
+/// How the tasks of this run ended.
+#[derive(Default)]
+struct Tally {
+    done: usize,
+    failed: usize,
+    unfinished: usize,
+    unstarted: usize,
+}
+
+/// The batch as it runs: the children's ends become records, written as they come.
+struct Recorder<'a> {
+    config: &'a BatchConfig,
+    tasks: &'a [Task],
+    children: &'a [Child],
+    folders: &'a Folders,
+    /// Each task's record, once it has one (this run's or an earlier run's).
+    records: Vec<Option<TaskRecord>>,
+    tally: Tally,
+    /// The first record or table that could not be written.
+    write_error: Option<anyhow::Error>,
+}
+
+impl Recorder<'_> {
+    /// Runs the tasks `to_run`, `config.jobs` children at a time, until they are done or `stop`
+    /// counts a signal; the main thread writes every record as its task ends, so a batch stopped at
+    /// any moment keeps what is finished.
+    fn run(&mut self, exe: &Path, to_run: VecDeque<usize>, stop: &Stop) -> Result<()> {
+        let n_run = to_run.len();
+        let bar = progress_bar(self.config.progress, n_run as u64);
+        let queue = Mutex::new(to_run);
+        let (tx, rx) = mpsc::channel::<(usize, Result<ChildEnd>)>();
+        std::thread::scope(|scope| {
+            for _ in 0..self.config.jobs.max(1).min(n_run.max(1)) {
+                let tx = tx.clone();
+                let (queue, tasks, children) = (&queue, self.tasks, self.children);
+                let (limits, logs_dir) = (&self.config.limits, &self.folders.logs);
+                scope.spawn(move || loop {
+                    if stop.count() > 0 {
+                        break;
                     }
-                    let json = serde_json::to_string_pretty(&rec.to_json()).expect("JSON") + "\n";
-                    let path = record_path(&tasks_dir, task);
-                    if let Err(e) = write_atomically(&path, json.as_bytes()) {
-                        write_error.get_or_insert(
-                            anyhow::Error::new(e).context(format!("{}: cannot write the record", path.display())),
-                        );
+                    let Some(i) = queue.lock().expect("queue lock").pop_front() else { break };
+                    let end = run_child(exe, &tasks[i], &children[i].args, limits, logs_dir, stop);
+                    if tx.send((i, end)).is_err() {
+                        break;
                     }
-                    records[i] = Some(rec);
-                    let finished: Vec<&TaskRecord> = records.iter().flatten().collect();
-                    if let Err(e) = write_atomically(&results_csv, &record::results_csv(config.mode, &finished)) {
-                        write_error.get_or_insert(
-                            anyhow::Error::new(e).context(format!("{}: cannot write the table", results_csv.display())),
-                        );
-                    }
-                }
+                });
             }
-            bar.set_message(format!(
-                "{n_done} done, {n_failed} failed, {} remaining",
-                n_run - n_done - n_failed - n_unfinished - n_unstarted
-            ));
-            if n_done + n_failed == 1 {
-                // Now there is a task's time to estimate the rest from.
-                bar.set_style(progress_style(true));
+            drop(tx);
+            for (i, end) in rx {
+                self.take(i, end, &bar);
+                let t = &self.tally;
+                let remaining = n_run - t.done - t.failed - t.unfinished - t.unstarted;
+                bar.set_message(format!("{} done, {} failed, {remaining} remaining", t.done, t.failed));
+                if t.done + t.failed == 1 {
+                    // Now there is a task's time to estimate the rest from.
+                    bar.set_style(progress_style(true));
+                }
+                bar.inc(1);
             }
-            bar.inc(1);
-        }
-    });
-    bar.finish_and_clear();
-    if let Some(e) = write_error {
-        return Err(e);
+        });
+        bar.finish_and_clear();
+        self.write_error.take().map_or(Ok(()), Err)
     }
-    let finished: Vec<&TaskRecord> = records.iter().flatten().collect();
+
+    /// Takes the end of task `i`'s child: its record, written with the table of every finished task.
+    fn take(&mut self, i: usize, end: Result<ChildEnd>, bar: &ProgressBar) {
+        let task = &self.tasks[i];
+        let end = match end {
+            Ok(end) => end,
+            Err(e) => {
+                self.tally.unstarted += 1;
+                bar.suspend(|| eprintln!("{}: cannot run: {e:#}", task.name));
+                return;
+            }
+        };
+        let Some(rec) = record::classify(task, &self.children[i].key, &self.config.limits, &end) else {
+            self.tally.unfinished += 1;
+            return;
+        };
+        if rec.status == Status::Failed {
+            self.tally.failed += 1;
+            let why = rec.reason.as_deref().unwrap_or("");
+            bar.suspend(|| eprintln!("{}: failed: {why}", task.name));
+        } else {
+            self.tally.done += 1;
+        }
+        let json = serde_json::to_string_pretty(&rec.to_json()).expect("JSON") + "\n";
+        let path = record_path(&self.folders.tasks, task);
+        if let Err(e) = write_atomically(&path, json.as_bytes()) {
+            self.write_error
+                .get_or_insert(anyhow::Error::new(e).context(format!("{}: cannot write the record", path.display())));
+        }
+        self.records[i] = Some(rec);
+        let finished: Vec<&TaskRecord> = self.records.iter().flatten().collect();
+        let results_csv = &self.folders.results_csv;
+        if let Err(e) = write_atomically(results_csv, &record::results_csv(self.config.mode, &finished)) {
+            self.write_error.get_or_insert(
+                anyhow::Error::new(e).context(format!("{}: cannot write the table", results_csv.display())),
+            );
+        }
+    }
+}
+
+/// Writes the table, the summary and (with `--html`) its page, of the `finished` tasks of a batch of
+/// `n_tasks`, stopped by `signal` if one did; returns the summary.
+fn write_summary(
+    config: &BatchConfig,
+    finished: &[&TaskRecord],
+    n_tasks: usize,
+    signal: Option<i32>,
+) -> Result<String> {
     // The table is rewritten even when nothing ran, so it always lists the finished tasks.
-    write_atomically(&results_csv, &record::results_csv(config.mode, &finished))
+    let results_csv = config.out.join("results.csv");
+    write_atomically(&results_csv, &record::results_csv(config.mode, finished))
         .with_context(|| format!("{}: cannot write the table", results_csv.display()))?;
-    let mut text = summary::summary(config.mode, &finished, tasks.len());
-    let signal = stop.signal();
+    let mut text = summary::summary(config.mode, finished, n_tasks);
     if let Some(sig) = signal {
         text.push_str(&format!(
             "stopped by {}: {} task(s) not finished; run the same command again to finish them\n",
-            record::signal_name(sig),
-            tasks.len() - finished.len()
+            signal_name(sig).map_or_else(|| format!("signal {sig}"), str::to_string),
+            n_tasks - finished.len()
         ));
     }
-    write_atomically(&config.out.join("summary.txt"), text.as_bytes())
-        .with_context(|| format!("{}: cannot write the summary", config.out.join("summary.txt").display()))?;
+    let summary_txt = config.out.join("summary.txt");
+    write_atomically(&summary_txt, text.as_bytes())
+        .with_context(|| format!("{}: cannot write the summary", summary_txt.display()))?;
     if config.html {
         let page = config.out.join("summary.html");
-        let title = config.inputs.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ");
         let views: Vec<_> = finished.iter().map(|r| task_view(r, &config.out)).collect();
-        let html = crate::report::batch_html(&title, &text, config.mode == Mode::Verify, &views);
+        let html = crate::report::batch_html(&inputs_named(config), &text, config.mode == Mode::Verify, &views);
         write_atomically(&page, html.as_bytes())
             .with_context(|| format!("{}: cannot write the HTML summary", page.display()))?;
     }
-    if n_unstarted > 0 && signal.is_none() {
-        bail!("{n_unstarted} task(s) could not be started");
-    }
-    Ok(BatchOutcome { summary: text, signal })
+    Ok(text)
 }
 
 /// A finished task as a row of the HTML summary (in `out`), with links to its files that exist.
@@ -272,12 +377,12 @@ fn task_view(r: &TaskRecord, out: &Path) -> crate::report::BatchTaskView {
             let correctness = r.correctness();
             let class = match correctness {
                 Some("wrong") => "wrong",
-                _ if a == record::Answer::Unknown => "unknown",
+                _ if a == VerdictKind::Unknown => "unknown",
                 _ => "",
             };
             let shown = match correctness {
-                Some(c) => format!("{} ({c})", a.name()),
-                None => a.name().to_string(),
+                Some(c) => format!("{} ({c})", record::answer_name(a)),
+                None => record::answer_name(a).to_string(),
             };
             (shown, class, correctness == Some("correct"))
         }
@@ -448,8 +553,8 @@ impl Drop for Stop {
 fn run_child(
     exe: &Path,
     task: &Task,
+    args: &[OsString],
     limits: &Limits,
-    opts: &ChildOptions,
     logs_dir: &Path,
     stop: &Stop,
 ) -> Result<ChildEnd> {
@@ -457,10 +562,9 @@ fn run_child(
     let err_path = logs_dir.join(format!("{}.err", task.name));
     let out = std::fs::File::create(&out_path).with_context(|| format!("{}: cannot create", out_path.display()))?;
     let err = std::fs::File::create(&err_path).with_context(|| format!("{}: cannot create", err_path.display()))?;
-    let args: Vec<OsString> = task.child_args(limits, opts);
     let start = Instant::now();
     let child = std::process::Command::new(exe)
-        .args(&args)
+        .args(args)
         .stdin(std::process::Stdio::null())
         .stdout(out)
         .stderr(err)

@@ -74,9 +74,12 @@ impl std::fmt::Display for Verdict {
 }
 
 impl Verdict {
+    /// What the line that states the verdict starts with, before the verdict.
+    pub const RESULT_PREFIX: &'static str = "Verification result: ";
+
     /// The line that states the verdict (`vcov verify`'s first line of output).
     pub fn result_line(&self) -> String {
-        format!("Verification result: {self}")
+        format!("{}{self}", Verdict::RESULT_PREFIX)
     }
 }
 

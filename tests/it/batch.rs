@@ -66,6 +66,10 @@ fn coverage_over_a_folder_resumes_and_reruns_with_force() {
     assert_eq!(rec["status"], "done");
     assert_eq!(rec["coverage"]["over"], 10);
     assert_eq!(rec["report"]["under_approximation"]["executions"], 2);
+    // The report is kept whole, as the child wrote it; the record's keys are in name order.
+    assert_eq!(rec["report"], json(&out.join("logs/calls.out")));
+    let text = std::fs::read_to_string(out.join("tasks/calls.json")).unwrap();
+    assert_eq!(text, serde_json::to_string_pretty(&rec).unwrap() + "\n");
 
     // A rerun keeps the records it finds: mark one to see that it is not rewritten.
     let path = out.join("tasks/calls.json");
