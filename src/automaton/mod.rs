@@ -20,6 +20,7 @@ mod ast;
 mod lexer;
 mod parser;
 mod print;
+pub mod write;
 
 pub use assume::AssumeTruth;
 pub use ast::{

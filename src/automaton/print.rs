@@ -5,20 +5,14 @@
 //! comment). Conditions get the fewest parentheses that keep their grouping, except that `&&` and `||`
 //! are always parenthesized against each other, because readers expect C precedence there.
 
-use std::fmt::{self, Display, Formatter, Write};
+use std::fmt::{self, Display, Formatter};
 
-use super::ast::{
-    Action, Automaton, AutomatonKind, IntExpr, LocalInit, MatchMode, MatchTrigger, PrintArg, Target, Transition,
-    Trigger,
-};
+use super::ast::{Action, Automaton, IntExpr, LocalInit, MatchTrigger, PrintArg, Trigger};
+use super::write::{self, Delim, Quoted};
 
 impl Display for Automaton {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        let kind = match self.kind {
-            AutomatonKind::Observer => "OBSERVER",
-            AutomatonKind::Control => "CONTROL",
-        };
-        writeln!(f, "{kind} AUTOMATON {}\n", self.name)?;
+        write::header(f, self.kind, &self.name)?;
         for local in &self.locals {
             write!(f, "LOCAL {}", local.ty)?;
             if let Some(elem) = &local.elem_ty {
@@ -35,49 +29,16 @@ impl Display for Automaton {
         if !self.locals.is_empty() {
             writeln!(f)?;
         }
-        writeln!(f, "INITIAL STATE {};\n", self.state(self.initial).name)?;
+        write::initial(f, &self.state(self.initial).name)?;
         for state in &self.states {
-            if state.is_target {
-                write!(f, "TARGET ")?;
-            }
-            let mode = match state.mode {
-                MatchMode::UseFirst => "USEFIRST",
-                MatchMode::UseAll => "USEALL",
-            };
-            write!(f, "STATE {mode} {} :", state.name)?;
-            if state.synthetic {
-                write!(f, " // synthetic")?;
-            }
-            writeln!(f)?;
+            let comment = state.synthetic.then_some("synthetic");
+            write::state(f, &state.name, Some(state.mode), state.is_target, comment)?;
             for t in &state.transitions {
-                write!(f, "    ")?;
-                write_transition(f, self, t)?;
-                writeln!(f)?;
+                write::transition(f, t, |id| &self.state(id).name)?;
             }
             writeln!(f)?;
         }
-        writeln!(f, "END AUTOMATON")
-    }
-}
-
-/// Writes `t` as one line without indentation or line break.
-fn write_transition(f: &mut Formatter<'_>, aut: &Automaton, t: &Transition) -> fmt::Result {
-    write!(f, "{} ->", t.trigger)?;
-    for a in &t.assertions {
-        write!(f, " ASSERT {a}")?;
-    }
-    if !t.assumptions.is_empty() {
-        write!(f, " ASSUME {}", Quoted(&t.assumptions.join("; "), Delim::Curly))?;
-    }
-    for a in &t.actions {
-        write!(f, " {a}")?;
-    }
-    match &t.target {
-        Target::Goto(id) => write!(f, " GOTO {};", aut.state(*id).name),
-        Target::Error(None) => write!(f, " ERROR;"),
-        Target::Error(Some(msg)) => write!(f, " ERROR({});", Quoted(msg, Delim::Str)),
-        Target::Stop => write!(f, " STOP;"),
-        Target::Break => write!(f, " BREAK;"),
+        write::end(f)
     }
 }
 
@@ -227,48 +188,12 @@ impl Display for PrintArg {
     }
 }
 
-/// The three kinds of delimited text of the automaton language.
-#[derive(Clone, Copy)]
-enum Delim {
-    Str,
-    Curly,
-    Square,
-}
-
-/// Text written between delimiters with the escapes the scanner undoes.
-struct Quoted<'a>(&'a str, Delim);
-
-impl Display for Quoted<'_> {
-    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        let (open, close) = match self.1 {
-            Delim::Str => ('"', '"'),
-            Delim::Curly => ('{', '}'),
-            Delim::Square => ('[', ']'),
-        };
-        f.write_char(open)?;
-        for c in self.0.chars() {
-            match c {
-                '\n' => f.write_str("\\n")?,
-                '\r' => f.write_str("\\r")?,
-                '\t' => f.write_str("\\t")?,
-                '\\' => f.write_str("\\\\")?,
-                c if c == close => {
-                    f.write_char('\\')?;
-                    f.write_char(c)?;
-                }
-                c => f.write_char(c)?,
-            }
-        }
-        f.write_char(close)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
 
     use super::super::assume::AssumeTruth;
-    use super::super::ast::{LocalVar, State, StateId};
+    use super::super::ast::{AutomatonKind, LocalVar, MatchMode, State, StateId, Target, Transition};
     use super::super::parse_all;
     use super::*;
     use crate::base::SourceFile;

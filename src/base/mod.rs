@@ -1,8 +1,10 @@
 //! Shared vocabulary of every layer: source files and spans, diagnostics, dense ids, a C tokenizer,
-//! markup escaping, the process exit status and the names of signals.
+//! markup escaping, the process exit status, the names of signals and fixed-width two's complement
+//! (`bits`).
 //!
 //! Invariant: this module depends on `std` only.
 
+pub mod bits;
 mod ctokens;
 mod diag;
 mod exit;

@@ -5,6 +5,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
+use crate::base::bits;
 use crate::id_type;
 
 id_type! {
@@ -143,7 +144,7 @@ impl IntType {
     /// Smallest value.
     pub fn min(self, dm: DataModel) -> i128 {
         if self.signed {
-            -(1i128 << (self.bits(dm) - 1))
+            bits::min_signed(self.bits(dm))
         } else {
             0
         }
@@ -153,7 +154,7 @@ impl IntType {
     pub fn max(self, dm: DataModel) -> i128 {
         match (self.rank, self.signed) {
             (IntRank::Bool, _) => 1,
-            (_, true) => (1i128 << (self.bits(dm) - 1)) - 1,
+            (_, true) => bits::max_signed(self.bits(dm)),
             (_, false) => ((1u128 << self.bits(dm)) - 1) as i128,
         }
     }
@@ -163,15 +164,11 @@ impl IntType {
         if self.rank == IntRank::Bool {
             return (v != 0) as i128;
         }
-        let bits = self.bits(dm);
-        if bits >= 128 {
-            return v;
-        }
-        let m = v & ((1i128 << bits) - 1);
-        if self.signed && m >= (1i128 << (bits - 1)) {
-            m - (1i128 << bits)
+        let width = self.bits(dm);
+        if self.signed {
+            bits::sign_extend(v as u128, width)
         } else {
-            m
+            bits::truncate(v as u128, width) as i128
         }
     }
 

@@ -8,47 +8,39 @@
 //! Invariant: following the automaton of a path of the CFA gives back that path (checked on the
 //! fixtures, paths through calls and with repeated texts included).
 
+use std::fmt;
+
+use crate::automaton::write::{self, To};
+use crate::automaton::{AutomatonKind, MatchMode};
 use crate::cfa::{Cfa, EdgeId, Generation};
 
 /// The counterexample automaton named `name` (an identifier, e.g. `ErrorPath1`) for `path`, a path of
 /// `cfa` from its entry; `None` for an empty path, which no automaton of this form describes.
 pub fn counterexample_automaton(cfa: &Cfa, path: &[EdgeId], name: &str) -> Option<String> {
-    if path.is_empty() {
-        return None;
-    }
-    let mut res = format!("CONTROL AUTOMATON {name}\n\nINITIAL STATE ARG0;\n\n");
     // The texts are CPAchecker 1.x's, so the edges 1.x does not have are left out (they are taken
     // without a step when the automaton is read back).
     let path: Vec<EdgeId> = path.iter().copied().filter(|&e| cfa.edge(e).exists_in(Generation::V1)).collect();
     if path.is_empty() {
         return None;
     }
-    for (i, &e) in path.iter().enumerate() {
-        let target = if i + 1 == path.len() { "ERROR".to_string() } else { format!("GOTO ARG{}", i + 1) };
-        res.push_str(&format!(
-            "STATE USEFIRST ARG{i} :\n    MATCH \"{}\" -> {target};\n    TRUE -> STOP;\n\n",
-            escape(&cfa.edge(e).text)
-        ));
-    }
-    res.push_str("END AUTOMATON\n");
+    let mut res = String::new();
+    // Writing to a `String` does not fail.
+    let _ = write_automaton(&mut res, cfa, &path, name);
     Some(res)
 }
 
-/// `text` as the body of an automaton string literal: `\\`, `\"`, `\n`, `\r`, `\t` escaped, as
-/// CPAchecker writes them and the automaton lexer undoes them.
-pub fn escape(text: &str) -> String {
-    let mut res = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\\' => res.push_str("\\\\"),
-            '"' => res.push_str("\\\""),
-            '\n' => res.push_str("\\n"),
-            '\r' => res.push_str("\\r"),
-            '\t' => res.push_str("\\t"),
-            _ => res.push(c),
-        }
+fn write_automaton(res: &mut String, cfa: &Cfa, path: &[EdgeId], name: &str) -> fmt::Result {
+    write::header(res, AutomatonKind::Control, name)?;
+    write::initial(res, "ARG0")?;
+    for (i, &e) in path.iter().enumerate() {
+        write::state(res, &format!("ARG{i}"), Some(MatchMode::UseFirst), false, None)?;
+        let next = i + 1;
+        let to = if next == path.len() { To::Error(None) } else { To::Goto(format!("ARG{next}")) };
+        write::transition_line(res, format_args!("MATCH {}", write::string(&cfa.edge(e).text)), None, to)?;
+        write::transition_line(res, "TRUE", None, To::<&str>::Stop)?;
+        res.push('\n');
     }
-    res
+    write::end(res)
 }
 
 #[cfg(test)]
@@ -143,14 +135,13 @@ mod tests {
     }
 
     #[test]
-    fn writes_cpachecker_form_with_escapes() {
+    fn writes_cpachecker_form() {
         let (cfa, _) = cfa_of(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/e2e/branches/program.c"));
         let path = &paths(&cfa, 6, 100)[5];
         let text = counterexample_automaton(&cfa, path, "ErrorPath1").unwrap();
         assert!(text.starts_with("CONTROL AUTOMATON ErrorPath1\n\nINITIAL STATE ARG0;\n\nSTATE USEFIRST ARG0 :\n"));
         assert!(text.contains("    MATCH \"int x = __VERIFIER_nondet_int();\" -> GOTO ARG5;\n    TRUE -> STOP;\n"));
         assert!(text.ends_with("-> ERROR;\n    TRUE -> STOP;\n\nEND AUTOMATON\n"), "{text}");
-        assert_eq!(escape("printf(\"a\\n\");\nx"), "printf(\\\"a\\\\n\\\");\\nx");
         assert_eq!(counterexample_automaton(&cfa, &[], "E"), None);
     }
 }

@@ -67,6 +67,7 @@ use super::exec::World;
 use super::memory::{Byte, ObjId, ObjKind, Object};
 use super::shift::Shift;
 use super::state::{Conjunct, List, SymState};
+use crate::base::bits;
 use crate::cfa::{Cfa, LiveLocals, NodeId};
 use crate::cfront::ir::{Program, VarId};
 use crate::sat::{Aig, AigLit, AigNode};
@@ -534,8 +535,7 @@ impl<'a> KeyWriter<'a> {
     fn shifted(&mut self, id: ObjId, o: &Object, base: u128) {
         let value = counter_value(o).expect("the shift base is taken only when every counter is known");
         let bits = 8 * o.size as u32;
-        let mask = if bits >= 128 { u128::MAX } else { (1u128 << bits) - 1 };
-        let diff = value.wrapping_sub(base) & mask;
+        let diff = bits::truncate(value.wrapping_sub(base), bits);
         self.u64(0x53_4849_4654);
         self.u64(id as u64);
         self.escape_marks(o);

@@ -205,26 +205,6 @@ fn run_with<'a>(
     (ConcreteRun { end, edges, allocs: it.allocs }, it.drawn)
 }
 
-fn mask(v: u128, bits: u32) -> u128 {
-    if bits >= 128 {
-        v
-    } else {
-        v & ((1u128 << bits) - 1)
-    }
-}
-
-fn sext(v: u128, bits: u32) -> i128 {
-    if bits >= 128 {
-        return v as i128;
-    }
-    let v = mask(v, bits);
-    if v >> (bits - 1) & 1 == 1 {
-        v as i128 - (1i128 << bits)
-    } else {
-        v as i128
-    }
-}
-
 fn unsupported<T>(what: impl Into<String>) -> R<T> {
     Err(Stop::End(ConcreteEnd::Unsupported(what.into())))
 }

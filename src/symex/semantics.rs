@@ -28,6 +28,7 @@
 //! Invariant: this module knows C types, `sat::bv` does not; every function here takes and returns
 //! bit-vectors of the widths its types say.
 
+use crate::base::bits;
 use crate::cfront::ir::{BinOp, UnOp};
 use crate::cfront::types::{IntRank, TypeId, TypeKind, Types};
 use crate::sat::{Aig, AigLit, Bv};
@@ -204,7 +205,7 @@ pub fn binary(aig: &mut Aig, op: BinOp, a: &Bv, b: &Bv, r: Repr, rb: Repr) -> Ch
         BinOp::Div | BinOp::Rem => {
             let zero = b.is_zero(aig);
             let (value, overflow) = if r.signed {
-                let min = Bv::constant(1u128 << (r.bits - 1), r.bits);
+                let min = Bv::constant(bits::sign_bit(r.bits), r.bits);
                 let is_min = a.eq(aig, &min);
                 let is_m1 = b.eq(aig, &Bv::ones(r.bits));
                 let ovf = aig.and(is_min, is_m1);

@@ -18,6 +18,7 @@
 //! Invariant: the same program and limits draw the same inputs (a fixed seed per run, no clock);
 //! only a limit of the whole run (time, signal, another engine deciding) stops it sooner.
 
+use crate::base::bits;
 use crate::cfa::{Cfa, EdgeId, EdgeKind};
 use crate::cfront::ir::Program;
 use crate::symex::{self, Budget, ConcreteEnd, InputValue, Property};
@@ -127,8 +128,7 @@ fn draw_value(rng: &mut SplitMix, consts: &[i128], zero: u64, bits: u32, signed:
     } else {
         (u128::from(rng.next()) << 64 | u128::from(rng.next())) as i128
     };
-    let mask = if bits >= 128 { u128::MAX } else { (1u128 << bits) - 1 };
-    x as u128 & mask
+    bits::truncate(x as u128, bits)
 }
 
 #[cfg(test)]

@@ -27,6 +27,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::ts::{Target, Ts};
+use crate::base::bits::{self, mask};
 use crate::cfa::{EdgeKind, GlobalKind};
 use crate::cfront::ir::{BinOp, Expr, ExprKind, Init, UnOp};
 use crate::libmodels::LibFn;
@@ -57,15 +58,6 @@ pub type Mono = Vec<u32>;
 /// A polynomial with coefficients modulo `2^bits` (the width is the caller's), none zero.
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Poly(BTreeMap<Mono, u128>);
-
-/// The mask of the low `bits` bits.
-pub(super) fn mask(bits: u32) -> u128 {
-    if bits >= 128 {
-        u128::MAX
-    } else {
-        (1u128 << bits) - 1
-    }
-}
 
 impl Poly {
     /// The constant `c`.
@@ -535,7 +527,7 @@ impl Walker<'_, '_> {
     /// own signedness to `EXT_BITS` (its atom `ext_atom`).
     fn extended(&self, p: &Poly, bits: u32, signed: bool, to: u32) -> Option<Poly> {
         if let Some(k) = p.as_constant() {
-            let negative = signed && bits > 0 && (k >> (bits - 1)) & 1 == 1;
+            let negative = signed && bits > 0 && k & bits::sign_bit(bits) != 0;
             return Some(Poly::constant(if negative { k | !mask(bits) } else { k }, to));
         }
         let (m, &k) = p.0.iter().next().filter(|_| p.0.len() == 1 && to == EXT_BITS)?;
@@ -823,8 +815,7 @@ pub(super) fn monomials(atoms: &[u32], deg: usize) -> Vec<Mono> {
 /// The coefficient `k` (modulo `2^bits`) as its signed value, modulo `P`.
 /// (`bits` is at most 64: `prove` takes no wider candidates.)
 fn modp_signed(k: u128, bits: u32) -> u64 {
-    let v = if (k >> (bits - 1)) & 1 == 1 { k as i128 - (1i128 << bits) } else { k as i128 };
-    super::sample::modp(v)
+    super::sample::modp(bits::sign_extend(k, bits))
 }
 
 /// A solution `x` of `Σ_c rows[r][c] · x[c] = rows[r][n]` modulo `P` (free unknowns 0), if any.

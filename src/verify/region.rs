@@ -37,11 +37,12 @@
 //! cannot say, the text leads to `__FALSE` (sound, at the price of exploring it again).
 
 use std::collections::HashMap;
-use std::fmt::Write;
+use std::fmt::{self, Write};
 
 use rustc_hash::FxHashMap;
 
-use crate::automaton::{Automaton, MatchMode, StateId, Target as AutTarget};
+use crate::automaton::write::{self, To};
+use crate::automaton::{Automaton, AutomatonKind, MatchMode, StateId, Target as AutTarget, FALSE_STATE, TRUE_STATE};
 use crate::cfa::{Cfa, EdgeId, EdgeKind, Generation, LineRule, NodeId};
 use crate::symex::{CutReason, PathEnd};
 
@@ -345,43 +346,58 @@ pub fn automaton(
     for line in comment.lines() {
         let _ = writeln!(text, "// {line}");
     }
-    text.push_str("OBSERVER AUTOMATON AssumptionAutomaton\n\nINITIAL STATE ARG0;\n\n");
-    text.push_str("STATE __TRUE :\n    TRUE -> GOTO __TRUE;\n\n");
-    text.push_str("STATE __FALSE :\n    TRUE -> GOTO __FALSE;\n\n");
     let copied = condition.map(|c| copied_states(c, &sigs)).unwrap_or_default();
+    // Writing to a `String` does not fail.
+    let _ = write_states(&mut text, &texts, &sigs, &order, &name, condition, &copied);
+    AutomatonText { text, states: order.len() + copied.len() }
+}
+
+/// The automaton after its header comment: the states of `order` (named by `name`, `ARG0` first)
+/// with their transitions on `texts`, and the copies of the condition's states `copied`.
+fn write_states(
+    text: &mut String,
+    texts: &[&str],
+    sigs: &[Signature],
+    order: &[u32],
+    name: &[u32],
+    condition: Option<&Automaton>,
+    copied: &[StateId],
+) -> fmt::Result {
+    write::header(text, AutomatonKind::Observer, "AssumptionAutomaton")?;
+    write::initial(text, "ARG0")?;
+    for special in [TRUE_STATE, FALSE_STATE] {
+        write::state(text, special, None, false, None)?;
+        write::transition_line(text, "TRUE", None, To::Goto(special))?;
+        text.push('\n');
+    }
     for (k, &s) in order.iter().enumerate() {
-        let _ = writeln!(text, "STATE USEFIRST ARG{k} :");
+        write::state(text, &format!("ARG{k}"), Some(MatchMode::UseFirst), false, None)?;
         for &(t, target) in &sigs[s as usize] {
-            text.push_str("    MATCH \"");
-            escape_into(&mut text, texts[t as usize]);
-            text.push_str("\" -> ");
-            match target {
-                Target::State(q) => {
-                    let _ = write!(text, "GOTO ARG{}", name[q as usize]);
-                }
+            let (assume, to) = match target {
+                Target::State(q) => (None, format!("ARG{}", name[q as usize])),
                 // An infeasible edge goes where CPAchecker's automata send the edges their analysis
                 // ruled out: no path takes it, so nothing behind it is left to verify.
-                Target::True | Target::Infeasible => text.push_str("GOTO __TRUE"),
+                Target::True | Target::Infeasible => (None, TRUE_STATE.to_string()),
                 // (A link was resolved to its state above.)
-                Target::False | Target::Ref(_) => text.push_str("GOTO __FALSE"),
-                Target::Cut => text.push_str("ASSUME {false} GOTO __FALSE"),
+                Target::False | Target::Ref(_) => (None, FALSE_STATE.to_string()),
+                Target::Cut => (Some("false"), FALSE_STATE.to_string()),
                 Target::Condition(q) => {
                     let c = condition.expect("a condition's state only with the condition");
-                    text.push_str("GOTO ");
-                    text.push_str(&copied_name(c, q));
+                    (None, copied_name(c, q))
                 }
-            }
-            text.push_str(";\n");
+            };
+            let trigger = format_args!("MATCH {}", write::string(texts[t as usize]));
+            write::transition_line(text, trigger, assume, To::Goto(to))?;
         }
-        text.push_str("    TRUE -> GOTO __FALSE;\n\n");
+        write::transition_line(text, "TRUE", None, To::Goto(FALSE_STATE))?;
+        text.push('\n');
     }
     if let Some(c) = condition {
-        for &q in &copied {
-            write_copied_state(&mut text, c, q);
+        for &q in copied {
+            write_copied_state(text, c, q)?;
         }
     }
-    text.push_str("END AUTOMATON\n");
-    AutomatonText { text, states: order.len() + copied.len() }
+    write::end(text)
 }
 
 /// The distinct texts of the CFA's edges in `generation`, and per edge the index of its text
@@ -613,65 +629,14 @@ fn copied_name(c: &Automaton, q: StateId) -> String {
 
 /// The copy of the condition's state `q`, its transitions as they are (the automaton printer's
 /// triggers and actions), targets renamed.
-fn write_copied_state(text: &mut String, c: &Automaton, q: StateId) {
+fn write_copied_state(text: &mut String, c: &Automaton, q: StateId) -> fmt::Result {
     let st = c.state(q);
-    let mode = match st.mode {
-        MatchMode::UseFirst => "USEFIRST",
-        MatchMode::UseAll => "USEALL",
-    };
-    let target = if st.is_target { "TARGET " } else { "" };
-    let _ = writeln!(text, "{target}STATE {mode} {} :", copied_name(c, q));
+    write::state(text, &copied_name(c, q), Some(st.mode), st.is_target, None)?;
     for tr in &st.transitions {
-        let _ = write!(text, "    {} ->", tr.trigger);
-        for a in &tr.assertions {
-            let _ = write!(text, " ASSERT {a}");
-        }
-        if !tr.assumptions.is_empty() {
-            text.push_str(" ASSUME {");
-            for ch in tr.assumptions.join("; ").chars() {
-                match ch {
-                    '\\' => text.push_str("\\\\"),
-                    '}' => text.push_str("\\}"),
-                    '\n' => text.push_str("\\n"),
-                    '\r' => text.push_str("\\r"),
-                    _ => text.push(ch),
-                }
-            }
-            text.push('}');
-        }
-        for a in &tr.actions {
-            let _ = write!(text, " {a}");
-        }
-        match &tr.target {
-            AutTarget::Goto(t) => {
-                let _ = write!(text, " GOTO {};", copied_name(c, *t));
-            }
-            AutTarget::Error(None) => text.push_str(" ERROR;"),
-            AutTarget::Error(Some(msg)) => {
-                text.push_str(" ERROR(\"");
-                escape_into(text, msg);
-                text.push_str("\");");
-            }
-            AutTarget::Stop => text.push_str(" STOP;"),
-            AutTarget::Break => text.push_str(" BREAK;"),
-        }
-        text.push('\n');
+        write::transition(text, tr, |t| copied_name(c, t))?;
     }
     text.push('\n');
-}
-
-/// `s` as the body of an automaton string literal: CPAchecker's scanner undoes `\\`, `\"`, `\n`,
-/// `\r` and `\t`, and a string may hold no raw line break.
-fn escape_into(out: &mut String, s: &str) {
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '"' => out.push_str("\\\""),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            _ => out.push(c),
-        }
-    }
+    Ok(())
 }
 
 /// `lines` as ranges (`3-7,9`), for the header comment.
@@ -756,7 +721,7 @@ mod tests {
             r#"^INITIAL STATE ARG0;$"#,
             r#"^STATE (USEFIRST )?(ARG[0-9]+|__TRUE|__FALSE) :$"#,
             r#"^    TRUE -> GOTO (__TRUE|__FALSE);$"#,
-            r#"^    MATCH "([^"\\\n\r]|\\[\\"nr])*" -> (ASSUME \{false\} )?GOTO (ARG[0-9]+|__TRUE|__FALSE);$"#,
+            r#"^    MATCH "([^"\\\n\r\t]|\\[\\"nrt])*" -> (ASSUME \{false\} )?GOTO (ARG[0-9]+|__TRUE|__FALSE);$"#,
             r#"^END AUTOMATON$"#,
             r#"^$"#,
         ];
@@ -882,9 +847,9 @@ int main(void) {
 
     #[test]
     fn texts_are_escaped_as_cpachecker_reads_them() {
-        let mut s = String::new();
-        escape_into(&mut s, "a\"b\\c\nd\re\tf`");
-        assert_eq!(s, "a\\\"b\\\\c\\nd\\re\tf`");
+        // A tab too, as every writer of the automaton language escapes it.
+        let s = write::string("a\"b\\c\nd\re\tf`").to_string();
+        assert_eq!(s, "\"a\\\"b\\\\c\\nd\\re\\tf`\"");
     }
 
     #[test]

@@ -20,6 +20,7 @@
 
 use rustc_hash::FxHashSet;
 
+use crate::base::bits;
 use crate::cfront::ir::{Expr, ExprKind, UnOp};
 use crate::sat::{Aig, AigLit, AigNode, Bv};
 
@@ -577,12 +578,12 @@ pub fn low_bits(samples: &[Vec<i128>], scope: &[usize], width: &dyn Fn(usize) ->
         if w > 64 {
             continue;
         }
-        let bits = |s: &Vec<i128>| (s[v] as u128 & ((1u128 << w) - 1)) as u64;
-        let first = bits(&samples[0]);
-        let differ = samples.iter().fold(0u64, |acc, s| acc | (bits(s) ^ first));
+        let low = |s: &Vec<i128>| bits::truncate(s[v] as u128, w) as u64;
+        let first = low(&samples[0]);
+        let differ = samples.iter().fold(0u64, |acc, s| acc | (low(s) ^ first));
         let t = differ.trailing_zeros();
         if differ != 0 && t >= 2 {
-            res.push((v, t, first & ((1u64 << t) - 1)));
+            res.push((v, t, bits::truncate(u128::from(first), t) as u64));
         }
     }
     res
@@ -654,15 +655,11 @@ fn lcm(a: i128, b: i128) -> Option<i128> {
 }
 
 /// The `bits`-bit pattern `x` as an integer of its signedness.
-fn as_int(x: u128, bits: u32, signed: bool) -> i128 {
-    if bits >= 128 {
-        return x as i128;
-    }
-    let x = x & ((1u128 << bits) - 1);
-    if signed && x >> (bits - 1) & 1 == 1 {
-        (x | !((1u128 << bits) - 1)) as i128
+fn as_int(x: u128, width: u32, signed: bool) -> i128 {
+    if signed {
+        bits::sign_extend(x, width)
     } else {
-        x as i128
+        bits::truncate(x, width) as i128
     }
 }
 
@@ -734,8 +731,7 @@ impl SplitMix {
             }
             _ => ((self.next() as u128) << 64 | self.next() as u128) as i128,
         };
-        let mask = if bits >= 128 { u128::MAX } else { (1u128 << bits) - 1 };
-        x as u128 & mask
+        bits::truncate(x as u128, bits)
     }
 }
 
@@ -831,7 +827,7 @@ mod tests {
         let n = 800;
         let samples: Vec<Vec<i128>> = (0..MAX_SAMPLES as i128).map(|k| (0..n).map(|v| k % (v + 2)).collect()).collect();
         let scope: Vec<usize> = (0..n as usize).collect();
-        let range = |_: usize| (-(1i128 << 31), (1i128 << 31) - 1);
+        let range = |_: usize| (bits::min_signed(32), bits::max_signed(32));
         let found = bounds(1, &samples, &scope, &range);
         // The single-variable bounds come first and fill the list (the pairs are never read).
         assert_eq!(found.len(), MAX_BOUNDS);

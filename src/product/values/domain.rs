@@ -4,6 +4,7 @@
 
 use std::rc::Rc;
 
+use crate::base::bits;
 use crate::cfront::ir::VarId;
 use crate::cfront::types::{DataModel, IntRank, IntType};
 
@@ -239,8 +240,8 @@ pub(super) fn wrap_bits((known, ones): (u128, u128), to: IntType, dm: DataModel)
     if w >= 128 {
         return (known, ones);
     }
-    let low = (1u128 << w) - 1;
-    let sign = 1u128 << (w - 1);
+    let low = bits::mask(w);
+    let sign = bits::sign_bit(w);
     // Above the type's width: zeros, or copies of the sign bit.
     match (to.signed, known & sign != 0, ones & sign != 0) {
         (false, _, _) => ((known & low) | !low, ones & low),

@@ -2,7 +2,8 @@
 //! comparators, a shift-add array multiplier and multiplication by a constant along its non-adjacent
 //! form, a restoring divider, and a barrel shifter.
 
-use super::{mask, Bv, Shift};
+use super::{Bv, Shift};
+use crate::base::bits::mask;
 use crate::sat::aig::{Aig, AigLit};
 
 impl Bv {

@@ -18,6 +18,7 @@
 mod circuit;
 
 use super::aig::{Aig, AigInput, AigLit};
+use crate::base::bits::{mask, sign_extend};
 use circuit::uge_bits;
 
 /// The largest supported width, so that a 64-bit product or sum can be computed exactly.
@@ -412,15 +413,6 @@ fn check_same(a: &Bv, b: &Bv, op: &str) {
 
 fn const_pair(a: &Bv, b: &Bv) -> Option<(u128, u128)> {
     Some((a.as_const()?, b.as_const()?))
-}
-
-fn mask(width: u32) -> u128 {
-    u128::MAX >> (128 - width)
-}
-
-fn sign_extend(value: u128, width: u32) -> i128 {
-    let unused = 128 - width;
-    ((value << unused) as i128) >> unused
 }
 
 fn from_bools(bits: &[bool]) -> u128 {

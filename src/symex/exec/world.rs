@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::rc::Rc;
 
 use super::R;
+use crate::base::bits;
 use crate::cfa::{Cfa, EdgeKind};
 use crate::cfront;
 use crate::cfront::ir::{Expr, ExprKind, FuncId, Program, StrId, VarId, VarKind};
@@ -122,7 +123,7 @@ impl<'a> World<'a> {
             .ok_or_else(|| Unsupported("__builtin_object_size of an object of unknown size or kind".into()))?;
         Ok(match size {
             cfront::ObjectSize::Known(n) => n as u128,
-            cfront::ObjectSize::Unknown { all_ones: true } => (1u128 << bits) - 1,
+            cfront::ObjectSize::Unknown { all_ones: true } => bits::mask(bits),
             cfront::ObjectSize::Unknown { all_ones: false } => 0,
         })
     }

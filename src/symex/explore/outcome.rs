@@ -7,6 +7,7 @@ use std::fmt;
 use std::hash::Hash;
 use std::time::Duration;
 
+use crate::base::bits;
 use crate::cfa::{Cfa, EdgeId, NodeId};
 use crate::cfront::types::TypeId;
 use crate::symex::budget::StopReason;
@@ -414,11 +415,7 @@ impl PathEdges {
 impl InputValue {
     /// The value read as a two's-complement signed number of `bits` bits.
     pub fn signed(&self) -> i128 {
-        if self.bits >= 128 || self.value >> (self.bits - 1) & 1 == 0 {
-            self.value as i128
-        } else {
-            self.value as i128 - (1i128 << self.bits)
-        }
+        bits::sign_extend(self.value, self.bits)
     }
 }
 

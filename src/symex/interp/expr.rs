@@ -1,7 +1,8 @@
 //! The values of expressions, computed on plain integers (`Val`) with C's rules as the executor
 //! applies them, written apart from `semantics`.
 
-use super::{mask, scalar, sext, ub, unsupported, Interp, Val, R};
+use super::{scalar, ub, unsupported, Interp, Val, R};
+use crate::base::bits::{min_signed, sign_extend, truncate};
 use crate::cfront::ir::{BinOp, Expr, ExprKind, UnOp};
 use crate::cfront::types::{TypeId, TypeKind};
 use crate::symex::semantics::UbKind;
@@ -23,11 +24,11 @@ impl Interp<'_> {
         match &e.kind {
             ExprKind::IntConst(v) => {
                 let (bits, _, _) = scalar(types, e.ty)?;
-                Ok(Val::Int(mask(*v as u128, bits), bits))
+                Ok(Val::Int(truncate(*v as u128, bits), bits))
             }
             ExprKind::SizeOf(v) | ExprKind::SizeOfExpr(v, _) => {
                 let (bits, _, _) = scalar(types, e.ty)?;
-                Ok(Val::Int(mask(*v as u128, bits), bits))
+                Ok(Val::Int(truncate(*v as u128, bits), bits))
             }
             ExprKind::FloatConst(_) => unsupported("floating-point values"),
             ExprKind::StmtExpr(_) => unsupported("a statement expression on an edge"),
@@ -49,14 +50,14 @@ impl Interp<'_> {
                 if p.bitfield.is_some() {
                     return unsupported("address of a bit-field");
                 }
-                Ok(Val::Int(mask(p.addr, self.layout.ptr_bits), self.layout.ptr_bits))
+                Ok(Val::Int(truncate(p.addr, self.layout.ptr_bits), self.layout.ptr_bits))
             }
             ExprKind::Unary(op, x) => {
                 let (bits, _, _) = scalar(types, x.ty)?;
                 let v = self.int(x)?;
                 Ok(match op {
-                    UnOp::Neg => Val::Int(mask(v.wrapping_neg(), bits), bits),
-                    UnOp::BitNot => Val::Int(mask(!v, bits), bits),
+                    UnOp::Neg => Val::Int(truncate(v.wrapping_neg(), bits), bits),
+                    UnOp::BitNot => Val::Int(truncate(!v, bits), bits),
                     UnOp::Plus => Val::Int(v, bits),
                     UnOp::LogNot => Val::Int((v == 0) as u128, 32),
                 })
@@ -92,10 +93,10 @@ impl Interp<'_> {
                 let (fb, fs, _) = scalar(types, from)?;
                 let (tb, _, tbool) = scalar(types, to)?;
                 if tbool {
-                    return Ok(Val::Int((mask(x, fb) != 0) as u128, 8));
+                    return Ok(Val::Int((truncate(x, fb) != 0) as u128, 8));
                 }
-                let wide = if fs { sext(x, fb) as u128 } else { mask(x, fb) };
-                Ok(Val::Int(mask(wide, tb), tb))
+                let wide = if fs { sign_extend(x, fb) as u128 } else { truncate(x, fb) };
+                Ok(Val::Int(truncate(wide, tb), tb))
             }
             Val::Bytes(b) => {
                 if from == to || types.size_of(from) == types.size_of(to) && !types.is_scalar(to) {
@@ -130,9 +131,9 @@ impl Interp<'_> {
         };
         let offset = |p: u128, i: u128, it: &Expr, size: u128, sub: bool| -> R<u128> {
             let (ib, is, _) = scalar(types, it.ty)?;
-            let wide = if is { sext(i, ib) as u128 } else { mask(i, ib) };
+            let wide = if is { sign_extend(i, ib) as u128 } else { truncate(i, ib) };
             let scaled = wide.wrapping_mul(size);
-            Ok(mask(if sub { p.wrapping_sub(scaled) } else { p.wrapping_add(scaled) }, pbits))
+            Ok(truncate(if sub { p.wrapping_sub(scaled) } else { p.wrapping_add(scaled) }, pbits))
         };
         match (pa, pb) {
             (Some(t), None) if matches!(op, BinOp::Add | BinOp::Sub) => {
@@ -141,11 +142,11 @@ impl Interp<'_> {
             (None, Some(t)) if op == BinOp::Add => return Ok(Val::Int(offset(y, x, a, elem(t)?, false)?, pbits)),
             (Some(t), Some(_)) if op == BinOp::Sub => {
                 let (bits, _, _) = scalar(types, e.ty)?;
-                let d = sext(mask(x.wrapping_sub(y), pbits), pbits);
+                let d = sign_extend(truncate(x.wrapping_sub(y), pbits), pbits);
                 let size = elem(t)? as i128;
                 // As the executor computes it: an arithmetic shift for powers of two, else division.
                 let q = if size.count_ones() == 1 { d.div_euclid(size) } else { d / size };
-                return Ok(Val::Int(mask(q as u128, bits), bits));
+                return Ok(Val::Int(truncate(q as u128, bits), bits));
             }
             _ => {}
         }
@@ -156,30 +157,36 @@ impl Interp<'_> {
         // integer constant (compared in the wider width).
         let w = if shift { ab } else { ab.max(bb) };
         let (x, y) = if !shift && ab != bb {
-            let ext = |v: u128, bits: u32, s: bool| if s { mask(sext(v, bits) as u128, w) } else { mask(v, bits) };
+            let ext = |v: u128, bits: u32, s: bool| {
+                if s {
+                    truncate(sign_extend(v, bits) as u128, w)
+                } else {
+                    truncate(v, bits)
+                }
+            };
             (ext(x, ab, asg), ext(y, bb, bsg))
         } else {
             (x, y)
         };
         let signed = asg;
-        let sx = sext(x, w);
-        let sy = if shift { sext(y, bb) } else { sext(y, w) };
+        let sx = sign_extend(x, w);
+        let sy = if shift { sign_extend(y, bb) } else { sign_extend(y, w) };
         let res = match op {
-            BinOp::Add => mask(x.wrapping_add(y), w),
-            BinOp::Sub => mask(x.wrapping_sub(y), w),
-            BinOp::Mul => mask(x.wrapping_mul(y), w),
+            BinOp::Add => truncate(x.wrapping_add(y), w),
+            BinOp::Sub => truncate(x.wrapping_sub(y), w),
+            BinOp::Mul => truncate(x.wrapping_mul(y), w),
             BinOp::BitAnd => x & y,
             BinOp::BitOr => x | y,
             BinOp::BitXor => x ^ y,
             BinOp::Div | BinOp::Rem => {
-                if mask(y, w) == 0 {
+                if truncate(y, w) == 0 {
                     return ub(UbKind::DivByZero);
                 }
                 if signed {
-                    if sx == -(1i128 << (w - 1)) && sy == -1 {
+                    if sx == min_signed(w) && sy == -1 {
                         return ub(UbKind::DivOverflow);
                     }
-                    mask(if op == BinOp::Div { sx / sy } else { sx % sy } as u128, w)
+                    truncate(if op == BinOp::Div { sx / sy } else { sx % sy } as u128, w)
                 } else if op == BinOp::Div {
                     x / y
                 } else {
@@ -187,14 +194,14 @@ impl Interp<'_> {
                 }
             }
             BinOp::Shl | BinOp::Shr => {
-                let amount = if bsg { sy } else { mask(y, bb) as i128 };
+                let amount = if bsg { sy } else { truncate(y, bb) as i128 };
                 if amount < 0 || amount >= w as i128 {
                     return ub(UbKind::ShiftOutOfRange);
                 }
                 let amount = amount as u32;
                 match (op, signed) {
-                    (BinOp::Shl, _) => mask(x << amount, w),
-                    (_, true) => mask((sx >> amount) as u128, w),
+                    (BinOp::Shl, _) => truncate(x << amount, w),
+                    (_, true) => truncate((sx >> amount) as u128, w),
                     _ => x >> amount,
                 }
             }
@@ -213,6 +220,6 @@ impl Interp<'_> {
             BinOp::LogAnd | BinOp::LogOr => unreachable!("handled above"),
         };
         let (rb, _, _) = scalar(types, e.ty)?;
-        Ok(Val::Int(mask(res, rb), rb))
+        Ok(Val::Int(truncate(res, rb), rb))
     }
 }

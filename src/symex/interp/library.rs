@@ -2,7 +2,8 @@
 //! the inputs they consume: given in call order, or drawn (`interpret_drawing`).
 
 use super::memory::Kind;
-use super::{mask, scalar, ub, unsupported, AllocOrigin, ConcreteEnd, Interp, Stop, Val, R};
+use super::{scalar, ub, unsupported, AllocOrigin, ConcreteEnd, Interp, Stop, Val, R};
+use crate::base::bits::truncate;
 use crate::cfront::ir::{Expr, ExprKind, FuncId};
 use crate::cfront::types::{IntRank, TypeId, TypeKind};
 use crate::libmodels::LibFn;
@@ -190,7 +191,7 @@ impl<'a> Interp<'a> {
             TypeKind::Int(_) => {
                 let (bits, signed, _) = scalar(self.types(), ret)?;
                 let value = self.next_int_input(f, ret, bits, signed)?;
-                Val::Int(mask(value, bits), bits)
+                Val::Int(truncate(value, bits), bits)
             }
             _ => {
                 let size = self.types().size_of(ret).unwrap_or(0);
@@ -216,7 +217,7 @@ impl<'a> Interp<'a> {
         if let Some(l) = lhs {
             let p = self.place(l)?;
             let (bits, _, _) = scalar(self.types(), p.ty)?;
-            self.write(&p, Val::Int(mask(addr, bits), bits))?;
+            self.write(&p, Val::Int(truncate(addr, bits), bits))?;
         }
         Ok(())
     }
@@ -238,7 +239,7 @@ impl<'a> Interp<'a> {
             let name = f.map_or("a function pointer".to_string(), |f| self.prog.func(f).name.clone());
             return unsupported(format!("no input drawn for the result of {name}"));
         };
-        let value = mask(value, bits);
+        let value = truncate(value, bits);
         let kind = InputKind::Call { edge: self.edge, func: f };
         self.drawn.push(InputValue { kind, ty: Some(ty), pointer_choice: false, bits, value });
         Ok(value)

@@ -4,7 +4,8 @@
 
 use std::collections::BTreeMap;
 
-use super::{mask, scalar, sext, ub, unsupported, AllocOrigin, Interp, Place, Val, R};
+use super::{scalar, ub, unsupported, AllocOrigin, Interp, Place, Val, R};
+use crate::base::bits::{mask, sign_extend, truncate};
 use crate::cfront::ir::{VarId, VarKind};
 use crate::cfront::types::{bitfield_bytes, TypeKind};
 use crate::symex::memory::ObjId;
@@ -110,7 +111,7 @@ impl Interp<'_> {
 
     /// The object and offset `n` bytes at `addr` lie in, for reading or writing.
     fn locate(&self, addr: u128, n: u64, write: bool) -> R<(ObjId, u64)> {
-        let (id, off) = self.layout.split_const(mask(addr, self.layout.ptr_bits));
+        let (id, off) = self.layout.split_const(truncate(addr, self.layout.ptr_bits));
         match self.objs.get(id as usize).and_then(|o| o.as_ref()) {
             Some(o)
                 if id != 0
@@ -168,8 +169,8 @@ impl Interp<'_> {
             let (bits, signed, _) = scalar(types, p.ty)?;
             let unit = self.read_bytes(p.addr, bitfield_bytes(bit, width))?;
             let u = unit.iter().rev().fold(0u128, |acc, &b| acc << 8 | b as u128);
-            let f = mask(u >> bit, width);
-            let v = if signed { mask(sext(f, width) as u128, bits) } else { f };
+            let f = truncate(u >> bit, width);
+            let v = if signed { truncate(sign_extend(f, width) as u128, bits) } else { f };
             return Ok(Val::Int(v, bits));
         }
         match types.kind(p.ty) {
@@ -237,8 +238,8 @@ impl Interp<'_> {
             let size = bitfield_bytes(bit, width);
             let unit = self.read_bytes(p.addr, size)?;
             let mut u = unit.iter().rev().fold(0u128, |acc, &b| acc << 8 | b as u128);
-            let m = mask(u128::MAX, width) << bit;
-            u = (u & !m) | ((mask(x, width) << bit) & m);
+            let m = mask(width) << bit;
+            u = (u & !m) | ((truncate(x, width) << bit) & m);
             let bytes: Vec<u8> = (0..size).map(|k| (u >> (8 * k)) as u8).collect();
             return self.write_bytes(p.addr, &bytes);
         }

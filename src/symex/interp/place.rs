@@ -1,7 +1,8 @@
 //! Places: the address, type and bit-field an expression designates, the places of variables, and
 //! the initialization of a variable's object.
 
-use super::{mask, scalar, sext, ub, unsupported, Interp, Stop, R};
+use super::{scalar, ub, unsupported, Interp, Stop, R};
+use crate::base::bits::{sign_extend, truncate};
 use crate::cfront::ir::{Expr, ExprKind, InitStep, VarId};
 use crate::cfront::types::{TypeId, TypeKind};
 use crate::symex::initializer::{self, Initialize};
@@ -31,8 +32,8 @@ impl Interp<'_> {
                 let i = self.int(idx)?;
                 let (ib, is, _) = scalar(types, idx.ty)?;
                 let Some(size) = types.size_of(e.ty) else { return unsupported("indexing an incomplete type") };
-                let wide = if is { sext(i, ib) as u128 } else { mask(i, ib) };
-                let addr = mask(p.wrapping_add(wide.wrapping_mul(size as u128)), self.layout.ptr_bits);
+                let wide = if is { sign_extend(i, ib) as u128 } else { truncate(i, ib) };
+                let addr = truncate(p.wrapping_add(wide.wrapping_mul(size as u128)), self.layout.ptr_bits);
                 // As the executor: a subscript whose offset carries into the object id leaves its
                 // object.
                 if self.layout.split_const(p).0 != self.layout.split_const(addr).0 {
@@ -51,7 +52,7 @@ impl Interp<'_> {
                 let Some(f) = types.record(*r).fields.as_ref().and_then(|fs| fs.get(*field)) else {
                     return unsupported("member of an incomplete struct");
                 };
-                let addr = mask(addr.wrapping_add(f.offset as u128), self.layout.ptr_bits);
+                let addr = truncate(addr.wrapping_add(f.offset as u128), self.layout.ptr_bits);
                 Ok(Place { addr, ty: f.ty, bitfield: f.bitfield })
             }
             ExprKind::Cast(inner, _) if types.size_of(inner.ty) == types.size_of(e.ty) => {

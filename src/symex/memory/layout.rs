@@ -2,6 +2,7 @@
 //! (`Layout`).
 
 use super::ObjId;
+use crate::base::bits;
 use crate::cfront::types::DataModel;
 use crate::sat::{AigLit, Bv};
 
@@ -83,6 +84,6 @@ impl Layout {
 
     /// Object id and offset of a concrete address.
     pub fn split_const(self, addr: u128) -> (ObjId, u64) {
-        ((addr >> self.off_bits) as ObjId, (addr & ((1u128 << self.off_bits) - 1)) as u64)
+        ((addr >> self.off_bits) as ObjId, bits::truncate(addr, self.off_bits) as u64)
     }
 }

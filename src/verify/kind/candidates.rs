@@ -6,9 +6,10 @@
 
 use std::collections::BTreeSet;
 
+use crate::base::bits::{self, mask};
 use crate::sat::{Aig, AigLit, Bv};
 use crate::symex::semantics::Repr;
-use crate::verify::poly::{mask, PolyEq};
+use crate::verify::poly::PolyEq;
 use crate::verify::sample::Linear;
 use crate::verify::ts::StateVar;
 
@@ -252,7 +253,7 @@ fn linear_width(eq: &Linear, state: &[StateVar]) -> u32 {
         if r.bits >= 64 {
             return 64;
         }
-        let magnitude = if r.signed { 1u128 << (r.bits - 1) } else { (1u128 << r.bits) - 1 };
+        let magnitude = if r.signed { bits::sign_bit(r.bits) } else { mask(r.bits) };
         most = most.saturating_add(k.unsigned_abs().saturating_mul(magnitude));
     }
     // `most` and `-most` in two's complement: its bits and a sign bit.
@@ -271,11 +272,10 @@ pub(super) fn holds_constant(r: Repr, c: i128) -> bool {
 
 /// The least and greatest values of a representation of at most 126 bits.
 pub(super) fn value_range(r: Repr) -> (i128, i128) {
-    let bits = r.bits as i128;
     if r.signed {
-        (-(1 << (bits - 1)), (1 << (bits - 1)) - 1)
+        (bits::min_signed(r.bits), bits::max_signed(r.bits))
     } else {
-        (0, (1 << bits) - 1)
+        (0, mask(r.bits) as i128)
     }
 }
 

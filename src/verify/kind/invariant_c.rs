@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::base::bits;
 use crate::cfa::NodeId;
 use crate::cfront::ir::VarId;
 use crate::verify::poly::PolyEq;
@@ -89,7 +90,7 @@ impl Engine<'_, '_> {
             Template::Parity(a, false) => (format!("{} % 2 == 0", name(a)), vec![a]),
             Template::LowBits(a, t, low) => {
                 let (ty, suffix) = modular_type(var(a).repr.bits)?;
-                let m = (1u128 << t) - 1;
+                let m = bits::mask(t);
                 (format!("(({ty}){} & {m}{suffix}) == {low}{suffix}", name(a)), vec![a])
             }
             Template::AtMost(a, k) => {
@@ -254,8 +255,8 @@ fn c_literal(k: i128, bits: u32, signed: bool) -> Option<String> {
         (32, false) => "U",
         _ => "",
     };
-    if signed && k == -(1i128 << (bits - 1)) {
-        return Some(format!("(-{}{suffix} - 1)", (1i128 << (bits - 1)) - 1));
+    if signed && k == bits::min_signed(bits) {
+        return Some(format!("(-{}{suffix} - 1)", bits::max_signed(bits)));
     }
     Some(format!("{k}{suffix}"))
 }

@@ -2,7 +2,7 @@
 //! `v <= c`, `c <= v`), the two-variable ones (`v == w`, `v <= w`, `v < w`) and the sums
 //! (`v + w == u`), less those a sampled state breaks, capped taking the cut points in turn.
 
-use crate::verify::poly::mask;
+use crate::base::bits::mask;
 use crate::verify::ts::StateVar;
 
 use super::candidates::{holds_constant, sample_holds, Candidate, Template};
