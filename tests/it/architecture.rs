@@ -140,15 +140,9 @@ fn module_code(module: &str) -> (String, String) {
     (code_only(&code), code_only(&tests))
 }
 
+/// Adds every `.rs` file under `dir` to `files`.
 fn collect_rs(dir: &Path, files: &mut Vec<std::path::PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            collect_rs(&p, files);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            files.push(p);
-        }
-    }
+    files.extend(crate::util::files_under(dir).into_iter().filter(|p| p.extension().is_some_and(|x| x == "rs")));
 }
 
 /// The module each exported macro (`#[macro_export] macro_rules! NAME`) is defined in: a

@@ -9,19 +9,8 @@ use crate::util::root;
 
 /// Every file below `dir`, by path relative to it.
 fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut res = BTreeMap::new();
-    let mut todo = vec![dir.to_path_buf()];
-    while let Some(d) = todo.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                todo.push(p);
-            } else {
-                res.insert(p.strip_prefix(dir).unwrap().display().to_string(), std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    res
+    let files = crate::util::files_under(dir);
+    files.iter().map(|p| (p.strip_prefix(dir).unwrap().display().to_string(), std::fs::read(p).unwrap())).collect()
 }
 
 /// Runs `vcov coverage` with every output into `out`, on `threads` rayon threads; returns the

@@ -214,20 +214,7 @@ fn has_head_comment(lines: &[&str], f: &Function) -> bool {
 
 /// Every `.rs` file under `dir`, sorted.
 fn rust_files(dir: &Path) -> Vec<PathBuf> {
-    let mut res = Vec::new();
-    let mut todo = vec![dir.to_path_buf()];
-    while let Some(d) = todo.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                todo.push(p);
-            } else if p.extension().is_some_and(|x| x == "rs") {
-                res.push(p);
-            }
-        }
-    }
-    res.sort();
-    res
+    crate::util::files_under(dir).into_iter().filter(|p| p.extension().is_some_and(|x| x == "rs")).collect()
 }
 
 /// `src/…` of a file of the crate.

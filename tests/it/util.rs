@@ -233,3 +233,21 @@ impl TtyRun {
         (status.code(), stdout, self.screen())
     }
 }
+
+/// Every file below `dir` (folders walked down), sorted by path.
+pub fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut res = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                todo.push(p);
+            } else {
+                res.push(p);
+            }
+        }
+    }
+    res.sort();
+    res
+}
