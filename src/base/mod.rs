@@ -1,13 +1,14 @@
 //! Shared vocabulary of every layer: source files and spans, diagnostics, dense ids, a C tokenizer,
 //! markup escaping, the process exit status, the names of signals and fixed-width two's complement
-//! (`bits`).
+//! (`bits`) and IEEE 754 floating point (`fp`).
 //!
-//! Invariant: this module depends on `std` only.
+//! Invariant: this module depends on `std` only, and `fp` on `rustc_apfloat`.
 
 pub mod bits;
 mod ctokens;
 mod diag;
 mod exit;
+pub mod fp;
 pub mod markup;
 mod signal;
 mod source;
