@@ -1,5 +1,6 @@
 //! Solver layer: solver-level literals, the narrow `SatBackend` trait, the CaDiCaL backend,
-//! an and-inverter graph (`Aig`), fixed-width bit-vector circuits (`Bv`) and the lazy CNF `Encoder`.
+//! an and-inverter graph (`Aig`), fixed-width bit-vector circuits (`Bv`), IEEE 754 floating-point
+//! circuits over them (`fp`) and the lazy CNF `Encoder`.
 //!
 //! The symbolic executor keeps every value as an `AigLit` in one `Aig`, independent of any solver.
 //! Constant operands fold while the graph is built, so concrete computation creates no nodes, and
@@ -14,6 +15,8 @@
 //! a `pub` signature.
 //! Invariant: `bv` knows only fixed-width two's-complement circuits with SMT-LIB semantics for the
 //! corner cases (division by zero, shifts by at least the width); C semantics live in `symex`.
+//! Invariant: `fp` agrees bit for bit with `base::fp` (x86 SSE semantics, NaNs included) in every
+//! rounding mode.
 //! Invariant: nodes of an `Aig` are never removed, so an `AigLit` stays valid as long as its `Aig`.
 //! Invariant: a solver-level `Var`/`Lit` is only meaningful for the solver that created it.
 
@@ -21,6 +24,7 @@ mod aig;
 mod bv;
 mod cadical;
 mod encode;
+pub mod fp;
 #[cfg(test)]
 mod test_util;
 
