@@ -49,6 +49,159 @@ pub enum LibFn {
     /// Any other function without body: the result is an input; it may write through pointers it
     /// receives.
     Unknown,
+    /// A function of `math.h` on `float` or `double` values, as glibc computes it on x86.
+    Math(Math, Prec),
+    /// `fesetround(mode)`: sets the rounding mode of floating-point operations for a valid `FE_*`
+    /// value (returns 0), else returns 1 and changes nothing.
+    SetRounding,
+    /// `fegetround()`: the `FE_*` value of the rounding mode.
+    GetRounding,
+}
+
+/// The precision of a `math.h` function: its `f` suffix or none.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Prec {
+    /// `float` (`fabsf`, `__isnanf`).
+    Single,
+    /// `double` (`fabs`, `__isnan`).
+    Double,
+}
+
+/// The `math.h` functions vcov models; every one is exact (IEEE 754 defines its result, or glibc's
+/// result is computed as glibc does).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Math {
+    /// `fabs(x)`: `x` with the sign bit cleared.
+    Fabs,
+    /// `copysign(x, y)`: `x` with `y`'s sign bit.
+    Copysign,
+    /// `sqrt(x)`, correctly rounded in the current mode.
+    Sqrt,
+    /// `fma(x, y, z)`: `x * y + z` rounded once.
+    Fma,
+    /// `floor(x)`
+    Floor,
+    /// `ceil(x)`
+    Ceil,
+    /// `trunc(x)`
+    Trunc,
+    /// `round(x)`: to nearest, ties away from zero.
+    Round,
+    /// `rint(x)`, `nearbyint(x)`: to an integral value in the current rounding mode.
+    Rint,
+    /// `lround(x)`: `round` converted to `long`.
+    Lround,
+    /// `fmin(x, y)`: the smaller, a NaN ignored, `-0` below `+0`.
+    Fmin,
+    /// `fmax(x, y)`: the larger, a NaN ignored, `+0` above `-0`.
+    Fmax,
+    /// `fmod(x, y)`: exact remainder of the truncated division.
+    Fmod,
+    /// `remainder(x, y)`: exact remainder of the division rounded to nearest.
+    Remainder,
+    /// `ldexp(x, n)`, `scalbn(x, n)`: `x * 2^n`.
+    Ldexp,
+    /// `nan(s)`: a quiet NaN (payload zero for any `s`).
+    Nan,
+    /// `__isnan(x)`, `isnan`: 1 for a NaN, else 0.
+    IsNan,
+    /// `__isinf(x)`: -1 for -inf, 1 for +inf, else 0 (glibc's; `__builtin_isinf_sign` too).
+    IsInfSign,
+    /// `__finite(x)`, `isfinite`: 1 for a finite value, else 0.
+    IsFinite,
+    /// `__signbit(x)`: glibc's x86-64 result, the sign in bit 7 (double) or bit 3 (float).
+    GlibcSignbit,
+    /// `__fpclassify(x)`: `FP_NAN` 0, `FP_INFINITE` 1, `FP_ZERO` 2, `FP_SUBNORMAL` 3, `FP_NORMAL` 4.
+    Fpclassify,
+    /// `__builtin_fpclassify(nan, inf, normal, subnormal, zero, x)`: the argument for `x`'s class.
+    FpclassifyArgs,
+    /// `__builtin_isinf(x)`: 1 for an infinity, else 0.
+    IsInf,
+    /// `__builtin_signbit(x)`: gcc's result at `-O0`, 1 (double) or the sign bit in place (float).
+    Signbit,
+    /// `__builtin_inf()`, `__builtin_huge_val()`: positive infinity.
+    Inf,
+    /// `__builtin_isnormal(x)`: 1 for a normal number, else 0.
+    IsNormal,
+    /// `__builtin_isgreater(x, y)` and the other quiet comparisons: 1 or 0, false with a NaN
+    /// (`isunordered`: true exactly with a NaN).
+    Quiet(QuietCompare),
+}
+
+/// The comparison of a quiet comparison macro (`isgreater`, ...).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum QuietCompare {
+    /// `x > y`
+    Greater,
+    /// `x >= y`
+    GreaterEqual,
+    /// `x < y`
+    Less,
+    /// `x <= y`
+    LessEqual,
+    /// `x < y || x > y`
+    LessGreater,
+    /// either is a NaN
+    Unordered,
+}
+
+/// The `math.h` functions by name, each in its `double` and `float` spelling (`l`, `long double`,
+/// is not modelled: those names are `Unsupported`).
+const MATH: &[(&str, Math)] = &[
+    ("fabs", Math::Fabs),
+    ("copysign", Math::Copysign),
+    ("sqrt", Math::Sqrt),
+    ("fma", Math::Fma),
+    ("floor", Math::Floor),
+    ("ceil", Math::Ceil),
+    ("trunc", Math::Trunc),
+    ("round", Math::Round),
+    ("rint", Math::Rint),
+    ("nearbyint", Math::Rint),
+    ("lround", Math::Lround),
+    ("fmin", Math::Fmin),
+    ("fmax", Math::Fmax),
+    ("fmod", Math::Fmod),
+    ("remainder", Math::Remainder),
+    ("ldexp", Math::Ldexp),
+    ("scalbn", Math::Ldexp),
+    ("nan", Math::Nan),
+    ("__isnan", Math::IsNan),
+    ("isnan", Math::IsNan),
+    ("__isinf", Math::IsInfSign),
+    ("__finite", Math::IsFinite),
+    ("finite", Math::IsFinite),
+    ("__signbit", Math::GlibcSignbit),
+    ("__fpclassify", Math::Fpclassify),
+];
+
+impl Math {
+    /// How many arguments the function takes.
+    fn arity(self) -> usize {
+        match self {
+            Math::Copysign | Math::Fmin | Math::Fmax | Math::Fmod | Math::Remainder | Math::Ldexp => 2,
+            Math::Fma => 3,
+            Math::Quiet(_) => 2,
+            Math::FpclassifyArgs => 6,
+            Math::Inf => 0,
+            _ => 1,
+        }
+    }
+
+    /// The model of `name` (after `__builtin_`), when it names a `math.h` function of `float` or
+    /// `double`; `Some(None)` for its `long double` spelling.
+    fn of(name: &str) -> Option<Option<(Math, Prec)>> {
+        for &(n, m) in MATH {
+            let Some(rest) = name.strip_prefix(n) else { continue };
+            match rest {
+                "" => return Some(Some((m, Prec::Double))),
+                "f" => return Some(Some((m, Prec::Single))),
+                "l" => return Some(None),
+                _ => {}
+            }
+        }
+        None
+    }
 }
 
 /// The models by name (after stripping `__builtin_`); other names are `Nondet` when they start
@@ -126,6 +279,8 @@ pub const TABLE: &[(&str, LibFn)] = &[
     ("isalpha", LibFn::Unmodelled),
     ("isspace", LibFn::Unmodelled),
     ("rand", LibFn::Unmodelled),
+    ("fesetround", LibFn::SetRounding),
+    ("fegetround", LibFn::GetRounding),
     ("time", LibFn::Unmodelled),
 ];
 
@@ -140,6 +295,26 @@ pub const BUILTINS: &[(&str, LibFn)] = &[
     ("va_copy", LibFn::Unsupported),
     ("va_arg", LibFn::Unsupported),
     ("constant_p", LibFn::Unsupported),
+    ("isinf", LibFn::Math(Math::IsInf, Prec::Double)),
+    ("isinf_sign", LibFn::Math(Math::IsInfSign, Prec::Double)),
+    ("isfinite", LibFn::Math(Math::IsFinite, Prec::Double)),
+    ("isnormal", LibFn::Math(Math::IsNormal, Prec::Double)),
+    ("isgreater", LibFn::Math(Math::Quiet(QuietCompare::Greater), Prec::Double)),
+    ("isgreaterequal", LibFn::Math(Math::Quiet(QuietCompare::GreaterEqual), Prec::Double)),
+    ("isless", LibFn::Math(Math::Quiet(QuietCompare::Less), Prec::Double)),
+    ("islessequal", LibFn::Math(Math::Quiet(QuietCompare::LessEqual), Prec::Double)),
+    ("islessgreater", LibFn::Math(Math::Quiet(QuietCompare::LessGreater), Prec::Double)),
+    ("isunordered", LibFn::Math(Math::Quiet(QuietCompare::Unordered), Prec::Double)),
+    ("signbit", LibFn::Math(Math::Signbit, Prec::Double)),
+    ("signbitf", LibFn::Math(Math::Signbit, Prec::Single)),
+    ("signbitl", LibFn::Unsupported),
+    ("fpclassify", LibFn::Math(Math::FpclassifyArgs, Prec::Double)),
+    ("inf", LibFn::Math(Math::Inf, Prec::Double)),
+    ("inff", LibFn::Math(Math::Inf, Prec::Single)),
+    ("infl", LibFn::Unsupported),
+    ("huge_val", LibFn::Math(Math::Inf, Prec::Double)),
+    ("huge_valf", LibFn::Math(Math::Inf, Prec::Single)),
+    ("huge_vall", LibFn::Unsupported),
 ];
 
 /// How many arguments a call must pass for the model to apply. A call with another number (a
@@ -181,10 +356,12 @@ impl LibFn {
     /// The arguments a call must pass for the model to apply.
     pub fn arity(self) -> Arity {
         match self {
-            LibFn::Assume | LibFn::Free | LibFn::Bswap => Arity::Exactly(1),
+            LibFn::Assume | LibFn::Free | LibFn::Bswap | LibFn::SetRounding => Arity::Exactly(1),
+            LibFn::GetRounding => Arity::Exactly(0),
             LibFn::Calloc | LibFn::ObjectSize => Arity::Exactly(2),
             LibFn::Memset | LibFn::Memcpy => Arity::Exactly(3),
             LibFn::Malloc | LibFn::Expect => Arity::AtLeast(1),
+            LibFn::Math(m, _) => Arity::Exactly(m.arity()),
             LibFn::Nondet
             | LibFn::ReachError
             | LibFn::AssertFail
@@ -226,6 +403,15 @@ impl LibFn {
                  in the over-approximating proofs it may write through the pointers it receives"
             }
             LibFn::Unknown => "the result is an input; it may write through the pointers it receives",
+            LibFn::SetRounding => {
+                "sets the rounding mode of the operations that follow, for glibc's x86 `FE_*` values \
+                 (a mode that is not a constant cuts the path); 1 and no change for other values"
+            }
+            LibFn::GetRounding => "the `FE_*` value of the rounding mode",
+            LibFn::Math(..) => {
+                "exact IEEE 754 binary32/binary64 (`f` suffix: `float`), in the rounding mode of the \
+                 execution, as glibc computes it on x86; NaN and out-of-range arguments included"
+            }
         }
     }
 
@@ -239,6 +425,10 @@ impl LibFn {
         }
         match TABLE.iter().find(|(n, _)| *n == base) {
             Some(&(_, m)) => m,
+            None if Math::of(base).is_some() => match Math::of(base).flatten() {
+                Some((m, p)) => LibFn::Math(m, p),
+                None => LibFn::Unsupported,
+            },
             None if name.starts_with("__VERIFIER_nondet_") || name.starts_with("nondet_") => LibFn::Nondet,
             None => LibFn::Unknown,
         }
@@ -251,6 +441,8 @@ pub fn markdown() -> String {
     let mut rows: Vec<(LibFn, Vec<String>)> =
         vec![(LibFn::Nondet, vec!["`__VERIFIER_nondet_*`".into(), "`nondet_*`".into()])];
     let named = TABLE.iter().map(|&(n, m)| (format!("`{n}`"), m));
+    let math = MATH.iter().map(|&(n, m)| (format!("`{n}`, `{n}f`"), LibFn::Math(m, Prec::Double)));
+    let named = named.chain(math);
     let builtins = BUILTINS.iter().map(|&(n, m)| (format!("`__builtin_{n}`"), m));
     for (name, m) in named.chain(builtins) {
         match rows.iter_mut().find(|(r, _)| *r == m) {

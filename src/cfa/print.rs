@@ -49,7 +49,7 @@ impl Printer<'_> {
             ExprKind::IntConst(_) | ExprKind::SizeOf(_) | ExprKind::SizeOfExpr(..) => {
                 unreachable!("handled as literals")
             }
-            ExprKind::FloatConst(f) => out.push_str(&format!("{f:?}")),
+            ExprKind::FloatConst(f) => out.push_str(&format!("{:?}", f.value)),
             ExprKind::Str(_) | ExprKind::Unsupported(_) | ExprKind::StmtExpr(_) => out.push_str(self.prog.text(e.span)),
             ExprKind::Var(v) => out.push_str(&self.prog.var(*v).cpa_name),
             ExprKind::Func(f) => out.push_str(&self.prog.func(*f).name),

@@ -431,13 +431,23 @@ pub enum CastOrigin {
     Explicit(Box<str>),
 }
 
+/// The value of a floating constant.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FloatLit {
+    /// The value as a `double` (what CPAchecker's edge texts print).
+    pub value: f64,
+    /// The exact encoding in the constant's own type (rounded once, from the text), for `float`
+    /// and `double`; `None` for `long double` and `_Float128`.
+    pub bits: Option<u128>,
+}
+
 /// Expression kinds.
 #[derive(Clone, Debug)]
 pub enum ExprKind {
     /// An integer constant of the expression's type (character constants included).
     IntConst(i128),
     /// A floating constant.
-    FloatConst(f64),
+    FloatConst(FloatLit),
     /// A string literal (an lvalue of array type).
     Str(StrId),
     /// A variable (an lvalue).

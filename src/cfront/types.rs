@@ -5,7 +5,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::base::bits;
+use crate::base::{bits, fp};
 use crate::id_type;
 
 id_type! {
@@ -63,6 +63,19 @@ impl DataModel {
         match self {
             DataModel::Ilp32 => "-m32",
             DataModel::Lp64 => "-m64",
+        }
+    }
+
+    /// gcc's flags for the floating-point semantics vcov models: IEEE binary32 and binary64 with
+    /// every operation rounded to its type, as SSE computes, in the rounding mode the program sets at
+    /// run time. The x86-64 ABI uses SSE already; for `-m32`, gcc would otherwise compute in the
+    /// x87's 80-bit registers (`-msse2 -mfpmath=sse`, as CBMC and CPAchecker model SV-COMP's ILP32
+    /// tasks). `-frounding-math`: gcc would otherwise fold `1.0 / 3.0` to nearest at compile time
+    /// whatever `fesetround` set.
+    pub fn gcc_float_flags(self) -> &'static [&'static str] {
+        match self {
+            DataModel::Ilp32 => &["-msse2", "-mfpmath=sse", "-frounding-math"],
+            DataModel::Lp64 => &["-frounding-math"],
         }
     }
 
@@ -192,7 +205,8 @@ impl IntType {
     }
 }
 
-/// A floating type. vcov parses and types them; the executor does not model their values.
+/// A floating type. `float` and `double` are IEEE 754 binary32 and binary64 (`base::fp`); vcov
+/// does not model the values of `long double` (x87's 80-bit format) and `_Float128`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum FloatKind {
     /// `float`
@@ -203,6 +217,17 @@ pub enum FloatKind {
     LongDouble,
     /// `_Float128` (gcc's `__float128`): 16 bytes, aligned to 16 under both data models.
     Float128,
+}
+
+impl FloatKind {
+    /// The IEEE format of the type's values, `None` for the types vcov does not model.
+    pub fn format(self) -> Option<fp::Format> {
+        match self {
+            FloatKind::Float => Some(fp::Format::Single),
+            FloatKind::Double => Some(fp::Format::Double),
+            FloatKind::LongDouble | FloatKind::Float128 => None,
+        }
+    }
 }
 
 /// The shape of a function type.

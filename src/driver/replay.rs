@@ -372,22 +372,24 @@ fn build_program(
     // `-fgnu89-inline`: CIL output and kernel code mean GNU inline semantics (a plain `inline`
     // definition is also an external one). `-fno-pie`/`-no-pie`: kernel inline assembly addresses
     // symbols absolutely.
+    let fp = arch.gcc_float_flags();
     let compile = [
-        "-c",
-        "-x",
-        "cpp-output",
-        m,
-        "--coverage",
-        "-O0",
-        "-g",
-        "-w",
-        "-fno-builtin",
-        "-fgnu89-inline",
-        "-fno-pie",
-        program_name,
-        "-o",
-        "program.o",
-    ];
+        ["-c", "-x", "cpp-output", m].as_slice(),
+        fp,
+        &[
+            "--coverage",
+            "-O0",
+            "-g",
+            "-w",
+            "-fno-builtin",
+            "-fgnu89-inline",
+            "-fno-pie",
+            program_name,
+            "-o",
+            "program.o",
+        ],
+    ]
+    .concat();
     if let Err(msg) = gcc(config, build, &compile)? {
         bail!("{}: gcc cannot compile the program:\n{}", config.program.display(), first_lines(&msg, 40));
     }
@@ -404,17 +406,11 @@ fn build_program(
         bail!("objcopy cannot rename the program's calls:\n{}", first_lines(&String::from_utf8_lossy(&out.stderr), 20));
     }
     let harness_args = [
-        "-c",
-        m,
-        "-O0",
-        "-g",
-        "-w",
-        "-fno-builtin",
-        "-fno-pie",
-        "vcov_replay_harness.c",
-        "-o",
-        "vcov_replay_harness.o",
-    ];
+        ["-c", m].as_slice(),
+        fp,
+        &["-O0", "-g", "-w", "-fno-builtin", "-fno-pie", "vcov_replay_harness.c", "-o", "vcov_replay_harness.o"],
+    ]
+    .concat();
     if let Err(msg) = gcc(config, build, &harness_args)? {
         bail!(
             "{}: gcc cannot compile the generated harness (replay with --work-dir to keep it):\n{}",
@@ -424,7 +420,7 @@ fn build_program(
     }
     let mut link = vec![m, "--coverage", "-no-pie", "program.o", "vcov_replay_harness.o"];
     link.extend(LINK_FLAGS);
-    link.extend(["-o", "program"]);
+    link.extend(["-o", "program", "-lm"]);
     if let Err(msg) = gcc(config, build, &link)? {
         bail!("{}: gcc cannot link the program with the harness:\n{}", config.program.display(), first_lines(&msg, 40));
     }

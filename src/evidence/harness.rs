@@ -172,6 +172,8 @@ pub fn classify(name: &str) -> StubKind {
         | LibFn::Expect
         | LibFn::Bswap) => StubKind::Model(m),
         LibFn::Nondet | LibFn::Output | LibFn::Unmodelled | LibFn::Unknown => StubKind::Fed,
+        // libm's own (the harness links `-lm`).
+        LibFn::Math(..) | LibFn::SetRounding | LibFn::GetRounding => StubKind::Libc,
         // Builtins only (`libmodels::BUILTINS`): gcc's own, caught above.
         LibFn::ObjectSize | LibFn::Unsupported => StubKind::Builtin,
     }
@@ -208,7 +210,10 @@ fn model_body(model: LibFn, n_params: usize, ret: Option<&str>) -> Option<String
         | LibFn::Noop
         | LibFn::Output
         | LibFn::Unmodelled
-        | LibFn::Unknown => return None,
+        | LibFn::Unknown
+        | LibFn::Math(..)
+        | LibFn::SetRounding
+        | LibFn::GetRounding => return None,
     })
 }
 
@@ -661,6 +666,8 @@ mod tests {
                 LibFn::Assume => StubKind::Assume,
                 LibFn::Noop => StubKind::Noop,
                 LibFn::Nondet | LibFn::Output | LibFn::Unmodelled | LibFn::Unknown => StubKind::Fed,
+                // libm's own (the harness links `-lm`).
+                LibFn::Math(..) | LibFn::SetRounding | LibFn::GetRounding => StubKind::Libc,
                 _ if LIBC_KEPT.contains(&name) => StubKind::Libc,
                 m => StubKind::Model(m),
             };
@@ -762,6 +769,7 @@ int sensor_read(struct dev *d, int channel);
 struct pair make_pair(int x);
 handler_t handler_of(int kind);
 int log_msg(const char *fmt, ...);
+double sensor_level(double);
 double sqrt(double);
 void reset();
 int main(void) { return __VERIFIER_nondet_int(); }
@@ -774,13 +782,16 @@ int main(void) { return __VERIFIER_nondet_int(); }
                 "struct pair {\n  long a;\n  long b;\n};",
                 "int (*vcov_stub_handler_of(int p0))(int) {\n  return (int (*)(int))vcov_ptr(\"handler_of\");",
                 "int vcov_stub_log_msg(char *p0, ...) {",
-                "double vcov_stub_sqrt(double p0) {",
+                "double vcov_stub_sensor_level(double p0) {",
                 "void vcov_stub_reset() {\n}",
                 "static const char *const vcov_fed[] = {\"__VERIFIER_nondet_int\", \"handler_of\", \"log_msg\", ",
             ],
         );
         assert!(!h.source.contains("struct dev {"), "a record behind a pointer needs no definition");
         assert_eq!(h.functions["make_pair"], StubKind::Fed);
+        // libm's own: linked, not stubbed.
+        assert_eq!(h.functions["sqrt"], StubKind::Libc);
+        assert!(!h.source.contains("vcov_stub_sqrt"));
     }
 
     #[test]

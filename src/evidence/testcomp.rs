@@ -8,6 +8,7 @@
 //! normalized to their type's range.
 
 use super::ReadError;
+use crate::base::fp;
 use crate::cfront::types::{DataModel, IntRank, IntType};
 use crate::coverage::result::InputValue;
 
@@ -115,11 +116,56 @@ pub use crate::coverage::result::UNINITIALIZED;
 
 /// `value` as a C literal of `c_type`: wrapped into the type's range when vcov knows the type
 /// (`-1` of `unsigned int` is `4294967295`, pointers are unsigned integers), in decimal.
+/// A `float` or `double` value (its bits) is written exactly, as a hexadecimal floating constant
+/// (`0x1.8p+1`; `NAN`, `-INFINITY` for the special values).
 pub fn c_literal(value: i128, c_type: &str, arch: DataModel) -> String {
+    if let Some(f) = float_format_of(c_type) {
+        return fp::hex_literal(f, value as u128 & ((1u128 << f.bits()) - 1));
+    }
     match int_type_of(c_type, arch) {
         Some(it) => it.wrap(value, arch).to_string(),
         None => value.to_string(),
     }
+}
+
+/// The IEEE format of a Test-Comp `type` attribute that names `float` or `double`.
+pub(crate) fn float_format_of(c_type: &str) -> Option<fp::Format> {
+    let words: Vec<&str> = c_type.split_whitespace().filter(|w| !matches!(*w, "const" | "volatile")).collect();
+    match words.as_slice() {
+        ["float"] => Some(fp::Format::Single),
+        ["double"] => Some(fp::Format::Double),
+        _ => None,
+    }
+}
+
+/// Reads a floating value of format `f` as test cases write it: a decimal or hexadecimal constant
+/// with an optional sign and `f`/`F` suffix, or `NAN`, `INFINITY`, `INF` in either case with a sign
+/// (a NaN is the quiet one with payload zero); its bits.
+pub fn parse_float_literal(text: &str, f: fp::Format) -> Option<i128> {
+    let s = text.trim();
+    let (sign, body) = match s.strip_prefix('-') {
+        Some(rest) => (f.sign_mask(), rest.trim_start()),
+        None => (0, s.strip_prefix('+').unwrap_or(s).trim_start()),
+    };
+    let special = match body.to_ascii_lowercase().as_str() {
+        "nan" => Some(f.exponent_mask() | f.quiet_bit()),
+        "inf" | "infinity" => Some(f.infinity()),
+        _ => None,
+    };
+    let magnitude = match special {
+        Some(v) => v,
+        None => {
+            // An `f` ends a decimal constant or the exponent of a hexadecimal one (`0x1.fp+3f`).
+            let hex = body.starts_with("0x") || body.starts_with("0X");
+            let suffixed = !hex || body.contains(['p', 'P']);
+            let digits = body.strip_suffix(['f', 'F']).filter(|_| suffixed).unwrap_or(body);
+            if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_hexdigit() || ".xXpP+-".contains(c)) {
+                return None;
+            }
+            fp::parse(f, digits)?
+        }
+    };
+    Some((sign | magnitude) as i128)
 }
 
 /// The integer type a Test-Comp `type` attribute names: C's integer types in any spelling, `_Bool`,
@@ -276,9 +322,13 @@ pub fn read_testcase(text: &str) -> Result<TestCase, ReadError> {
             return Err(at(&doc, n, format!("unexpected <{}> in <testcase>", n.tag_name().name())));
         }
         let raw = text_of(n);
-        let value =
-            parse_c_literal(&raw).ok_or_else(|| at(&doc, n, format!("`{}` is not an integer literal", raw.trim())))?;
         let attr = |name: &str| n.attribute(name).filter(|v| !v.is_empty()).map(str::to_string);
+        let value = match attr("type").as_deref().and_then(float_format_of) {
+            Some(f) => parse_float_literal(&raw, f)
+                .ok_or_else(|| at(&doc, n, format!("`{}` is not a {} literal", raw.trim(), f.name())))?,
+            None => parse_c_literal(&raw)
+                .ok_or_else(|| at(&doc, n, format!("`{}` is not an integer literal", raw.trim())))?,
+        };
         inputs.push(TestInput { variable: attr("variable"), c_type: attr("type"), value });
     }
     Ok(TestCase { covers_error, inputs })

@@ -47,6 +47,11 @@ impl ExactnessWords {
     }
 }
 
+/// The floating-point semantics vcov models and `vcov replay` builds with.
+pub const FLOAT_MODEL: &str = "IEEE 754 binary32 (float) and binary64 (double), every operation rounded to its \
+     type in the rounding mode the program sets, as SSE computes them (gcc -msse2 -mfpmath=sse under ILP32, \
+     -frounding-math); long double is not modelled";
+
 /// The words of `e`.
 pub fn exactness(e: &Exactness) -> ExactnessWords {
     const DECIDED: &str = "every line of the over-approximation is covered or proven not coverable";

@@ -604,6 +604,7 @@ fn write_keys(kw: &mut KeyWriter, w: &World, live: &Liveness, st: &SymState, tag
     let aig = kw.aig;
     kw.u64(st.node.0 as u64);
     kw.u64(tag);
+    kw.u64(st.rounding as u64);
     kw.u64(st.frames.len() as u64);
     let frames = live_locals(w, live, st);
     // With counters that only their differences matter for, key them relative to the first one.

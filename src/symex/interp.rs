@@ -20,6 +20,7 @@
 
 mod expr;
 mod library;
+mod math;
 mod memory;
 mod place;
 
@@ -31,6 +32,7 @@ use super::initializer::Initialize;
 use super::memory::{Layout, ObjId};
 use super::semantics::UbKind;
 use super::state::InputKind;
+use crate::base::fp::{Format, Rounding};
 use crate::cfa::{Cfa, EdgeId, EdgeKind, GlobalKind, NodeKind};
 use crate::cfront::ir::{FuncId, Init, Program, StrId, VarId};
 use crate::cfront::types::{IntRank, TypeId, TypeKind, Types};
@@ -133,6 +135,8 @@ struct Interp<'a> {
     allocs: Vec<AllocOrigin>,
     instances: HashMap<VarId, u32>,
     edge: EdgeId,
+    /// The rounding mode of floating-point operations (`fesetround`).
+    rounding: Rounding,
 }
 
 /// Draws the result of a call of a function without body for a run that has no input for it
@@ -196,6 +200,7 @@ fn run_with<'a>(
         allocs: Vec::new(),
         instances: HashMap::new(),
         edge: EdgeId(0),
+        rounding: Rounding::NearestEven,
         w,
     };
     let mut edges = Vec::new();
@@ -221,8 +226,19 @@ fn scalar(types: &Types, ty: TypeId) -> R<(u32, bool, bool)> {
             Ok((it.bits(types.data_model()), it.signed && !b, b))
         }
         TypeKind::Pointer(_) => Ok((types.data_model().pointer_size() as u32 * 8, false, false)),
-        TypeKind::Float(_) => unsupported("floating-point values"),
+        TypeKind::Float(k) => match k.format() {
+            Some(f) => Ok((f.bits(), false, false)),
+            None => unsupported(format!("{} values", types.display(ty))),
+        },
         _ => unsupported(format!("{} used as a scalar", types.display(ty))),
+    }
+}
+
+/// The IEEE format of a `float` or `double` type, `None` for other types.
+fn float_format(types: &Types, ty: TypeId) -> Option<Format> {
+    match types.kind(ty) {
+        TypeKind::Float(k) => k.format(),
+        _ => None,
     }
 }
 

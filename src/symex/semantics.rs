@@ -23,12 +23,17 @@
 //! - Comparisons are signed or unsigned by the operands' common type (pointers unsigned); their
 //!   result, and that of `!`, is an `int` 0 or 1. `&&`, `||`, `?:` and `,` are evaluated by the
 //!   executor with short-circuit guards, so that UB in an operand that is not evaluated is ignored.
-//! - Floating-point values are not modelled: any operation on them is `Unsupported`.
+//! - `float` and `double` are IEEE 754 binary32 and binary64, each operation rounded to its type
+//!   as SSE computes it (`base::fp` fixes the details: NaN propagation, the default NaN); their
+//!   circuits are `sat::fp`'s. A conversion of a NaN or of an out-of-range value to an integer is
+//!   undefined behaviour (`UbKind::FloatToInt`). `long double` and `_Float128` values are not
+//!   modelled: an operation on them is `Unsupported`.
 //!
 //! Invariant: this module knows C types, `sat::bv` does not; every function here takes and returns
 //! bit-vectors of the widths its types say.
 
 use crate::base::bits;
+use crate::base::fp::Format;
 use crate::cfront::ir::{BinOp, UnOp};
 use crate::cfront::types::{IntRank, TypeId, TypeKind, Types};
 use crate::sat::{Aig, AigLit, Bv};
@@ -69,6 +74,9 @@ pub enum UbKind {
     /// A call through a pointer whose function type is not compatible with the function's
     /// (`CallSite::incompatible_argument`).
     IncompatibleCall,
+    /// A conversion of a NaN, or of a floating value whose integer part the integer type cannot
+    /// represent, to an integer type.
+    FloatToInt,
 }
 
 /// An operation result together with the condition under which it is undefined (`FALSE` when never).
@@ -98,7 +106,17 @@ impl UbKind {
             UbKind::InvalidFree => "invalid free",
             UbKind::InvalidCall => "call through an invalid function pointer",
             UbKind::IncompatibleCall => "call through a pointer of an incompatible function type",
+            UbKind::FloatToInt => "conversion of a floating value out of the integer type's range",
         }
+    }
+}
+
+/// The IEEE format of a `float` or `double` type; `None` for every other type (`repr` then says
+/// how it is represented, or that it is not modelled).
+pub fn float_format(types: &Types, ty: TypeId) -> Option<Format> {
+    match types.kind(ty) {
+        TypeKind::Float(k) => k.format(),
+        _ => None,
     }
 }
 

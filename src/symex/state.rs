@@ -8,6 +8,7 @@
 //! Invariant: `inputs` lists every symbolic input the path created, in creation order; the concrete
 //! interpreter (`interp`) creates them in the same order.
 
+use crate::base::fp::Rounding;
 use std::cell::{Cell, OnceCell};
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -153,6 +154,8 @@ pub struct SymState {
     pub pc_lits: Bits,
     /// Inputs whose value the path condition fixes.
     pub facts: Facts,
+    /// The rounding mode of floating-point operations (`fesetround`).
+    pub rounding: Rounding,
 }
 
 /// Input values implied by a path condition: the inputs that are conjuncts of it, directly or

@@ -33,6 +33,14 @@ pub enum Format {
 }
 
 impl Format {
+    /// The C type of the format's values: `float` or `double`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Single => "float",
+            Format::Double => "double",
+        }
+    }
+
     /// The width of the encoding in bits.
     pub fn bits(self) -> u32 {
         match self {
@@ -367,19 +375,22 @@ pub fn from_int(to: Format, rm: Rounding, v: u128, bits: u32, signed: bool) -> u
 /// `a` converted to an integer of `bits` bits by C's rule (truncation toward zero), or `None` when
 /// `a` is a NaN or its integer part does not fit (undefined behaviour in C).
 pub fn to_int(from: Format, a: u128, bits: u32, signed: bool) -> Option<u128> {
+    use crate::base::bits::{mask, max_signed, min_signed, truncate};
     if from.is_nan(a) {
         return None;
     }
+    // Truncated in 128 bits (the widest integer), then checked against the type's range.
     let mut exact = false;
+    let invalid = |status: rustc_apfloat::Status| status.contains(rustc_apfloat::Status::INVALID_OP);
     with_format!(from, |F| {
         let x = F::from_bits(a);
         if signed {
-            let r = x.to_i128_r(bits as usize, Round::TowardZero, &mut exact);
-            (!r.status.contains(rustc_apfloat::Status::INVALID_OP))
-                .then(|| crate::base::bits::truncate(r.value as u128, bits))
+            let r = x.to_i128_r(128, Round::TowardZero, &mut exact);
+            let fits = !invalid(r.status) && (min_signed(bits)..=max_signed(bits)).contains(&r.value);
+            fits.then(|| truncate(r.value as u128, bits))
         } else {
-            let r = x.to_u128_r(bits as usize, Round::TowardZero, &mut exact);
-            (!r.status.contains(rustc_apfloat::Status::INVALID_OP)).then_some(r.value)
+            let r = x.to_u128_r(128, Round::TowardZero, &mut exact);
+            (!invalid(r.status) && r.value <= mask(bits)).then_some(r.value)
         }
     })
 }

@@ -113,9 +113,9 @@ proptest! {
         let f = Format::Double;
         let x = f64::from_bits(a);
         let fits = !x.is_nan() && x.trunc() >= -2147483648.0 && x.trunc() <= 2147483647.0;
-        prop_assert_eq!(to_int(f, a as u128, 32, true), fits.then(|| (x as i32) as u32 as u128));
+        prop_assert_eq!(to_int(f, a as u128, 32, true), fits.then_some((x as i32) as u32 as u128));
         let fits = !x.is_nan() && x.trunc() >= 0.0 && x.trunc() <= 4294967295.0;
-        prop_assert_eq!(to_int(f, a as u128, 32, false), fits.then(|| (x as u32) as u128));
+        prop_assert_eq!(to_int(f, a as u128, 32, false), fits.then_some((x as u32) as u128));
         prop_assert_eq!(from_int(f, NE, i as u64 as u128, 64, true), (i as f64).to_bits() as u128);
         prop_assert_eq!(from_int(Format::Single, NE, i as u64 as u128, 64, true), (i as f32).to_bits() as u128);
         prop_assert_eq!(from_int(Format::Single, NE, u as u128, 32, false), (u as f32).to_bits() as u128);

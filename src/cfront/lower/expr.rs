@@ -5,7 +5,7 @@ use lang_c::ast;
 use lang_c::span::Node;
 
 use super::{sp, Lowerer, Ordinary, Res};
-use crate::base::Span;
+use crate::base::{fp, Span};
 use crate::cfront::consteval::eval_int;
 use crate::cfront::ir::*;
 use crate::cfront::types::*;
@@ -660,12 +660,19 @@ impl Lowerer<'_> {
             },
             _ => unreachable!("checked above"),
         };
+        let generic = match &callee.kind {
+            ExprKind::Func(f) => {
+                self.funcs[f.idx()].name.strip_prefix("__builtin_").is_some_and(|b| TYPE_GENERIC.contains(&b))
+            }
+            _ => false,
+        };
         let mut args = Vec::with_capacity(c.node.arguments.len());
         for (i, a) in c.node.arguments.iter().enumerate() {
             let e = self.expr(a)?;
             let e = self.rvalue(e);
             let e = match fty.params.get(i) {
                 Some(&pt) if !fty.unprototyped => self.convert(e, pt),
+                _ if generic => self.promote(e),
                 _ => self.default_promote(e),
             };
             args.push(e);
@@ -701,9 +708,43 @@ impl Lowerer<'_> {
             "calloc" => (voidp, vec![size_t, size_t]),
             "free" => (void, vec![voidp]),
             "abort" | "trap" | "unreachable" => (void, vec![]),
-            _ => return None,
+            _ if TYPE_GENERIC.contains(&base) => {
+                // Its operands keep their own types (`call` does not promote them).
+                return Some(t.intern(TypeKind::Func(FuncType {
+                    ret: int,
+                    params: vec![],
+                    variadic: true,
+                    unprototyped: false,
+                })));
+            }
+            _ => return self.math_builtin_type(base),
         };
         Some(self.types.intern(TypeKind::Func(FuncType { ret, params, variadic: false, unprototyped: false })))
+    }
+
+    /// The prototype of a `math.h` builtin of `float` (`f` suffix) or `double` (`__builtin_fabsf`,
+    /// `__builtin_inff`, `__builtin_nan`, ...), as `<math.h>` declares the function of that name.
+    fn math_builtin_type(&mut self, base: &str) -> Option<TypeId> {
+        let (stem, kind) = match base.strip_suffix('f') {
+            Some(stem) if MATH_BUILTINS.iter().any(|(n, _)| *n == stem) => (stem, FloatKind::Float),
+            _ => (base, FloatKind::Double),
+        };
+        let &(_, shape) = MATH_BUILTINS.iter().find(|(n, _)| *n == stem)?;
+        let t = &mut self.types;
+        let x = t.intern(TypeKind::Float(kind));
+        let (int, long) = (t.int(IntType::INT), t.int(IntType::LONG));
+        let char_ = t.int(IntType::CHAR);
+        let text = t.intern(TypeKind::Pointer(char_));
+        let (ret, params) = match shape {
+            MathShape::Constant => (x, vec![]),
+            MathShape::Unary => (x, vec![x]),
+            MathShape::Binary => (x, vec![x, x]),
+            MathShape::Ternary => (x, vec![x, x, x]),
+            MathShape::Scale => (x, vec![x, int]),
+            MathShape::ToLong => (long, vec![x]),
+            MathShape::FromText => (x, vec![text]),
+        };
+        Some(t.intern(TypeKind::Func(FuncType { ret, params, variadic: false, unprototyped: false })))
     }
 
     /// Default argument promotions (integer promotion, `float` to `double`).
@@ -752,15 +793,23 @@ impl Lowerer<'_> {
                 Ok(mk(ExprKind::IntConst(it.wrap(value as i128, dm)), ty, span))
             }
             ast::Constant::Float(f) => {
-                let text: String = f.number.chars().filter(|c| *c != '_').collect();
-                let value = text.parse::<f64>().unwrap_or(0.0);
+                let digits: String = f.number.chars().filter(|c| *c != '_').collect();
+                let text = match f.base {
+                    ast::FloatBase::Hexadecimal => format!("0x{digits}"),
+                    ast::FloatBase::Decimal => digits,
+                };
                 let kind = match f.suffix.format {
                     ast::FloatFormat::Float => FloatKind::Float,
                     ast::FloatFormat::LongDouble => FloatKind::LongDouble,
                     _ => FloatKind::Double,
                 };
+                let parse = |format| fp::parse(format, &text);
+                let (Some(double), bits) = (parse(fp::Format::Double), kind.format().map(parse)) else {
+                    return self.err(span, format!("`{text}` is no floating constant"));
+                };
+                let lit = FloatLit { value: f64::from_bits(double as u64), bits: bits.flatten() };
                 let ty = self.types.intern(TypeKind::Float(kind));
-                Ok(mk(ExprKind::FloatConst(value), ty, span))
+                Ok(mk(ExprKind::FloatConst(lit), ty, span))
             }
             ast::Constant::Character(s) => {
                 let body = s.trim_start_matches(['L', 'u', 'U']);
@@ -874,3 +923,64 @@ fn is_lvalue(e: &Expr) -> bool {
         _ => false,
     }
 }
+
+/// gcc's type-generic builtins (`__builtin_isnan`, ...): each operand keeps its type, `float`
+/// included, and the result is an `int`.
+const TYPE_GENERIC: &[&str] = &[
+    "isnan",
+    "isinf",
+    "isinf_sign",
+    "isfinite",
+    "isnormal",
+    "signbit",
+    "fpclassify",
+    "isgreater",
+    "isgreaterequal",
+    "isless",
+    "islessequal",
+    "islessgreater",
+    "isunordered",
+];
+
+/// The shape of a `math.h` function's prototype, `x` being its `double` or `float`.
+#[derive(Clone, Copy)]
+enum MathShape {
+    /// `x f(void)`
+    Constant,
+    /// `x f(x)`
+    Unary,
+    /// `x f(x, x)`
+    Binary,
+    /// `x f(x, x, x)`
+    Ternary,
+    /// `x f(x, int)`
+    Scale,
+    /// `long f(x)`
+    ToLong,
+    /// `x f(const char *)`
+    FromText,
+}
+
+/// The `math.h` builtins by their `double` name; the `float` one adds `f`.
+const MATH_BUILTINS: &[(&str, MathShape)] = &[
+    ("inf", MathShape::Constant),
+    ("huge_val", MathShape::Constant),
+    ("nan", MathShape::FromText),
+    ("fabs", MathShape::Unary),
+    ("sqrt", MathShape::Unary),
+    ("floor", MathShape::Unary),
+    ("ceil", MathShape::Unary),
+    ("trunc", MathShape::Unary),
+    ("round", MathShape::Unary),
+    ("rint", MathShape::Unary),
+    ("nearbyint", MathShape::Unary),
+    ("lround", MathShape::ToLong),
+    ("copysign", MathShape::Binary),
+    ("fmin", MathShape::Binary),
+    ("fmax", MathShape::Binary),
+    ("fmod", MathShape::Binary),
+    ("remainder", MathShape::Binary),
+    ("fma", MathShape::Ternary),
+    ("ldexp", MathShape::Scale),
+    ("scalbn", MathShape::Scale),
+];

@@ -135,6 +135,9 @@ impl Exec<'_, '_> {
                 }
                 Ok(Value::Scalar(v))
             }
+            TypeKind::Float(k) if k.format().is_some() => {
+                Ok(Value::Scalar(bytes_to_bv(&self.read_bytes(&place.addr, size)?)))
+            }
             _ => Ok(Value::Bytes(self.read_bytes(&place.addr, size)?)),
         }
     }

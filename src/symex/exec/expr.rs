@@ -2,17 +2,27 @@
 //! (`semantics`), conversions, and conditions as literals.
 
 use super::{Exec, Value, R};
+use crate::base::fp::{Arith, Compare, Format, Rounding};
 use crate::cfront::ir::{BinOp, Expr, ExprKind, UnOp};
 use crate::cfront::types::{TypeId, TypeKind};
+use crate::sat::fp;
 use crate::sat::{AigLit, Bv};
 use crate::symex::memory::Byte;
-use crate::symex::semantics::{self, Repr, Unsupported};
+use crate::symex::semantics::{self, Repr, UbKind, Unsupported};
 
 impl Exec<'_, '_> {
     /// The truth value of a scalar condition.
     pub(in crate::symex) fn condition(&mut self, cond: &Expr) -> R<AigLit> {
         let v = self.scalar(cond)?;
+        if let Some(f) = semantics::float_format(self.types(), cond.ty) {
+            return Ok(!fp::is_zero(self.aig, f, &v));
+        }
         Ok(semantics::truth(self.aig, &v))
+    }
+
+    /// The rounding mode of floating-point operations (`fesetround`).
+    pub(super) fn rounding(&self) -> Rounding {
+        self.st.rounding
     }
 
     /// The value of a scalar expression.
@@ -37,7 +47,10 @@ impl Exec<'_, '_> {
                 let r = semantics::repr(types, e.ty)?;
                 Ok(Value::Scalar(Bv::constant(*v as u128, r.bits)))
             }
-            ExprKind::FloatConst(_) => Err(Unsupported("floating-point values".into())),
+            ExprKind::FloatConst(lit) => match (lit.bits, semantics::float_format(types, e.ty)) {
+                (Some(v), Some(f)) => Ok(Value::Scalar(Bv::constant(v, f.bits()))),
+                _ => Err(Unsupported(format!("{} values", types.display(e.ty)))),
+            },
             // The CFA builder turns every statement expression into edges.
             ExprKind::StmtExpr(_) => Err(Unsupported("a statement expression on an edge".into())),
             ExprKind::Unsupported(reason) => Err(Unsupported(reason.clone())),
@@ -61,6 +74,17 @@ impl Exec<'_, '_> {
                 Ok(Value::Scalar(place.addr))
             }
             ExprKind::Unary(op, x) => {
+                if let Some(f) = semantics::float_format(types, x.ty) {
+                    let v = self.scalar(x)?;
+                    return Ok(Value::Scalar(match op {
+                        UnOp::Neg => v.xor(self.aig, &Bv::constant(f.sign_mask(), f.bits())),
+                        UnOp::LogNot => {
+                            let zero = fp::is_zero(self.aig, f, &v);
+                            semantics::bool_value(zero, semantics::repr(types, e.ty)?.bits)
+                        }
+                        UnOp::Plus | UnOp::BitNot => v,
+                    }));
+                }
                 let r = semantics::repr(types, x.ty)?;
                 let v = self.scalar(x)?;
                 let res = semantics::unary(self.aig, *op, &v, r);
@@ -117,6 +141,10 @@ impl Exec<'_, '_> {
         let types = self.types();
         match v {
             Value::Scalar(bv) => {
+                let (ff, tf) = (semantics::float_format(types, from), semantics::float_format(types, to));
+                if ff.is_some() || tf.is_some() {
+                    return self.convert_float(&bv, from, ff, to, tf).map(Value::Scalar);
+                }
                 let fr = semantics::repr(types, from)?;
                 let tr = semantics::repr(types, to)?;
                 Ok(Value::Scalar(semantics::convert(self.aig, &bv, fr, tr)))
@@ -168,6 +196,9 @@ impl Exec<'_, '_> {
             }
             _ => {}
         }
+        if let Some(f) = semantics::float_format(types, a.ty) {
+            return self.float_binary(e, f, op, &va, &vb);
+        }
         let ra = semantics::repr(types, a.ty)?;
         let rb = semantics::repr(types, b.ty)?;
         let (va, vb) = semantics::align_relational(op, va, vb, ra, rb);
@@ -182,5 +213,58 @@ impl Exec<'_, '_> {
             return Ok(semantics::resize(&res.value, rr.bits, r.signed && !op.is_relational()));
         }
         Ok(res.value)
+    }
+
+    /// `x op y` with both operands of the floating format `f` (the common type).
+    fn float_binary(&mut self, e: &Expr, f: Format, op: BinOp, x: &Bv, y: &Bv) -> R<Bv> {
+        let rm = self.rounding();
+        let arith = |aig: &mut _, a| fp::arith(aig, f, rm, a, x, y);
+        let lit = match op {
+            BinOp::Add => return Ok(arith(self.aig, Arith::Add)),
+            BinOp::Sub => return Ok(arith(self.aig, Arith::Sub)),
+            BinOp::Mul => return Ok(arith(self.aig, Arith::Mul)),
+            BinOp::Div => return Ok(arith(self.aig, Arith::Div)),
+            BinOp::Eq => fp::compare(self.aig, f, Compare::Eq, x, y),
+            BinOp::Ne => !fp::compare(self.aig, f, Compare::Eq, x, y),
+            BinOp::Lt => fp::compare(self.aig, f, Compare::Lt, x, y),
+            BinOp::Le => fp::compare(self.aig, f, Compare::Le, x, y),
+            BinOp::Gt => fp::compare(self.aig, f, Compare::Lt, y, x),
+            BinOp::Ge => fp::compare(self.aig, f, Compare::Le, y, x),
+            _ => return Err(Unsupported(format!("`{}` on {} operands", op.symbol(), self.types().display(e.ty)))),
+        };
+        let r = semantics::repr(self.types(), e.ty)?;
+        Ok(semantics::bool_value(lit, r.bits))
+    }
+
+    /// `v` converted from type `from` to type `to`, at least one of them floating (`ff`, `tf`: their
+    /// formats). A conversion to an integer where the value does not fit is undefined behaviour.
+    fn convert_float(&mut self, v: &Bv, from: TypeId, ff: Option<Format>, to: TypeId, tf: Option<Format>) -> R<Bv> {
+        let types = self.types();
+        let rm = self.rounding();
+        let floating = |t: TypeId| matches!(types.kind(t), TypeKind::Float(_));
+        match (ff, tf) {
+            (Some(ff), Some(tf)) => Ok(fp::convert(self.aig, ff, tf, rm, v)),
+            (None, Some(tf)) if !floating(from) => {
+                let fr = semantics::repr(types, from)?;
+                Ok(fp::from_int(self.aig, tf, rm, v, fr.signed))
+            }
+            (Some(ff), None) if !floating(to) => {
+                let tr = semantics::repr(types, to)?;
+                if tr.is_bool {
+                    let zero = fp::is_zero(self.aig, ff, v);
+                    return Ok(semantics::bool_value(!zero, tr.bits));
+                }
+                if tr.is_ptr {
+                    return Err(Unsupported("a conversion of a floating value to a pointer".into()));
+                }
+                let (value, invalid) = fp::to_int(self.aig, ff, v, tr.bits, tr.signed);
+                if invalid != AigLit::FALSE {
+                    let g = self.aig.and(self.guard, invalid);
+                    self.ub.push((g, UbKind::FloatToInt));
+                }
+                Ok(value)
+            }
+            _ => Err(Unsupported(format!("a conversion from {} to {}", types.display(from), types.display(to)))),
+        }
     }
 }

@@ -27,6 +27,7 @@
 use std::rc::Rc;
 
 use super::{Effect, EndKind, Exec, Value, R};
+use crate::base::fp::Rounding;
 use crate::cfa::EdgeId;
 use crate::cfront::ir::{Expr, ExprKind, FuncId};
 use crate::cfront::types::{IntRank, TypeId, TypeKind, Types};
@@ -215,6 +216,36 @@ impl Exec<'_, '_> {
                 Ok(Effect::Moved)
             }
             LibFn::Noop => Ok(Effect::Moved),
+            LibFn::Math(m, _) => {
+                self.math_call(f, m, lhs, args)?;
+                Ok(Effect::Moved)
+            }
+            LibFn::SetRounding => {
+                let mode = self.scalar(&args[0])?;
+                let Some(v) = mode.as_const() else {
+                    return Err(Unsupported("`fesetround` of a mode that is not a constant".into()));
+                };
+                let r = semantics::repr(self.types(), args[0].ty)?;
+                let result = match Rounding::from_fe(v) {
+                    Some(rm) if Rounding::DYNAMIC.contains(&rm) => {
+                        self.st.rounding = rm;
+                        0
+                    }
+                    _ => 1,
+                };
+                self.store_result(lhs, Value::Scalar(Bv::constant(result, r.bits)), Some(args[0].ty))?;
+                Ok(Effect::Moved)
+            }
+            LibFn::GetRounding => {
+                let mode = self.st.rounding.fe_value().expect("a dynamic mode");
+                let TypeKind::Func(ft) = self.types().kind(self.w.prog.func(f).ty) else {
+                    return Err(Unsupported("`fegetround` that is no function".into()));
+                };
+                let ret = ft.ret;
+                let r = semantics::repr(self.types(), ret)?;
+                self.store_result(lhs, Value::Scalar(Bv::constant(mode, r.bits)), Some(ret))?;
+                Ok(Effect::Moved)
+            }
             LibFn::Output => {
                 for a in args {
                     self.rvalue(a)?;
@@ -315,6 +346,7 @@ impl Exec<'_, '_> {
         };
         let value = match self.types().kind(ret) {
             TypeKind::Int(_) | TypeKind::Pointer(_) => Value::Scalar(v),
+            TypeKind::Float(k) if k.format().is_some() => Value::Scalar(v),
             _ => Value::Bytes(bv_to_bytes(&v)),
         };
         self.store_result(lhs, value, Some(ret))
@@ -354,7 +386,7 @@ impl Exec<'_, '_> {
     }
 
     /// Stores a call result of type `from` (the value's own type when given) into `lhs`.
-    fn store_result(&mut self, lhs: Option<&Expr>, v: Value, from: Option<TypeId>) -> R<()> {
+    pub(super) fn store_result(&mut self, lhs: Option<&Expr>, v: Value, from: Option<TypeId>) -> R<()> {
         let Some(lhs) = lhs else { return Ok(()) };
         let place = self.place(lhs)?;
         let v = match (from, &v) {

@@ -21,6 +21,7 @@
 mod access;
 mod expr;
 mod library;
+mod math;
 mod place;
 mod world;
 

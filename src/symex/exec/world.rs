@@ -6,6 +6,7 @@ use std::rc::Rc;
 
 use super::R;
 use crate::base::bits;
+use crate::base::fp::Rounding;
 use crate::cfa::{Cfa, EdgeKind};
 use crate::cfront;
 use crate::cfront::ir::{Expr, ExprKind, FuncId, Program, StrId, VarId, VarKind};
@@ -194,6 +195,7 @@ impl<'a> World<'a> {
             pc_inputs: Default::default(),
             pc_lits: Default::default(),
             facts: Default::default(),
+            rounding: Rounding::NearestEven,
         };
         let mut locals: Vec<VarId> = self.prog.func(main).params.clone();
         if let Some(rv) = self.cfa.func(main).and_then(|f| f.ret_var) {

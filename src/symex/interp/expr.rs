@@ -1,15 +1,20 @@
 //! The values of expressions, computed on plain integers (`Val`) with C's rules as the executor
 //! applies them, written apart from `semantics`.
 
-use super::{scalar, ub, unsupported, Interp, Val, R};
+use super::{float_format, scalar, ub, unsupported, Interp, Val, R};
 use crate::base::bits::{min_signed, sign_extend, truncate};
+use crate::base::fp::{self, Arith, Compare, Format};
 use crate::cfront::ir::{BinOp, Expr, ExprKind, UnOp};
 use crate::cfront::types::{TypeId, TypeKind};
 use crate::symex::semantics::UbKind;
 
 impl Interp<'_> {
     pub(super) fn truth(&mut self, e: &Expr) -> R<bool> {
-        Ok(self.int(e)? != 0)
+        let v = self.int(e)?;
+        Ok(match float_format(self.types(), e.ty) {
+            Some(f) => !f.is_zero(v),
+            None => v != 0,
+        })
     }
 
     pub(super) fn int(&mut self, e: &Expr) -> R<u128> {
@@ -30,7 +35,10 @@ impl Interp<'_> {
                 let (bits, _, _) = scalar(types, e.ty)?;
                 Ok(Val::Int(truncate(*v as u128, bits), bits))
             }
-            ExprKind::FloatConst(_) => unsupported("floating-point values"),
+            ExprKind::FloatConst(lit) => match (lit.bits, float_format(types, e.ty)) {
+                (Some(v), Some(f)) => Ok(Val::Int(v, f.bits())),
+                _ => unsupported(format!("{} values", types.display(e.ty))),
+            },
             ExprKind::StmtExpr(_) => unsupported("a statement expression on an edge"),
             ExprKind::Unsupported(r) => unsupported(r.clone()),
             ExprKind::Var(_)
@@ -54,6 +62,14 @@ impl Interp<'_> {
             }
             ExprKind::Unary(op, x) => {
                 let (bits, _, _) = scalar(types, x.ty)?;
+                if let Some(f) = float_format(types, x.ty) {
+                    let v = self.int(x)?;
+                    return Ok(match op {
+                        UnOp::Neg => Val::Int(v ^ f.sign_mask(), bits),
+                        UnOp::LogNot => Val::Int(f.is_zero(v) as u128, 32),
+                        UnOp::Plus | UnOp::BitNot => Val::Int(v, bits),
+                    });
+                }
                 let v = self.int(x)?;
                 Ok(match op {
                     UnOp::Neg => Val::Int(truncate(v.wrapping_neg(), bits), bits),
@@ -91,7 +107,17 @@ impl Interp<'_> {
         match v {
             Val::Int(x, _) => {
                 let (fb, fs, _) = scalar(types, from)?;
-                let (tb, _, tbool) = scalar(types, to)?;
+                let (tb, ts, tbool) = scalar(types, to)?;
+                match (float_format(types, from), float_format(types, to)) {
+                    (Some(ff), Some(tf)) => return Ok(Val::Int(fp::convert(ff, tf, self.rounding, x), tb)),
+                    (None, Some(tf)) => return Ok(Val::Int(fp::from_int(tf, self.rounding, x, fb, fs), tb)),
+                    (Some(ff), None) if tbool => return Ok(Val::Int(!ff.is_zero(x) as u128, 8)),
+                    (Some(ff), None) => match fp::to_int(ff, x, tb, ts) {
+                        Some(v) => return Ok(Val::Int(v, tb)),
+                        None => return ub(UbKind::FloatToInt),
+                    },
+                    (None, None) => {}
+                }
                 if tbool {
                     return Ok(Val::Int((truncate(x, fb) != 0) as u128, 8));
                 }
@@ -149,6 +175,9 @@ impl Interp<'_> {
                 return Ok(Val::Int(truncate(q as u128, bits), bits));
             }
             _ => {}
+        }
+        if let Some(f) = float_format(types, a.ty) {
+            return self.float_binary(e, f, op, x, y);
         }
         let (ab, asg, _) = scalar(types, a.ty)?;
         let (bb, bsg, _) = scalar(types, b.ty)?;
@@ -221,5 +250,25 @@ impl Interp<'_> {
         };
         let (rb, _, _) = scalar(types, e.ty)?;
         Ok(Val::Int(truncate(res, rb), rb))
+    }
+
+    /// `x op y` with both operands of the floating format `f` (the common type).
+    fn float_binary(&mut self, e: &Expr, f: Format, op: BinOp, x: u128, y: u128) -> R<Val> {
+        let arith = |a| Val::Int(fp::arith(f, self.rounding, a, x, y), f.bits());
+        let cmp = |c, x, y| Val::Int(fp::compare(f, c, x, y) as u128, 32);
+        let v = match op {
+            BinOp::Add => arith(Arith::Add),
+            BinOp::Sub => arith(Arith::Sub),
+            BinOp::Mul => arith(Arith::Mul),
+            BinOp::Div => arith(Arith::Div),
+            BinOp::Eq => cmp(Compare::Eq, x, y),
+            BinOp::Ne => Val::Int(!fp::compare(f, Compare::Eq, x, y) as u128, 32),
+            BinOp::Lt => cmp(Compare::Lt, x, y),
+            BinOp::Le => cmp(Compare::Le, x, y),
+            BinOp::Gt => cmp(Compare::Lt, y, x),
+            BinOp::Ge => cmp(Compare::Le, y, x),
+            _ => return unsupported(format!("`{}` on {} operands", op.symbol(), self.types().display(e.ty))),
+        };
+        Ok(v)
     }
 }

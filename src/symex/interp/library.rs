@@ -4,6 +4,7 @@
 use super::memory::Kind;
 use super::{scalar, ub, unsupported, AllocOrigin, ConcreteEnd, Interp, Stop, Val, R};
 use crate::base::bits::truncate;
+use crate::base::fp;
 use crate::cfront::ir::{Expr, ExprKind, FuncId};
 use crate::cfront::types::{IntRank, TypeId, TypeKind};
 use crate::libmodels::LibFn;
@@ -112,6 +113,32 @@ impl<'a> Interp<'a> {
                 unsupported(format!("a call of '{}', which vcov does not model", self.prog.func(f).name))
             }
             LibFn::Noop => Ok(None),
+            LibFn::Math(m, _) => {
+                self.math_call(f, m, lhs, args)?;
+                Ok(None)
+            }
+            LibFn::SetRounding => {
+                let (bits, _, _) = scalar(self.types(), args[0].ty)?;
+                let result = match fp::Rounding::from_fe(self.int(&args[0])?) {
+                    Some(rm) => {
+                        self.rounding = rm;
+                        0
+                    }
+                    None => 1,
+                };
+                self.store_converted(lhs, Val::Int(result, bits), Some(args[0].ty))?;
+                Ok(None)
+            }
+            LibFn::GetRounding => {
+                let ret = match self.types().kind(self.prog.func(f).ty) {
+                    TypeKind::Func(ft) => ft.ret,
+                    _ => return unsupported("`fegetround` that is no function"),
+                };
+                let (bits, _, _) = scalar(self.types(), ret)?;
+                let mode = self.rounding.fe_value().unwrap_or(0);
+                self.store_converted(lhs, Val::Int(mode, bits), Some(ret))?;
+                Ok(None)
+            }
             LibFn::Output => {
                 for a in args {
                     self.rvalue(a)?;
@@ -172,6 +199,11 @@ impl<'a> Interp<'a> {
         let Some(ret) = ret else { return Ok(()) };
         let v = match self.types().kind(ret) {
             TypeKind::Void => return Ok(()),
+            TypeKind::Float(k) if k.format().is_some() => {
+                let (bits, _, _) = scalar(self.types(), ret)?;
+                let value = self.next_int_input(f, ret, bits, false)?;
+                Val::Int(truncate(value, bits), bits)
+            }
             TypeKind::Pointer(_) | TypeKind::Record(_) | TypeKind::Array(..) | TypeKind::Float(_)
                 if self.draw.is_some() && self.calls.is_empty() =>
             {
@@ -204,7 +236,7 @@ impl<'a> Interp<'a> {
 
     /// Stores `v`, a value of type `from` (`None`: of the place's own type) converted to the type of
     /// `lhs`, into `lhs` if there is one.
-    fn store_converted(&mut self, lhs: Option<&Expr>, v: Val, from: Option<TypeId>) -> R<()> {
+    pub(super) fn store_converted(&mut self, lhs: Option<&Expr>, v: Val, from: Option<TypeId>) -> R<()> {
         if let Some(l) = lhs {
             let p = self.place(l)?;
             let v = self.convert(v, from.unwrap_or(p.ty), p.ty)?;

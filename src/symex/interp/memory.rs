@@ -188,6 +188,10 @@ impl Interp<'_> {
                 }
                 Ok(Val::Int(v, bits))
             }
+            TypeKind::Float(k) if k.format().is_some() => {
+                let bytes = self.read_bytes(p.addr, size)?;
+                Ok(Val::Int(bytes.iter().rev().fold(0u128, |acc, &b| acc << 8 | b as u128), size as u32 * 8))
+            }
             _ => Ok(Val::Bytes(self.read_bytes(p.addr, size)?)),
         }
     }

@@ -371,7 +371,10 @@ impl Enc<'_, '_> {
             | LibFn::Memcpy
             | LibFn::ObjectSize
             | LibFn::Unsupported
-            | LibFn::Unmodelled => {
+            | LibFn::Unmodelled
+            | LibFn::Math(..)
+            | LibFn::SetRounding
+            | LibFn::GetRounding => {
                 return unsupported(format!(
                     "a call of '{}', which the transition system does not model",
                     ts.prog.func(*f).name
