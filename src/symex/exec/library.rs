@@ -220,32 +220,7 @@ impl Exec<'_, '_> {
                 self.math_call(f, m, lhs, args)?;
                 Ok(Effect::Moved)
             }
-            LibFn::SetRounding => {
-                let mode = self.scalar(&args[0])?;
-                let Some(v) = mode.as_const() else {
-                    return Err(Unsupported("`fesetround` of a mode that is not a constant".into()));
-                };
-                let r = semantics::repr(self.types(), args[0].ty)?;
-                let result = match Rounding::from_fe(v) {
-                    Some(rm) if Rounding::DYNAMIC.contains(&rm) => {
-                        self.st.rounding = rm;
-                        0
-                    }
-                    _ => 1,
-                };
-                self.store_result(lhs, Value::Scalar(Bv::constant(result, r.bits)), Some(args[0].ty))?;
-                Ok(Effect::Moved)
-            }
-            LibFn::GetRounding => {
-                let mode = self.st.rounding.fe_value().expect("a dynamic mode");
-                let TypeKind::Func(ft) = self.types().kind(self.w.prog.func(f).ty) else {
-                    return Err(Unsupported("`fegetround` that is no function".into()));
-                };
-                let ret = ft.ret;
-                let r = semantics::repr(self.types(), ret)?;
-                self.store_result(lhs, Value::Scalar(Bv::constant(mode, r.bits)), Some(ret))?;
-                Ok(Effect::Moved)
-            }
+            LibFn::SetRounding | LibFn::GetRounding => self.rounding_call(f, lib, lhs, args),
             LibFn::Output => {
                 for a in args {
                     self.rvalue(a)?;
@@ -258,6 +233,35 @@ impl Exec<'_, '_> {
             }
             LibFn::Nondet | LibFn::Unmodelled | LibFn::Unknown => self.unknown_call(e, Some(f), lhs, args, lib),
         }
+    }
+
+    /// `fesetround(mode)` (0 and the new mode for a valid constant `FE_*` value, 1 otherwise) and
+    /// `fegetround()`.
+    fn rounding_call(&mut self, f: FuncId, lib: LibFn, lhs: Option<&Expr>, args: &[Expr]) -> R<Effect> {
+        if lib == LibFn::SetRounding {
+            let mode = self.scalar(&args[0])?;
+            let Some(v) = mode.as_const() else {
+                return Err(Unsupported("`fesetround` of a mode that is not a constant".into()));
+            };
+            let r = semantics::repr(self.types(), args[0].ty)?;
+            let result = match Rounding::from_fe(v) {
+                Some(rm) if Rounding::DYNAMIC.contains(&rm) => {
+                    self.st.rounding = rm;
+                    0
+                }
+                _ => 1,
+            };
+            self.store_result(lhs, Value::Scalar(Bv::constant(result, r.bits)), Some(args[0].ty))?;
+            return Ok(Effect::Moved);
+        }
+        let mode = self.st.rounding.fe_value().expect("a dynamic mode");
+        let TypeKind::Func(ft) = self.types().kind(self.w.prog.func(f).ty) else {
+            return Err(Unsupported("`fegetround` that is no function".into()));
+        };
+        let ret = ft.ret;
+        let r = semantics::repr(self.types(), ret)?;
+        self.store_result(lhs, Value::Scalar(Bv::constant(mode, r.bits)), Some(ret))?;
+        Ok(Effect::Moved)
     }
 
     /// A function whose effect is unknown: evaluates the arguments, records the approximation, and
