@@ -89,8 +89,10 @@ pub enum Math {
     Round,
     /// `rint(x)`, `nearbyint(x)`: to an integral value in the current rounding mode.
     Rint,
-    /// `lround(x)`: `round` converted to `long`.
+    /// `lround(x)`, `llround(x)`: `round` converted to `long` (`long long`).
     Lround,
+    /// `lrint(x)`, `llrint(x)`: `rint` converted to `long` (`long long`).
+    Lrint,
     /// `fmin(x, y)`: the smaller, a NaN ignored, `-0` below `+0`.
     Fmin,
     /// `fmax(x, y)`: the larger, a NaN ignored, `+0` above `-0`.
@@ -159,6 +161,9 @@ const MATH: &[(&str, Math)] = &[
     ("rint", Math::Rint),
     ("nearbyint", Math::Rint),
     ("lround", Math::Lround),
+    ("llround", Math::Lround),
+    ("lrint", Math::Lrint),
+    ("llrint", Math::Lrint),
     ("fmin", Math::Fmin),
     ("fmax", Math::Fmax),
     ("fmod", Math::Fmod),
@@ -173,6 +178,47 @@ const MATH: &[(&str, Math)] = &[
     ("finite", Math::IsFinite),
     ("__signbit", Math::GlibcSignbit),
     ("__fpclassify", Math::Fpclassify),
+];
+
+/// The `math.h` functions vcov does not model (each also with `f` and `l`): `Unmodelled`, so a
+/// result that depends on one is never reported as a counterexample or a proof.
+const MATH_UNMODELLED: &[&str] = &[
+    "sin",
+    "cos",
+    "tan",
+    "asin",
+    "acos",
+    "atan",
+    "atan2",
+    "sinh",
+    "cosh",
+    "tanh",
+    "asinh",
+    "acosh",
+    "atanh",
+    "exp",
+    "exp2",
+    "expm1",
+    "log",
+    "log10",
+    "log2",
+    "log1p",
+    "logb",
+    "ilogb",
+    "pow",
+    "cbrt",
+    "hypot",
+    "erf",
+    "erfc",
+    "tgamma",
+    "lgamma",
+    "frexp",
+    "modf",
+    "fdim",
+    "nextafter",
+    "nexttoward",
+    "remquo",
+    "scalbln",
 ];
 
 impl Math {
@@ -429,6 +475,9 @@ impl LibFn {
                 Some((m, p)) => LibFn::Math(m, p),
                 None => LibFn::Unsupported,
             },
+            None if MATH_UNMODELLED.iter().any(|m| [*m, &format!("{m}f"), &format!("{m}l")].contains(&base)) => {
+                LibFn::Unmodelled
+            }
             None if name.starts_with("__VERIFIER_nondet_") || name.starts_with("nondet_") => LibFn::Nondet,
             None => LibFn::Unknown,
         }
@@ -442,7 +491,8 @@ pub fn markdown() -> String {
         vec![(LibFn::Nondet, vec!["`__VERIFIER_nondet_*`".into(), "`nondet_*`".into()])];
     let named = TABLE.iter().map(|&(n, m)| (format!("`{n}`"), m));
     let math = MATH.iter().map(|&(n, m)| (format!("`{n}`, `{n}f`"), LibFn::Math(m, Prec::Double)));
-    let named = named.chain(math);
+    let unmodelled = MATH_UNMODELLED.iter().map(|n| (format!("`{n}`"), LibFn::Unmodelled));
+    let named = named.chain(math).chain(unmodelled);
     let builtins = BUILTINS.iter().map(|&(n, m)| (format!("`__builtin_{n}`"), m));
     for (name, m) in named.chain(builtins) {
         match rows.iter_mut().find(|(r, _)| *r == m) {

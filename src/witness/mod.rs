@@ -24,6 +24,7 @@ use std::time::SystemTime;
 
 use sha2::{Digest, Sha256};
 
+use crate::base::fp;
 use crate::base::markup::{self, Apostrophe};
 use crate::cfa::{Cfa, EdgeId, EdgeKind};
 use crate::cfront::ir::{ExprKind, Program};
@@ -215,7 +216,24 @@ fn edge_data(prog: &Program, cfa: &Cfa, e: EdgeId, result: Option<&InputValue>) 
             let ExprKind::Func(f) = callee.strip_implicit().kind else { return data };
             let Some(inp) = result.filter(|i| !i.pointer_choice) else { return data };
             let signed = inp.ty.is_some_and(|t| matches!(prog.types.kind(t), TypeKind::Int(it) if it.signed));
-            let value = if signed { inp.signed().to_string() } else { format!("{}U", inp.value) };
+            let float = inp.ty.and_then(|t| match prog.types.kind(t) {
+                TypeKind::Float(k) => Some(k.format()),
+                _ => None,
+            });
+            let value = match float {
+                // A finite value exactly, as a hexadecimal constant of its type; a NaN or an
+                // infinity has no constant to compare with: the witness leaves the result open.
+                Some(Some(f)) if !f.is_nan(inp.value) && !f.is_infinite(inp.value) => {
+                    let suffix = if f == fp::Format::Single { "f" } else { "" };
+                    format!("{}{suffix}", fp::hex_literal(f, inp.value))
+                }
+                Some(_) => {
+                    lines(&mut data);
+                    return data;
+                }
+                None if signed => inp.signed().to_string(),
+                None => format!("{}U", inp.value),
+            };
             lines(&mut data);
             data.push(("assumption", format!("\\result == {value};")));
             data.push(("assumption.resultfunction", prog.func(f).name.clone()));

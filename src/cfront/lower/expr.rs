@@ -742,6 +742,7 @@ impl Lowerer<'_> {
             MathShape::Ternary => (x, vec![x, x, x]),
             MathShape::Scale => (x, vec![x, int]),
             MathShape::ToLong => (long, vec![x]),
+            MathShape::ToLongLong => (t.int(IntType::LLONG), vec![x]),
             MathShape::FromText => (x, vec![text]),
         };
         Some(t.intern(TypeKind::Func(FuncType { ret, params, variadic: false, unprototyped: false })))
@@ -957,6 +958,8 @@ enum MathShape {
     Scale,
     /// `long f(x)`
     ToLong,
+    /// `long long f(x)`
+    ToLongLong,
     /// `x f(const char *)`
     FromText,
 }
@@ -975,6 +978,9 @@ const MATH_BUILTINS: &[(&str, MathShape)] = &[
     ("rint", MathShape::Unary),
     ("nearbyint", MathShape::Unary),
     ("lround", MathShape::ToLong),
+    ("lrint", MathShape::ToLong),
+    ("llround", MathShape::ToLongLong),
+    ("llrint", MathShape::ToLongLong),
     ("copysign", MathShape::Binary),
     ("fmin", MathShape::Binary),
     ("fmax", MathShape::Binary),

@@ -102,12 +102,13 @@ impl Exec<'_, '_> {
             Math::Trunc => fp::round_to_integral(self.aig, format, Rounding::TowardZero, &x),
             Math::Round => fp::round_to_integral(self.aig, format, Rounding::NearestAway, &x),
             Math::Rint => fp::round_to_integral(self.aig, format, rm, &x),
-            Math::Lround => {
+            Math::Lround | Math::Lrint => {
                 let r = semantics::repr(self.types(), ret)?;
-                let rounded = fp::round_to_integral(self.aig, format, Rounding::NearestAway, &x);
+                let mode = if m == Math::Lround { Rounding::NearestAway } else { rm };
+                let rounded = fp::round_to_integral(self.aig, format, mode, &x);
                 let (v, invalid) = fp::to_int(self.aig, format, &rounded, r.bits, true);
                 if invalid != AigLit::FALSE {
-                    self.narrowed.push((!invalid, "`lround` of a value out of `long`'s range (unspecified)"));
+                    self.narrowed.push((!invalid, "a rounding to an integer type out of its range (unspecified)"));
                 }
                 return self.store_result(lhs, Value::Scalar(v), Some(ret));
             }

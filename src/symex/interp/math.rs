@@ -83,14 +83,12 @@ impl Interp<'_> {
                 };
                 (float(fp::round_to_integral(format, rm, x)), args[0].ty)
             }
-            Math::Lround => {
-                let Some(bits) = self.types().size_of(ret).map(|s| s as u32 * 8) else {
-                    return unsupported("`lround` of an incomplete type");
-                };
-                let r = fp::round_to_integral(format, Rounding::NearestAway, x);
-                match fp::to_int(format, r, bits, true) {
+            Math::Lround | Math::Lrint => {
+                let (bits, _, _) = super::scalar(self.types(), ret)?;
+                let rm = if m == Math::Lround { Rounding::NearestAway } else { self.rounding };
+                match fp::to_int(format, fp::round_to_integral(format, rm, x), bits, true) {
                     Some(v) => (Val::Int(v, bits), ret),
-                    None => return unsupported("`lround` of a value out of `long`'s range (unspecified)"),
+                    None => return unsupported("a rounding to an integer type out of its range (unspecified)"),
                 }
             }
             Math::Fmin | Math::Fmax => (float(min_max(format, m == Math::Fmin, x, operand(1)?)), args[0].ty),
