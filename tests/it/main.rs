@@ -8,6 +8,7 @@ mod cli_coverage;
 mod compare;
 mod corpus;
 mod determinism;
+mod floats;
 mod generate;
 mod generations;
 mod html;
