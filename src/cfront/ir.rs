@@ -44,6 +44,18 @@ pub struct Program {
 }
 
 impl Program {
+    /// The bytes of the string literal `e` is (decayed to a pointer, behind implicit conversions),
+    /// its terminating zero included; `None` when `e` is no string literal.
+    pub fn string_literal(&self, e: &Expr) -> Option<&[u8]> {
+        match &e.strip_implicit().kind {
+            ExprKind::Decay(s) => match s.kind {
+                ExprKind::Str(id) => Some(&self.strings[id.idx()]),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// The data model the types were laid out for.
     pub fn data_model(&self) -> DataModel {
         self.types.data_model()

@@ -7,7 +7,7 @@
 
 use super::{Exec, Value, R};
 use crate::base::fp::{self as concrete, Arith, Compare, Format, Rounding};
-use crate::cfront::ir::{Expr, ExprKind, FuncId};
+use crate::cfront::ir::{Expr, FuncId};
 use crate::cfront::types::{TypeId, TypeKind};
 use crate::libmodels::{Math, QuietCompare};
 use crate::sat::{fp, AigLit, Bv};
@@ -36,7 +36,7 @@ impl Exec<'_, '_> {
             }
             Math::Nan => {
                 let format = format_of(self, ret)?;
-                if !empty_string(self.w.prog, &args[0]) {
+                if !self.w.prog.string_literal(&args[0]).is_some_and(|s| s.iter().all(|&b| b == 0)) {
                     return Err(Unsupported(format!("'{name}' with a payload")));
                 }
                 let nan = Bv::constant(format.exponent_mask() | format.quiet_bit(), format.bits());
@@ -247,16 +247,5 @@ impl Exec<'_, '_> {
         let v = Bv::ite(self.aig, is_zero, zero, &v);
         let v = Bv::ite(self.aig, is_inf, inf, &v);
         Bv::ite(self.aig, is_nan, nan, &v)
-    }
-}
-
-/// Whether `e` is the empty string literal (`nan("")`).
-fn empty_string(prog: &crate::cfront::ir::Program, e: &Expr) -> bool {
-    match &e.strip_implicit().kind {
-        ExprKind::Decay(s) => match s.kind {
-            ExprKind::Str(id) => prog.strings[id.idx()].iter().all(|&b| b == 0),
-            _ => false,
-        },
-        _ => false,
     }
 }

@@ -3,7 +3,7 @@
 
 use super::{float_format, unsupported, Interp, Val, R};
 use crate::base::fp::{self, Compare, Format, Rounding};
-use crate::cfront::ir::{Expr, ExprKind, FuncId};
+use crate::cfront::ir::{Expr, FuncId};
 use crate::cfront::types::TypeKind;
 use crate::libmodels::{Math, QuietCompare};
 
@@ -49,7 +49,7 @@ impl Interp<'_> {
             let Some(format) = float_format(self.types(), ret) else {
                 return unsupported("`nan` of a type vcov does not model");
             };
-            if !empty_string(self.prog, &args[0]) {
+            if !self.prog.string_literal(&args[0]).is_some_and(|s| s.iter().all(|&b| b == 0)) {
                 return unsupported("`nan` with a payload");
             }
             return self.store_converted(
@@ -125,17 +125,6 @@ impl Interp<'_> {
         let (x, y) = (self.int(a)?, self.int(b)?);
         let f = fa.max(fb);
         Ok((f, fp::convert(fa, f, self.rounding, x), fp::convert(fb, f, self.rounding, y)))
-    }
-}
-
-/// Whether `e` is the empty string literal (`nan("")`).
-fn empty_string(prog: &crate::cfront::ir::Program, e: &Expr) -> bool {
-    match &e.strip_implicit().kind {
-        ExprKind::Decay(s) => match s.kind {
-            ExprKind::Str(id) => prog.strings[id.idx()].iter().all(|&b| b == 0),
-            _ => false,
-        },
-        _ => false,
     }
 }
 
