@@ -63,7 +63,8 @@ fn a_violation_witness_states_the_float_it_read_exactly() {
     let text = std::fs::read_to_string(&witness).unwrap();
     let assumption = text.lines().find(|l| l.contains("\\result ==")).expect("an assumption on the input");
     let value = assumption.split("\\result == ").nth(1).unwrap().split(';').next().unwrap();
-    assert!(value.starts_with("0x1.") && value.contains('p'), "{assumption}");
+    // Which counterexample is found depends on the engine that wins (a subnormal is one too).
+    assert!((value.starts_with("0x1.") || value.starts_with("0x0.")) && value.contains('p'), "{assumption}");
     // The value is the double the counterexample needs: in (0, 10) and (x / 3) * 3 != x.
     let bits = vcov::base::fp::parse(vcov::base::fp::Format::Double, value).expect("a hexadecimal constant");
     let x = f64::from_bits(bits as u64);
