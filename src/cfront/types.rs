@@ -567,6 +567,15 @@ impl Types {
         None
     }
 
+    /// The IEEE format of a `float` or `double` type; `None` for every other type (`long double`
+    /// included, which vcov does not model).
+    pub fn float_format(&self, ty: TypeId) -> Option<fp::Format> {
+        match self.kind(ty) {
+            TypeKind::Float(k) => k.format(),
+            _ => None,
+        }
+    }
+
     /// A readable rendering of `ty` for messages and dumps (`int *`, `struct s`, `int [4]`).
     pub fn display(&self, ty: TypeId) -> String {
         match self.kind(ty) {

@@ -32,7 +32,7 @@ use super::initializer::Initialize;
 use super::memory::{Layout, ObjId};
 use super::semantics::UbKind;
 use super::state::InputKind;
-use crate::base::fp::{Format, Rounding};
+use crate::base::fp::Rounding;
 use crate::cfa::{Cfa, EdgeId, EdgeKind, GlobalKind, NodeKind};
 use crate::cfront::ir::{FuncId, Init, Program, StrId, VarId};
 use crate::cfront::types::{IntRank, TypeId, TypeKind, Types};
@@ -231,14 +231,6 @@ fn scalar(types: &Types, ty: TypeId) -> R<(u32, bool, bool)> {
             None => unsupported(format!("{} values", types.display(ty))),
         },
         _ => unsupported(format!("{} used as a scalar", types.display(ty))),
-    }
-}
-
-/// The IEEE format of a `float` or `double` type, `None` for other types.
-fn float_format(types: &Types, ty: TypeId) -> Option<Format> {
-    match types.kind(ty) {
-        TypeKind::Float(k) => k.format(),
-        _ => None,
     }
 }
 

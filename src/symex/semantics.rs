@@ -33,7 +33,6 @@
 //! bit-vectors of the widths its types say.
 
 use crate::base::bits;
-use crate::base::fp::Format;
 use crate::cfront::ir::{BinOp, UnOp};
 use crate::cfront::types::{IntRank, TypeId, TypeKind, Types};
 use crate::sat::{Aig, AigLit, Bv};
@@ -108,15 +107,6 @@ impl UbKind {
             UbKind::IncompatibleCall => "call through a pointer of an incompatible function type",
             UbKind::FloatToInt => "conversion of a floating value out of the integer type's range",
         }
-    }
-}
-
-/// The IEEE format of a `float` or `double` type; `None` for every other type (`repr` then says
-/// how it is represented, or that it is not modelled).
-pub fn float_format(types: &Types, ty: TypeId) -> Option<Format> {
-    match types.kind(ty) {
-        TypeKind::Float(k) => k.format(),
-        _ => None,
     }
 }
 

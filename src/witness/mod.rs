@@ -216,10 +216,10 @@ fn edge_data(prog: &Program, cfa: &Cfa, e: EdgeId, result: Option<&InputValue>) 
             let ExprKind::Func(f) = callee.strip_implicit().kind else { return data };
             let Some(inp) = result.filter(|i| !i.pointer_choice) else { return data };
             let signed = inp.ty.is_some_and(|t| matches!(prog.types.kind(t), TypeKind::Int(it) if it.signed));
-            let float = inp.ty.and_then(|t| match prog.types.kind(t) {
-                TypeKind::Float(k) => Some(k.format()),
-                _ => None,
-            });
+            let float = inp
+                .ty
+                .filter(|&t| matches!(prog.types.kind(t), TypeKind::Float(_)))
+                .map(|t| prog.types.float_format(t));
             let value = match float {
                 // A finite value exactly, as a hexadecimal constant of its type; a NaN or an
                 // infinity has no constant to compare with: the witness leaves the result open.

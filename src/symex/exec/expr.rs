@@ -14,7 +14,7 @@ impl Exec<'_, '_> {
     /// The truth value of a scalar condition.
     pub(in crate::symex) fn condition(&mut self, cond: &Expr) -> R<AigLit> {
         let v = self.scalar(cond)?;
-        if let Some(f) = semantics::float_format(self.types(), cond.ty) {
+        if let Some(f) = self.types().float_format(cond.ty) {
             return Ok(!fp::is_zero(self.aig, f, &v));
         }
         Ok(semantics::truth(self.aig, &v))
@@ -47,7 +47,7 @@ impl Exec<'_, '_> {
                 let r = semantics::repr(types, e.ty)?;
                 Ok(Value::Scalar(Bv::constant(*v as u128, r.bits)))
             }
-            ExprKind::FloatConst(lit) => match (lit.bits, semantics::float_format(types, e.ty)) {
+            ExprKind::FloatConst(lit) => match (lit.bits, types.float_format(e.ty)) {
                 (Some(v), Some(f)) => Ok(Value::Scalar(Bv::constant(v, f.bits()))),
                 _ => Err(Unsupported(format!("{} values", types.display(e.ty)))),
             },
@@ -74,7 +74,7 @@ impl Exec<'_, '_> {
                 Ok(Value::Scalar(place.addr))
             }
             ExprKind::Unary(op, x) => {
-                if let Some(f) = semantics::float_format(types, x.ty) {
+                if let Some(f) = types.float_format(x.ty) {
                     let v = self.scalar(x)?;
                     return Ok(Value::Scalar(match op {
                         UnOp::Neg => v.xor(self.aig, &Bv::constant(f.sign_mask(), f.bits())),
@@ -141,7 +141,7 @@ impl Exec<'_, '_> {
         let types = self.types();
         match v {
             Value::Scalar(bv) => {
-                let (ff, tf) = (semantics::float_format(types, from), semantics::float_format(types, to));
+                let (ff, tf) = (types.float_format(from), types.float_format(to));
                 if ff.is_some() || tf.is_some() {
                     return self.convert_float(&bv, from, ff, to, tf).map(Value::Scalar);
                 }
@@ -196,7 +196,7 @@ impl Exec<'_, '_> {
             }
             _ => {}
         }
-        if let Some(f) = semantics::float_format(types, a.ty) {
+        if let Some(f) = types.float_format(a.ty) {
             return self.float_binary(e, f, op, &va, &vb);
         }
         let ra = semantics::repr(types, a.ty)?;

@@ -22,7 +22,8 @@ impl Exec<'_, '_> {
             _ => return Err(Unsupported(format!("a call of '{name}', which is no function"))),
         };
         let format_of = |ex: &Self, t: TypeId| {
-            semantics::float_format(ex.types(), t)
+            ex.types()
+                .float_format(t)
                 .ok_or_else(|| Unsupported(format!("'{name}' of a type vcov does not model as floating")))
         };
         match m {
@@ -228,7 +229,7 @@ impl Exec<'_, '_> {
     /// The values of two floating operands converted to the wider of their formats (exactly).
     fn common_format(&mut self, name: &str, a: &Expr, b: &Expr) -> R<(Format, Bv, Bv)> {
         let types = self.types();
-        let (Some(fa), Some(fb)) = (semantics::float_format(types, a.ty), semantics::float_format(types, b.ty)) else {
+        let (Some(fa), Some(fb)) = (types.float_format(a.ty), types.float_format(b.ty)) else {
             return Err(Unsupported(format!("'{name}' of values vcov does not model as floating")));
         };
         let (x, y) = (self.scalar(a)?, self.scalar(b)?);

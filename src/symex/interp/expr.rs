@@ -1,7 +1,7 @@
 //! The values of expressions, computed on plain integers (`Val`) with C's rules as the executor
 //! applies them, written apart from `semantics`.
 
-use super::{float_format, scalar, ub, unsupported, Interp, Val, R};
+use super::{scalar, ub, unsupported, Interp, Val, R};
 use crate::base::bits::{min_signed, sign_extend, truncate};
 use crate::base::fp::{self, Arith, Compare, Format};
 use crate::cfront::ir::{BinOp, Expr, ExprKind, UnOp};
@@ -11,7 +11,7 @@ use crate::symex::semantics::UbKind;
 impl Interp<'_> {
     pub(super) fn truth(&mut self, e: &Expr) -> R<bool> {
         let v = self.int(e)?;
-        Ok(match float_format(self.types(), e.ty) {
+        Ok(match self.types().float_format(e.ty) {
             Some(f) => !f.is_zero(v),
             None => v != 0,
         })
@@ -35,7 +35,7 @@ impl Interp<'_> {
                 let (bits, _, _) = scalar(types, e.ty)?;
                 Ok(Val::Int(truncate(*v as u128, bits), bits))
             }
-            ExprKind::FloatConst(lit) => match (lit.bits, float_format(types, e.ty)) {
+            ExprKind::FloatConst(lit) => match (lit.bits, types.float_format(e.ty)) {
                 (Some(v), Some(f)) => Ok(Val::Int(v, f.bits())),
                 _ => unsupported(format!("{} values", types.display(e.ty))),
             },
@@ -62,7 +62,7 @@ impl Interp<'_> {
             }
             ExprKind::Unary(op, x) => {
                 let (bits, _, _) = scalar(types, x.ty)?;
-                if let Some(f) = float_format(types, x.ty) {
+                if let Some(f) = types.float_format(x.ty) {
                     let v = self.int(x)?;
                     return Ok(match op {
                         UnOp::Neg => Val::Int(v ^ f.sign_mask(), bits),
@@ -108,7 +108,7 @@ impl Interp<'_> {
             Val::Int(x, _) => {
                 let (fb, fs, _) = scalar(types, from)?;
                 let (tb, ts, tbool) = scalar(types, to)?;
-                match (float_format(types, from), float_format(types, to)) {
+                match (types.float_format(from), types.float_format(to)) {
                     (Some(ff), Some(tf)) => return Ok(Val::Int(fp::convert(ff, tf, self.rounding, x), tb)),
                     (None, Some(tf)) => return Ok(Val::Int(fp::from_int(tf, self.rounding, x, fb, fs), tb)),
                     (Some(ff), None) if tbool => return Ok(Val::Int(!ff.is_zero(x) as u128, 8)),
@@ -176,7 +176,7 @@ impl Interp<'_> {
             }
             _ => {}
         }
-        if let Some(f) = float_format(types, a.ty) {
+        if let Some(f) = types.float_format(a.ty) {
             return self.float_binary(e, f, op, x, y);
         }
         let (ab, asg, _) = scalar(types, a.ty)?;

@@ -1,7 +1,7 @@
 //! The `math.h` models (`libmodels::Math`) on concrete values, by `base::fp`: written apart from the
 //! executor's circuits (`symex::exec::math`), which it checks.
 
-use super::{float_format, unsupported, Interp, Val, R};
+use super::{unsupported, Interp, Val, R};
 use crate::base::fp::{self, Compare, Format, Rounding};
 use crate::cfront::ir::{Expr, FuncId};
 use crate::cfront::types::TypeKind;
@@ -15,14 +15,14 @@ impl Interp<'_> {
             _ => return unsupported("a call of a math function that is no function"),
         };
         if m == Math::Inf {
-            let Some(format) = float_format(self.types(), ret) else {
+            let Some(format) = self.types().float_format(ret) else {
                 return unsupported("`__builtin_inf` of a type vcov does not model");
             };
             return self.store_converted(lhs, Val::Int(format.infinity(), format.bits()), Some(ret));
         }
         if m == Math::FpclassifyArgs {
             // `__builtin_fpclassify(nan, infinite, normal, subnormal, zero, x)`.
-            let Some(format) = float_format(self.types(), args[5].ty) else {
+            let Some(format) = self.types().float_format(args[5].ty) else {
                 return unsupported("`__builtin_fpclassify` of a value vcov does not model as floating");
             };
             let x = self.int(&args[5])?;
@@ -46,7 +46,7 @@ impl Interp<'_> {
             return self.store_converted(lhs, Val::Int(v as u128, bits), Some(ret));
         }
         if m == Math::Nan {
-            let Some(format) = float_format(self.types(), ret) else {
+            let Some(format) = self.types().float_format(ret) else {
                 return unsupported("`nan` of a type vcov does not model");
             };
             if !self.prog.string_literal(&args[0]).is_some_and(|s| s.iter().all(|&b| b == 0)) {
@@ -59,7 +59,7 @@ impl Interp<'_> {
             );
         }
         // Every other function takes a floating value first; it computes in that value's format.
-        let Some(format) = float_format(self.types(), args[0].ty) else {
+        let Some(format) = self.types().float_format(args[0].ty) else {
             return unsupported(format!("`{}` of a value vcov does not model as floating", self.prog.func(f).name));
         };
         let x = self.int(&args[0])?;
@@ -106,7 +106,7 @@ impl Interp<'_> {
         };
         let value = match value {
             // A predicate's result in the declared return type's width (`int`).
-            Val::Int(v, _) if ty == ret && float_format(self.types(), ret).is_none() => {
+            Val::Int(v, _) if ty == ret && self.types().float_format(ret).is_none() => {
                 let (bits, _, _) = super::scalar(self.types(), ret)?;
                 Val::Int(crate::base::bits::truncate(v, bits), bits)
             }
@@ -114,12 +114,10 @@ impl Interp<'_> {
         };
         self.store_converted(lhs, value, Some(ty))
     }
-}
 
-impl Interp<'_> {
     /// The values of two floating operands converted to the wider of their formats (exactly).
     fn common_format(&mut self, a: &Expr, b: &Expr) -> R<(Format, u128, u128)> {
-        let (Some(fa), Some(fb)) = (float_format(self.types(), a.ty), float_format(self.types(), b.ty)) else {
+        let (Some(fa), Some(fb)) = (self.types().float_format(a.ty), self.types().float_format(b.ty)) else {
             return unsupported("a floating comparison of values vcov does not model as floating");
         };
         let (x, y) = (self.int(a)?, self.int(b)?);
@@ -130,7 +128,7 @@ impl Interp<'_> {
 
 /// `fmin` (`min`) or `fmax` as glibc computes them: a NaN operand ignored (two NaNs give the
 /// first, quiet), `-0` below `+0`.
-pub(super) fn min_max(format: Format, min: bool, x: u128, y: u128) -> u128 {
+fn min_max(format: Format, min: bool, x: u128, y: u128) -> u128 {
     match (format.is_nan(x), format.is_nan(y)) {
         (true, true) => return format.quiet(x),
         (true, false) => return y,
@@ -179,7 +177,7 @@ fn classify(format: Format, m: Math, x: u128) -> Val {
 }
 
 /// glibc's `FP_NAN` 0, `FP_INFINITE` 1, `FP_ZERO` 2, `FP_SUBNORMAL` 3, `FP_NORMAL` 4.
-pub(super) fn fpclassify(format: Format, x: u128) -> u32 {
+fn fpclassify(format: Format, x: u128) -> u32 {
     if format.is_nan(x) {
         0
     } else if format.is_infinite(x) {
