@@ -65,6 +65,26 @@ fn usual_arithmetic_conversions() {
 }
 
 #[test]
+fn narrow_bitfields_promote_to_int() {
+    // C11 6.3.1.1p2, as gcc: a bit-field all of whose values `int` holds promotes to `int` (also
+    // through a comma), one of 32 unsigned bits stays `unsigned int`.
+    let p = lower(
+        "struct s { unsigned f : 17; unsigned g : 32; } v; int n;
+        int a(void) { return v.f > n; } int b(void) { return v.g > n; } int c(void) { return (n, v.f) > n; }",
+    );
+    let ret = |name: &str| {
+        let StmtKind::Block(items) = p.func(p.func_by_name(name).unwrap()).body.clone().unwrap().kind else { panic!() };
+        let StmtKind::Return(Some(e)) = &items[0].kind else { panic!() };
+        e.clone()
+    };
+    for (f, ty) in [("a", "int"), ("b", "unsigned int"), ("c", "int")] {
+        let e = ret(f);
+        let ExprKind::Binary(BinOp::Gt, l, r) = &e.kind else { panic!("{e:?}") };
+        assert_eq!((p.types.display(l.ty), p.types.display(r.ty)), (ty.to_string(), ty.to_string()), "{f}");
+    }
+}
+
+#[test]
 fn shadowed_locals_get_cpachecker_names() {
     let p = lower("int x; void f(int a) { int x; { int x; int a2; } static int s; }");
     let names: Vec<&str> = p.vars.iter().map(|v| v.cpa_name.as_str()).collect();

@@ -245,60 +245,6 @@ impl Lowerer<'_> {
         mk(ExprKind::Cast(Box::new(e), CastOrigin::Implicit), ty, span)
     }
 
-    /// The integer promotion of `ty`.
-    fn promoted_type(&mut self, ty: TypeId) -> TypeId {
-        match self.types.kind(ty) {
-            TypeKind::Int(it) if it.rank < IntRank::Int => self.int(),
-            _ => ty,
-        }
-    }
-
-    fn promote(&mut self, e: Expr) -> Expr {
-        let t = self.promoted_type(e.ty);
-        self.convert(e, t)
-    }
-
-    /// The common type of the usual arithmetic conversions.
-    fn common_type(&mut self, a: TypeId, b: TypeId) -> TypeId {
-        let a = self.promoted_type(a);
-        let b = self.promoted_type(b);
-        match (self.types.kind(a).clone(), self.types.kind(b).clone()) {
-            (TypeKind::Float(x), TypeKind::Float(y)) => {
-                if float_rank(x) >= float_rank(y) {
-                    a
-                } else {
-                    b
-                }
-            }
-            (TypeKind::Float(_), _) => a,
-            (_, TypeKind::Float(_)) => b,
-            (TypeKind::Int(x), TypeKind::Int(y)) => {
-                if x == y {
-                    return a;
-                }
-                let dm = self.types.data_model();
-                let res = if x.signed == y.signed {
-                    if x.rank >= y.rank {
-                        x
-                    } else {
-                        y
-                    }
-                } else {
-                    let (s, u) = if x.signed { (x, y) } else { (y, x) };
-                    if u.rank >= s.rank {
-                        u
-                    } else if s.bits(dm) > u.bits(dm) {
-                        s
-                    } else {
-                        IntType { rank: s.rank, signed: false }
-                    }
-                };
-                self.types.int(res)
-            }
-            _ => a,
-        }
-    }
-
     fn is_arith(&self, ty: TypeId) -> bool {
         matches!(self.types.kind(ty), TypeKind::Int(_) | TypeKind::Float(_))
     }
@@ -322,6 +268,8 @@ impl Lowerer<'_> {
 
     fn conditional_operands(&mut self, a: Expr, b: Expr, span: Span) -> Res<(Expr, Expr, TypeId)> {
         if self.is_arith(a.ty) && self.is_arith(b.ty) {
+            let a = self.promote_bitfield(a);
+            let b = self.promote_bitfield(b);
             let ty = self.common_type(a.ty, b.ty);
             let a = self.convert(a, ty);
             let b = self.convert(b, ty);
@@ -480,10 +428,12 @@ impl Lowerer<'_> {
                     let r = self.promote(r);
                     (r, ty)
                 } else if matches!(o, BinOp::Shl | BinOp::Shr) {
-                    let comp = self.promoted_type(ty);
+                    let comp = self.promoted_type_of(&l);
                     (self.promote(r), comp)
                 } else {
-                    let comp = self.common_type(ty, r.ty);
+                    let r = self.promote_bitfield(r);
+                    let lp = self.promoted_type_of(&l);
+                    let comp = self.common_type(lp, r.ty);
                     (self.convert(r, comp), comp)
                 };
                 Ok(mk(ExprKind::CompoundAssign(o, Box::new(l), Box::new(r), comp), ty, span))
@@ -570,6 +520,8 @@ impl Lowerer<'_> {
             let ty = a.ty;
             return Ok(mkb(o, a, b, ty));
         }
+        let a = self.promote_bitfield(a);
+        let b = self.promote_bitfield(b);
         let ty = self.common_type(a.ty, b.ty);
         let a = self.convert(a, ty);
         let b = self.convert(b, ty);
@@ -825,15 +777,6 @@ impl Lowerer<'_> {
                 Ok(mk(ExprKind::IntConst(v), int, span))
             }
         }
-    }
-}
-
-fn float_rank(k: FloatKind) -> u8 {
-    match k {
-        FloatKind::Float => 0,
-        FloatKind::Double => 1,
-        FloatKind::LongDouble => 2,
-        FloatKind::Float128 => 3,
     }
 }
 

@@ -5,6 +5,7 @@
 
 mod expr;
 mod init;
+mod promote;
 mod specifiers;
 mod stmt;
 
