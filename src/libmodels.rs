@@ -5,6 +5,10 @@
 //!
 //! Invariant: no dependencies; the table is data.
 
+/// vcov's C library: the models written in C (`LibFn::Code`), which the front end links into a
+/// program that calls them (`cfront::link_library`).
+pub const LIBC: &str = include_str!("libmodels/libc.c");
+
 /// The model of a function without body.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum LibFn {
@@ -46,6 +50,9 @@ pub enum LibFn {
     /// A library function vcov does not model: the result is an input and the result is marked
     /// approximated.
     Unmodelled,
+    /// A function modelled by C code (`LIBC`): the program calls the model's definition, which the
+    /// front end links in (`cfront::link_library`) and every engine runs as code.
+    Code,
     /// Any other function without body: the result is an input; it may write through pointers it
     /// receives.
     Unknown,
@@ -292,20 +299,34 @@ pub const TABLE: &[(&str, LibFn)] = &[
     ("perror", LibFn::Output),
     ("vprintf", LibFn::Output),
     ("vfprintf", LibFn::Output),
-    ("strcmp", LibFn::Unmodelled),
-    ("strncmp", LibFn::Unmodelled),
-    ("strlen", LibFn::Unmodelled),
-    ("strnlen", LibFn::Unmodelled),
-    ("strcpy", LibFn::Unmodelled),
-    ("strncpy", LibFn::Unmodelled),
-    ("strcat", LibFn::Unmodelled),
-    ("strncat", LibFn::Unmodelled),
-    ("strchr", LibFn::Unmodelled),
-    ("strrchr", LibFn::Unmodelled),
-    ("strstr", LibFn::Unmodelled),
-    ("strdup", LibFn::Unmodelled),
-    ("memcmp", LibFn::Unmodelled),
-    ("memchr", LibFn::Unmodelled),
+    ("strcmp", LibFn::Code),
+    ("strncmp", LibFn::Code),
+    ("strlen", LibFn::Code),
+    ("strnlen", LibFn::Code),
+    ("strcpy", LibFn::Code),
+    ("strncpy", LibFn::Code),
+    ("strcat", LibFn::Code),
+    ("strncat", LibFn::Code),
+    ("strchr", LibFn::Code),
+    ("strrchr", LibFn::Code),
+    ("strstr", LibFn::Code),
+    ("strdup", LibFn::Code),
+    ("memcmp", LibFn::Code),
+    ("strspn", LibFn::Code),
+    ("strcspn", LibFn::Code),
+    ("strpbrk", LibFn::Code),
+    ("strndup", LibFn::Code),
+    ("llabs", LibFn::Code),
+    ("isupper", LibFn::Code),
+    ("islower", LibFn::Code),
+    ("isalnum", LibFn::Code),
+    ("isxdigit", LibFn::Code),
+    ("isblank", LibFn::Code),
+    ("iscntrl", LibFn::Code),
+    ("isprint", LibFn::Code),
+    ("isgraph", LibFn::Code),
+    ("ispunct", LibFn::Code),
+    ("memchr", LibFn::Code),
     ("atoi", LibFn::Unmodelled),
     ("atol", LibFn::Unmodelled),
     ("strtol", LibFn::Unmodelled),
@@ -317,13 +338,16 @@ pub const TABLE: &[(&str, LibFn)] = &[
     ("realloc", LibFn::Unmodelled),
     ("qsort", LibFn::Unmodelled),
     ("bsearch", LibFn::Unmodelled),
-    ("abs", LibFn::Unmodelled),
-    ("labs", LibFn::Unmodelled),
-    ("toupper", LibFn::Unmodelled),
-    ("tolower", LibFn::Unmodelled),
-    ("isdigit", LibFn::Unmodelled),
-    ("isalpha", LibFn::Unmodelled),
-    ("isspace", LibFn::Unmodelled),
+    ("abs", LibFn::Code),
+    ("labs", LibFn::Code),
+    ("toupper", LibFn::Code),
+    ("__ctype_b_loc", LibFn::Code),
+    ("__ctype_toupper_loc", LibFn::Code),
+    ("__ctype_tolower_loc", LibFn::Code),
+    ("tolower", LibFn::Code),
+    ("isdigit", LibFn::Code),
+    ("isalpha", LibFn::Code),
+    ("isspace", LibFn::Code),
     ("rand", LibFn::Unmodelled),
     ("fesetround", LibFn::SetRounding),
     ("fegetround", LibFn::GetRounding),
@@ -416,6 +440,7 @@ impl LibFn {
             | LibFn::Noop
             | LibFn::Output
             | LibFn::Unmodelled
+            | LibFn::Code
             | LibFn::Unknown => Arity::Any,
         }
     }
@@ -449,6 +474,11 @@ impl LibFn {
                  in the over-approximating proofs it may write through the pointers it receives"
             }
             LibFn::Unknown => "the result is an input; it may write through the pointers it receives",
+            LibFn::Code => {
+                "C code of vcov's own (`src/libmodels/libc.c`), run as part of the program, its lines not \
+                 counted; as glibc computes it on x86, in the C locale (a comparison gives the difference of the \
+                 first differing bytes, where C fixes only the sign); `errno` is not set"
+            }
             LibFn::SetRounding => {
                 "sets the rounding mode of the operations that follow, for glibc's x86 `FE_*` values \
                  (a mode that is not a constant cuts the path); 1 and no change for other values"

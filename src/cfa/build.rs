@@ -94,7 +94,7 @@ impl<'a> FnBuilder<'a> {
 
     /// All lines of `span` (in the user's file: none for code from a header).
     pub(super) fn lines(&self, span: Span) -> Option<(u32, u32)> {
-        (!span.is_empty()).then(|| self.prog.file.user_lines(span)).flatten()
+        (!span.is_empty() && !self.prog.in_library(span)).then(|| self.prog.file.user_lines(span)).flatten()
     }
 
     /// The first line of `span` only.
@@ -157,7 +157,7 @@ impl<'a> FnBuilder<'a> {
             StmtKind::While { cond, body } => {
                 let prev = self.cur;
                 let (head, first, post) = self.create_loop(cond, s.span);
-                self.g.nodes[head.idx()].loop_stmt = Some(s.span);
+                self.g.nodes[head.idx()].loop_stmt = Some(s.span).filter(|&sp| !self.prog.in_library(sp));
                 self.g.blank(prev, head, BlankKind::LoopEntry, self.first_line(s.span));
                 self.cur = first;
                 self.stmt(body);
@@ -361,7 +361,7 @@ impl<'a> FnBuilder<'a> {
             _ => loop_init,
         };
         self.g.nodes[head.idx()].loop_head = true;
-        self.g.nodes[head.idx()].loop_stmt = Some(span);
+        self.g.nodes[head.idx()].loop_stmt = Some(span).filter(|&sp| !self.prog.in_library(sp));
         let loop_end = if step.is_some() { self.new_node() } else { head };
         self.loop_start.push(loop_end);
         let first = self.new_node();

@@ -5,7 +5,8 @@ use std::fmt::Write;
 use super::{BlankKind, Cfa, EdgeKind, Era, GlobalKind, NodeKind};
 use crate::cfront::ir::Program;
 
-/// One line per edge, grouped by function: `N3 -> N4  [lines 7-8]  kind  "raw text"`.
+/// One line per edge, grouped by function: `N3 -> N4  [lines 7-8]  kind  "raw text"`. The models of
+/// vcov's C library are not the program's and are left out, here and in `to_dot`.
 pub fn to_text(cfa: &Cfa, prog: &Program) -> String {
     let mut out = String::new();
     // Each function's edges in id order, grouped in one pass.
@@ -13,7 +14,7 @@ pub fn to_text(cfa: &Cfa, prog: &Program) -> String {
     for (id, e) in cfa.edges() {
         by_func.entry(cfa.node(e.src).func).or_default().push((id, e));
     }
-    for f in &cfa.funcs {
+    for f in cfa.funcs.iter().filter(|f| !f.library) {
         let _ = writeln!(out, "function {} (entry N{}, exit N{})", prog.func(f.func).name, f.entry.0, f.exit.0);
         for &(id, e) in by_func.get(&f.func).map(Vec::as_slice).unwrap_or_default() {
             let lines = match e.lines {
@@ -51,7 +52,7 @@ pub fn to_dot(cfa: &Cfa, prog: &Program) -> String {
     for n in 0..cfa.n_nodes() {
         by_func.entry(cfa.node(super::NodeId::from_idx(n)).func).or_default().push(n);
     }
-    for (i, f) in cfa.funcs.iter().enumerate() {
+    for (i, f) in cfa.funcs.iter().enumerate().filter(|(_, f)| !f.library) {
         let _ = writeln!(out, "  subgraph cluster_{i} {{\n    label={:?};", prog.func(f.func).name);
         for &n in by_func.get(&f.func).map(Vec::as_slice).unwrap_or_default() {
             let node = cfa.node(super::NodeId::from_idx(n));
@@ -66,7 +67,7 @@ pub fn to_dot(cfa: &Cfa, prog: &Program) -> String {
         }
         out.push_str("  }\n");
     }
-    for (_, e) in cfa.edges() {
+    for (_, e) in cfa.edges().filter(|(_, e)| !cfa.in_library(e.src)) {
         let style = match e.kind {
             EdgeKind::Summary(_) => " style=dotted",
             EdgeKind::Call(_) | EdgeKind::Return(_) => " style=dashed",

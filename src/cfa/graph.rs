@@ -215,6 +215,17 @@ impl Graph {
         for (i, f) in funcs.iter().enumerate() {
             func_index[f.func.idx()] = Some(i);
         }
-        Cfa { nodes, edges, out, inc, funcs, func_index, call_sites: kept_sites, main }
+        Cfa {
+            nodes,
+            edges,
+            out,
+            inc,
+            funcs,
+            func_index,
+            call_sites: kept_sites,
+            main,
+            library_calls: Default::default(),
+            library_init: Vec::new(),
+        }
     }
 }

@@ -37,7 +37,7 @@ pub(super) fn build_program(prog: &mut Program, config: &CfaConfig) -> Result<(C
         let entry = g.new_node(f, NodeKind::Entry);
         let exit = g.new_node(f, NodeKind::Exit);
         let ret_var = return_var(prog, f);
-        funcs.push(FuncCfa { func: f, entry, exit, ret_var });
+        funcs.push(FuncCfa { func: f, entry, exit, ret_var, library: false });
     }
     let mut names = FnBuilder::locals_by_function(prog);
     for fc in &funcs {
@@ -77,7 +77,8 @@ pub(super) fn build_program(prog: &mut Program, config: &CfaConfig) -> Result<(C
     resolve_function_pointers(prog, &mut g, &entries_by_name, &exits, &globals, &mut diags);
     terminate_blank_loops(&mut g, &entries_by_name);
     insert_globals(&mut g, exits[&main].0, globals);
-    let call_sites = second_pass(prog, &mut g, &entries_by_name, &exits, &mut diags);
+    let mut call_sites = second_pass(prog, &mut g, &entries_by_name, &exits, &mut diags);
+    let library_init = super::library::link(prog, &mut g, &mut funcs, &mut call_sites);
 
     let mut keep = vec![false; g.nodes.len()];
     for fc in &funcs {
@@ -87,13 +88,17 @@ pub(super) fn build_program(prog: &mut Program, config: &CfaConfig) -> Result<(C
     for fc in &funcs {
         keep[fc.exit.idx()] = true;
     }
+    for n in library_init {
+        keep[n.idx()] = true;
+    }
     let mut cfa = g.freeze(&keep, funcs, call_sites, main, prog.funcs.len());
+    cfa.index_library_calls();
     assign_postorder(&mut cfa);
     Ok((cfa, diags))
 }
 
 /// The variable that carries a function's result from its return statements to its callers.
-fn return_var(prog: &mut Program, f: FuncId) -> Option<VarId> {
+pub(super) fn return_var(prog: &mut Program, f: FuncId) -> Option<VarId> {
     let TypeKind::Func(ft) = prog.types.kind(prog.func(f).ty).clone() else { return None };
     if matches!(prog.types.kind(ft.ret), TypeKind::Void) {
         return None;

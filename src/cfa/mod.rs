@@ -17,6 +17,7 @@ mod dump;
 mod effects;
 mod graph;
 mod javaset;
+mod library;
 mod link;
 mod live;
 pub mod print;
@@ -340,6 +341,8 @@ pub struct FuncCfa {
     pub exit: NodeId,
     /// The variable holding the return value, if the function returns one.
     pub ret_var: Option<VarId>,
+    /// Whether it is a model of vcov's C library (`library.rs`), not a function of the program.
+    pub library: bool,
 }
 
 /// The control-flow automata of a whole program.
@@ -356,6 +359,11 @@ pub struct Cfa {
     pub call_sites: Vec<CallSite>,
     /// The program's entry function.
     pub main: FuncId,
+    /// The call sites whose call edge is an `ExternCall` the engines run a model of the C library
+    /// for (`library.rs`), by that edge.
+    library_calls: rustc_hash::FxHashMap<EdgeId, CallSiteId>,
+    /// The edges that give the library's variables their storage, in order (`library_init`).
+    library_init: Vec<EdgeId>,
 }
 
 /// Which lines an edge counts for.
@@ -478,6 +486,42 @@ impl Cfa {
     /// The call site `cs`.
     pub fn call_site(&self, cs: CallSiteId) -> &CallSite {
         &self.call_sites[cs.idx()]
+    }
+
+    /// The library call site of `ExternCall` edge `e`: the engines run the model of vcov's C library
+    /// it names (entering its automaton) instead of treating the callee as a function without body.
+    pub fn library_call(&self, e: EdgeId) -> Option<CallSiteId> {
+        self.library_calls.get(&e).copied()
+    }
+
+    /// Whether node `n` belongs to a model of vcov's C library rather than to the program.
+    pub fn in_library(&self, n: NodeId) -> bool {
+        self.func(self.node(n).func).is_some_and(|f| f.library)
+    }
+
+    /// Whether edge `e` runs inside a model of vcov's C library (its source does): an edge the
+    /// program's CFA according to CPAchecker does not have.
+    pub fn is_library_edge(&self, e: EdgeId) -> bool {
+        self.in_library(self.edge(e).src)
+    }
+
+    /// The edges that allocate and initialize the variables of vcov's C library (its tables), which
+    /// the executor and the interpreter take, in this order, before the program's entry.
+    pub fn library_init(&self) -> &[EdgeId] {
+        &self.library_init
+    }
+
+    /// Fills `library_calls` and `library_init` (once, when the CFA is built).
+    fn index_library_calls(&mut self) {
+        self.library_init = (0..self.edges.len())
+            .map(EdgeId::from_idx)
+            .filter(|&e| matches!(self.edge(e).kind, EdgeKind::Global(_)) && self.is_library_edge(e))
+            .collect();
+        for (i, cs) in self.call_sites.iter().enumerate() {
+            if matches!(self.edges[cs.call_edge.idx()].kind, EdgeKind::ExternCall { .. }) {
+                self.library_calls.insert(cs.call_edge, CallSiteId::from_idx(i));
+            }
+        }
     }
 
     /// Whether the edge counts for line coverage (it has a source place and does not declare a function).

@@ -520,3 +520,44 @@ fn declarations_read_as_cdt_reads_them() {
         ],
     );
 }
+
+#[test]
+fn linking_the_library_adds_automata_after_the_programs_and_changes_none_of_it() {
+    let head = "unsigned long strlen(const char *s);\nint isdigit(int c);\n";
+    let src = format!("{head}int main(void) {{\n  char s[4] = \"ab\";\n  int n = strlen(s);\n  return n;\n}}\n");
+    // The same program calling a function vcov does not model: no library.
+    let plain = src.replace("strlen", "strlenx");
+    let build_of = |src: &str| {
+        let (mut prog, _) = parse_program(SourceFile::new("t.c", src.to_string()), DataModel::Ilp32).expect("parses");
+        let (cfa, _) = build(&mut prog, &CfaConfig::default()).expect("builds");
+        (prog, cfa)
+    };
+    let (prog, cfa) = build_of(&src);
+    let (plain_prog, plain_cfa) = build_of(&plain);
+    assert!(prog.library.is_some() && plain_prog.library.is_none());
+    // The program's nodes and edges come first, the same as without the library.
+    let user_edges = plain_cfa.n_edges();
+    for i in 0..user_edges {
+        let (e, p) = (cfa.edge(EdgeId::from_idx(i)), plain_cfa.edge(EdgeId::from_idx(i)));
+        assert_eq!((e.src, e.dst, e.lines), (p.src, p.dst, p.lines), "edge {i}");
+        assert_eq!(e.text.replace("strlen", "strlenx"), p.text.as_ref(), "edge {i}");
+        assert!(!cfa.is_library_edge(EdgeId::from_idx(i)));
+    }
+    assert_eq!(to_text(&cfa, &prog).replace("strlen", "strlenx"), to_text(&plain_cfa, &plain_prog));
+    // The rest is the library's: no lines; the call of strlen is a library call site into the
+    // model, returning to the call edge's target.
+    assert!(cfa.n_edges() > user_edges);
+    for i in user_edges..cfa.n_edges() {
+        assert!(cfa.is_library_edge(EdgeId::from_idx(i)) && cfa.edge(EdgeId::from_idx(i)).lines.is_none(), "{i}");
+    }
+    let (call, _) = cfa
+        .edges()
+        .find(|(_, e)| e.text.contains("strlen(s)") && matches!(e.kind, EdgeKind::ExternCall { .. }))
+        .expect("the call");
+    let site = cfa.call_site(cfa.library_call(call).expect("a library call site"));
+    assert_eq!(prog.func(site.callee).name, "strlen");
+    assert!(prog.func(site.callee).library);
+    assert_eq!(site.return_node, Some(cfa.edge(call).dst));
+    // isdigit is declared but not called: its model is linked with the others, never entered.
+    assert!(cfa.edges().filter(|(_, e)| e.text.contains("isdigit")).all(|(e, _)| cfa.library_call(e).is_none()));
+}

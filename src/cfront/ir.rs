@@ -41,6 +41,12 @@ pub struct Program {
     pub globals: Vec<GlobalDecl>,
     /// Block-scope statics and block-scope function prototypes, appended after the globals by CPAchecker.
     pub late_globals: Vec<GlobalDecl>,
+    /// The C library's models (`libmodels::LIBC`) once linked (`cfront::link_library`): their text,
+    /// placed after the program's, so that a span at or past `file`'s end is one of theirs.
+    pub library: Option<SourceFile>,
+    /// The linked library's variables (its tables), with their initializers: storage of its own,
+    /// which no edge of the program declares (`Cfa::library_init`).
+    pub library_vars: Vec<(VarId, Option<Init>)>,
 }
 
 impl Program {
@@ -76,9 +82,22 @@ impl Program {
         self.funcs.iter().position(|f| f.name == name).map(FuncId::from_idx)
     }
 
-    /// The source text of `span`.
+    /// The source text of `span` (the program's, or the linked library's).
     pub fn text(&self, span: Span) -> &str {
-        self.file.slice(span)
+        match &self.library {
+            Some(lib) if self.in_library(span) => lib.slice(span),
+            _ => self.file.slice(span),
+        }
+    }
+
+    /// Whether `span` lies in the linked library's text rather than the program's.
+    pub fn in_library(&self, span: Span) -> bool {
+        self.library.is_some() && span.lo as usize > self.file.text().len()
+    }
+
+    /// The library's definition of `name` (`cfront::link_library`), if it is linked and has one.
+    pub fn library_def(&self, name: &str) -> Option<FuncId> {
+        self.funcs.iter().position(|f| f.library && f.body.is_some() && f.name == name).map(FuncId::from_idx)
     }
 }
 
@@ -135,6 +154,9 @@ pub struct Func {
     /// Whether the program calls the function without declaring it anywhere (C89's implicit
     /// `int f()`): nothing says what it is, often a macro whose header was not included (`assert`).
     pub implicit: bool,
+    /// Whether it belongs to the linked C library (`cfront::link_library`), not to the program: a
+    /// model's definition, or a function the models declare.
+    pub library: bool,
 }
 
 /// A file-scope declaration entry as CPAchecker lists it.

@@ -99,6 +99,42 @@ fn parse_and_lower(
     lower::lower(file.clone(), dm, &parsed.unit, hints)
 }
 
+/// Links vcov's C library (`libmodels::LIBC`) into `prog`: lowers its models into the program's
+/// functions (marked `library`) with their text placed after the program's, so that the CFA can give
+/// the calls of functions the program declares but does not define the model's body
+/// (`cfa::build`). Once per program; the library is vcov's own, so a failure here is a fault of
+/// vcov's, not of the input.
+pub fn link_library(prog: &mut ir::Program) -> Result<(), FrontError> {
+    if prog.library.is_some() {
+        return Ok(());
+    }
+    let base = prog.file.text().len() + 1;
+    let text = format!("{}{}", " ".repeat(base), crate::libmodels::LIBC);
+    let file = SourceFile::new("<vcov libc>", text);
+    let blanked = comments::blank_comments(file.text());
+    let cfg = lang_c::driver::Config::with_gcc();
+    let unit = std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(64 << 20)
+            .spawn_scoped(s, || lang_c::driver::parse_preprocessed(&cfg, blanked).map(|p| p.unit))
+            .expect("spawn parser thread")
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p))
+    });
+    let unit = unit.map_err(|e| {
+        let lc = file.line_col(e.offset as u32);
+        FrontError {
+            path: file.path().into(),
+            line: lc.line,
+            col: lc.col,
+            message: "the library does not parse".into(),
+        }
+    })?;
+    lower::lower_library(prog, &file, &unit)?;
+    prog.library = Some(file);
+    Ok(())
+}
+
 /// `text` with two gcc keywords respelled, outside literals, every offset kept:
 /// - `__float128` (which `lang_c` does not know; `<stddef.h>` uses it for ILP32's `max_align_t`) as
 ///   `_Float128 `, its standard name;

@@ -327,11 +327,12 @@ pub fn gain_execution(result: &mut CoverageResult, mut rec: ExecutionRecord, fro
 }
 
 /// The functions of the program with a body, by first line; functions defined in headers have no
-/// lines in the user's file.
+/// lines in the user's file, and the models of vcov's C library are not the program's.
 fn functions(cfa: &Cfa, prog: &Program) -> Vec<FunctionInfo> {
     let mut res: Vec<FunctionInfo> = cfa
         .funcs
         .iter()
+        .filter(|f| !f.library)
         .filter_map(|f| {
             let func = prog.func(f.func);
             let (first_line, last_line) = prog.file.user_lines(func.span)?;

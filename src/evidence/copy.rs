@@ -23,7 +23,8 @@ pub fn replay_copy(prog: &Program, text: &str, error_label: bool, fill: &BTreeSe
     let mut out = blank_directives(text, prog.file.is_preprocessed()).into_bytes();
     let mut inserts: Vec<(usize, String)> = Vec::new();
     let mut for_inits = BTreeSet::new();
-    for f in &prog.funcs {
+    // The models of vcov's C library have no text in the program's file.
+    for f in prog.funcs.iter().filter(|f| !f.library) {
         if let Some(body) = &f.body {
             visit_stmts(body, &mut |st| match &st.kind {
                 StmtKind::For { init: Some(init), .. } => {
@@ -47,7 +48,7 @@ pub fn replay_copy(prog: &Program, text: &str, error_label: bool, fill: &BTreeSe
             });
         }
     }
-    for f in &prog.funcs {
+    for f in prog.funcs.iter().filter(|f| !f.library) {
         if let (Some(body), false) = (&f.body, error_label) {
             let call = match f.name.as_str() {
                 "reach_error" => Some(REACH_ERROR_CALL),

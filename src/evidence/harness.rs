@@ -172,8 +172,8 @@ pub fn classify(name: &str) -> StubKind {
         | LibFn::Expect
         | LibFn::Bswap) => StubKind::Model(m),
         LibFn::Nondet | LibFn::Output | LibFn::Unmodelled | LibFn::Unknown => StubKind::Fed,
-        // libm's own (the harness links `-lm`).
-        LibFn::Math(..) | LibFn::SetRounding | LibFn::GetRounding => StubKind::Libc,
+        // libm's own (the harness links `-lm`), and glibc's for the models in C, which agree with it.
+        LibFn::Math(..) | LibFn::SetRounding | LibFn::GetRounding | LibFn::Code => StubKind::Libc,
         // Builtins only (`libmodels::BUILTINS`): gcc's own, caught above.
         LibFn::ObjectSize | LibFn::Unsupported => StubKind::Builtin,
     }
@@ -210,6 +210,7 @@ fn model_body(model: LibFn, n_params: usize, ret: Option<&str>) -> Option<String
         | LibFn::Noop
         | LibFn::Output
         | LibFn::Unmodelled
+        | LibFn::Code
         | LibFn::Unknown
         | LibFn::Math(..)
         | LibFn::SetRounding
@@ -230,10 +231,11 @@ pub fn harness(prog: &Program) -> Harness {
     let mut functions = BTreeMap::new();
     let mut renames = Vec::new();
     let mut stubs = String::new();
-    for f in &prog.funcs {
+    // The models of vcov's C library are not the program's: glibc serves their names.
+    for f in prog.funcs.iter().filter(|f| !f.library) {
         if f.body.is_some()
             || functions.contains_key(&f.name)
-            || prog.funcs.iter().any(|g| g.name == f.name && g.body.is_some())
+            || prog.funcs.iter().any(|g| g.name == f.name && g.body.is_some() && !g.library)
         {
             continue;
         }
@@ -666,8 +668,8 @@ mod tests {
                 LibFn::Assume => StubKind::Assume,
                 LibFn::Noop => StubKind::Noop,
                 LibFn::Nondet | LibFn::Output | LibFn::Unmodelled | LibFn::Unknown => StubKind::Fed,
-                // libm's own (the harness links `-lm`).
-                LibFn::Math(..) | LibFn::SetRounding | LibFn::GetRounding => StubKind::Libc,
+                // libm's own (the harness links `-lm`), glibc's for the models in C.
+                LibFn::Math(..) | LibFn::SetRounding | LibFn::GetRounding | LibFn::Code => StubKind::Libc,
                 _ if LIBC_KEPT.contains(&name) => StubKind::Libc,
                 m => StubKind::Model(m),
             };

@@ -61,7 +61,7 @@ use std::time::Instant;
 use super::budget::{Budget, StopReason};
 use super::cache::{self, Cache, KeyScratch, Liveness, Probe, Seeker};
 use super::exec::{Effect, Exec, Oracle, Property, World};
-use super::semantics::UbKind;
+use super::semantics::{UbKind, Unsupported};
 use super::solver::{Mode, Solver};
 use super::state::{Approx, Conjunct, List, SymState};
 use crate::cfa::{Cfa, EdgeId, EdgeKind, NodeKind};
@@ -392,7 +392,8 @@ impl<'a, G: Guide> Explorer<'a, G> {
         self.started = true;
         let tag = self.guide.initial_tag();
         let id = self.fresh_id();
-        match self.world.initial_state(&mut self.aig) {
+        let init = self.world.initial_state(&mut self.aig).and_then(|st| self.library_init(st));
+        match init {
             Ok(st) => self.work.push_back(Item {
                 st,
                 tag,
@@ -423,6 +424,18 @@ impl<'a, G: Guide> Explorer<'a, G> {
                 });
             }
         }
+    }
+
+    /// `st` after the edges that give the C library's variables their storage (`Cfa::library_init`),
+    /// back at the program's entry.
+    fn library_init(&mut self, mut st: SymState) -> Result<SymState, Unsupported> {
+        let cfa = self.world.cfa;
+        for &e in cfa.library_init() {
+            let mut oracle = SolverOracle { solver: &mut self.solver };
+            Exec::new(&self.world, &mut self.aig, &mut st, &mut oracle).edge(e)?;
+        }
+        st.node = cfa.entry();
+        Ok(st)
     }
 
     /// Runs `it` until it branches (successors queued, the first one returned for DFS) or ends.
@@ -505,9 +518,31 @@ impl<'a, G: Guide> Explorer<'a, G> {
         }
     }
 
+    /// `e` as the guide and the path's edges see it: `None` for an edge of a model of the C library,
+    /// which is not the program's (`cfa::library`): the guide steps over the call of the model, and a
+    /// path that ends inside one ends at that call.
+    pub(super) fn visible(&self, e: EdgeId) -> Option<EdgeId> {
+        (!self.world.cfa.is_library_edge(e)).then_some(e)
+    }
+
+    /// The guide's step on edge `e` (`Continue` for an edge it does not see, `visible`).
+    pub(super) fn guide_step(&mut self, tag: &mut G::Tag, e: EdgeId) -> Step {
+        match self.visible(e) {
+            Some(e) => self.guide.on_edge(self.world.cfa, tag, e),
+            None => Step::Continue,
+        }
+    }
+
+    /// Tells the guide that a path passed edge `e`, if it sees it (`visible`).
+    pub(super) fn guide_passed(&mut self, tag: &G::Tag, e: EdgeId) {
+        if self.visible(e).is_some() {
+            self.guide.on_passed(tag, e);
+        }
+    }
+
     /// Takes the single edge `e`.
     fn step(&mut self, mut it: Item<G::Tag>, e: EdgeId) -> Option<Item<G::Tag>> {
-        match self.guide.on_edge(self.world.cfa, &mut it.tag, e) {
+        match self.guide_step(&mut it.tag, e) {
             Step::Continue => {}
             Step::Prune => {
                 it.st.path.push(e);
@@ -527,7 +562,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
             (res, std::mem::take(&mut ex.ub), std::mem::take(&mut ex.narrowed))
         };
         self.stats.edges += 1;
-        it.st.path.push(e);
+        it.st.path.extend(self.visible(e));
         let effect = match res {
             Ok(effect) => effect,
             Err(u) => {
@@ -539,11 +574,11 @@ impl<'a, G: Guide> Explorer<'a, G> {
         let mut it = self.split_ub(it, ub, None)?;
         match effect {
             Effect::Moved => {
-                self.guide.on_passed(&it.tag, e);
+                self.guide_passed(&it.tag, e);
                 self.arrive(it)
             }
             Effect::End(k) => {
-                self.guide.on_passed(&it.tag, e);
+                self.guide_passed(&it.tag, e);
                 self.end(it, end_of(k));
                 None
             }
@@ -560,7 +595,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
                         }
                     }
                 }
-                self.guide.on_passed(&it.tag, e);
+                self.guide_passed(&it.tag, e);
                 self.arrive(it)
             }
         }
@@ -593,13 +628,13 @@ impl<'a, G: Guide> Explorer<'a, G> {
         let rest = self.check(&it, !all)? == SatResult::Sat;
         // Last, so that the solver's model is one of the path that goes on.
         if self.check(&it, all)? != SatResult::Sat {
-            it.st.path.extend(at);
+            it.st.path.extend(at.and_then(|e| self.visible(e)));
             self.end(it, cut);
             return None;
         }
         if rest {
             let mut path = it.st.path.clone();
-            path.extend(at);
+            path.extend(at.and_then(|e| self.visible(e)));
             self.emit(&it, path, it.tag.clone(), cut);
         }
         it.st.assume(&self.aig, all);
@@ -630,7 +665,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
         }
         let cut = PathEnd::Cut(CutReason::Undefined(kind));
         if any == AigLit::TRUE {
-            it.st.path.extend(at);
+            it.st.path.extend(at.and_then(|e| self.visible(e)));
             self.end(it, cut);
             return None;
         }
@@ -642,14 +677,14 @@ impl<'a, G: Guide> Explorer<'a, G> {
         match self.check(&it, !any)? {
             SatResult::Sat => {
                 let mut path = it.st.path.clone();
-                path.extend(at);
+                path.extend(at.and_then(|e| self.visible(e)));
                 self.emit(&it, path, it.tag.clone(), cut);
                 it.st.assume(&self.aig, !any);
                 self.solver.set_model_owner(Some(it.id));
                 Some(it)
             }
             _ => {
-                it.st.path.extend(at);
+                it.st.path.extend(at.and_then(|e| self.visible(e)));
                 self.end(it, cut);
                 None
             }

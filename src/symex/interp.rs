@@ -137,6 +137,9 @@ struct Interp<'a> {
     edge: EdgeId,
     /// The rounding mode of floating-point operations (`fesetround`).
     rounding: Rounding,
+    /// Where the run goes after the edge being executed when not to its target: the entry of the
+    /// C library model a library call enters.
+    jump: Option<crate::cfa::NodeId>,
 }
 
 /// Draws the result of a call of a function without body for a run that has no input for it
@@ -144,7 +147,8 @@ struct Interp<'a> {
 /// signedness, its bits, or `None` to end the run (`ConcreteEnd::Unsupported`).
 pub type Draw<'d> = &'d mut dyn FnMut(EdgeId, Option<FuncId>, u32, bool) -> Option<u128>;
 
-/// Runs `prog` from its entry with the input values `inputs`, for at most `max_steps` edges.
+/// Runs `prog` from its entry with the input values `inputs`, for at most `max_steps` edges of the
+/// program (the C library's models run in between, `cfa::library`).
 pub fn interpret(prog: &Program, cfa: &Cfa, property: Property, inputs: &[InputValue], max_steps: u64) -> ConcreteRun {
     run_with(prog, cfa, property, inputs, None, max_steps).0
 }
@@ -201,6 +205,7 @@ fn run_with<'a>(
         instances: HashMap::new(),
         edge: EdgeId(0),
         rounding: Rounding::NearestEven,
+        jump: None,
         w,
     };
     let mut edges = Vec::new();
@@ -261,8 +266,14 @@ impl<'a> Interp<'a> {
         for v in locals {
             self.alloc_var(v, None)?;
         }
+        for &e in cfa.library_init() {
+            self.edge = e;
+            self.step(e)?;
+        }
         let mut node = cfa.entry();
-        for _ in 0..max_steps {
+        // Edges of the C library's models do not count toward `max_steps` (they are not the
+        // program's: a path's length does not include them); every model's loops end.
+        while (edges.len() as u64) < max_steps {
             let n = cfa.node(node);
             if n.kind == NodeKind::Termination {
                 return Ok(ConcreteEnd::Halt);
@@ -295,12 +306,15 @@ impl<'a> Interp<'a> {
                     }
                 }
             };
-            edges.push(e);
+            // The edges of the C library's models are not the program's (`cfa::library`).
+            if !cfa.is_library_edge(e) {
+                edges.push(e);
+            }
             self.edge = e;
             if let Some(end) = self.step(e)? {
                 return Ok(end);
             }
-            node = cfa.edge(e).dst;
+            node = self.jump.take().unwrap_or(cfa.edge(e).dst);
             if let Some(label) = &cfa.node(node).label {
                 if self.w.is_error_label(label) {
                     return Ok(ConcreteEnd::Violation);
@@ -343,29 +357,18 @@ impl<'a> Interp<'a> {
                     return Ok(Some(ConcreteEnd::Blocked));
                 }
             }
-            EdgeKind::ExternCall { lhs, callee, args } => return self.extern_call(lhs.as_ref(), callee, args),
-            EdgeKind::Call(cs) => {
-                let site = cfa.call_site(*cs);
-                if self.w.is_violation_call(site.callee) {
-                    return Ok(Some(ConcreteEnd::Violation));
+            EdgeKind::ExternCall { .. } if cfa.library_call(e).is_some() => {
+                // A model of the C library: run its code, from its entry (`cfa::library`).
+                let cs = cfa.library_call(e).expect("a library call");
+                let depth = self.frames.len();
+                let end = self.enter(cs)?;
+                if self.frames.len() > depth {
+                    self.jump = cfa.func(cfa.call_site(cs).callee).map(|f| f.entry);
                 }
-                if site.incompatible_argument(self.prog).is_some() {
-                    return ub(UbKind::IncompatibleCall);
-                }
-                let values: Vec<Val> = site.args.iter().map(|a| self.rvalue(a)).collect::<R<_>>()?;
-                self.frames.push(CFrame { func: site.callee, call_site: Some(*cs), locals: HashMap::new() });
-                let params = self.prog.func(site.callee).params.clone();
-                for (i, p) in params.into_iter().enumerate() {
-                    let id = self.alloc_var(p, None)?;
-                    if let Some(v) = values.get(i) {
-                        let place = Place { addr: self.layout.address(id, 0), ty: self.prog.var(p).ty, bitfield: None };
-                        self.write(&place, v.clone())?;
-                    }
-                }
-                if let Some(rv) = cfa.func(site.callee).and_then(|f| f.ret_var) {
-                    self.alloc_var(rv, None)?;
-                }
+                return Ok(end);
             }
+            EdgeKind::ExternCall { lhs, callee, args } => return self.extern_call(lhs.as_ref(), callee, args),
+            EdgeKind::Call(cs) => return self.enter(*cs),
             EdgeKind::Return(cs) => {
                 let site = cfa.call_site(*cs);
                 let ret_var = cfa.func(site.callee).and_then(|f| f.ret_var);
@@ -399,6 +402,32 @@ impl<'a> Interp<'a> {
                     }
                 }
             }
+        }
+        Ok(None)
+    }
+
+    /// Enters the function call site `cs` calls: its arguments in fresh parameters, a new frame.
+    fn enter(&mut self, cs: crate::cfa::CallSiteId) -> R<Option<ConcreteEnd>> {
+        let cfa = self.cfa;
+        let site = cfa.call_site(cs);
+        if self.w.is_violation_call(site.callee) {
+            return Ok(Some(ConcreteEnd::Violation));
+        }
+        if site.incompatible_argument(self.prog).is_some() {
+            return ub(UbKind::IncompatibleCall);
+        }
+        let values: Vec<Val> = site.args.iter().map(|a| self.rvalue(a)).collect::<R<_>>()?;
+        self.frames.push(CFrame { func: site.callee, call_site: Some(cs), locals: HashMap::new() });
+        let params = self.prog.func(site.callee).params.clone();
+        for (i, p) in params.into_iter().enumerate() {
+            let id = self.alloc_var(p, None)?;
+            if let Some(v) = values.get(i) {
+                let place = Place { addr: self.layout.address(id, 0), ty: self.prog.var(p).ty, bitfield: None };
+                self.write(&place, v.clone())?;
+            }
+        }
+        if let Some(rv) = cfa.func(site.callee).and_then(|f| f.ret_var) {
+            self.alloc_var(rv, None)?;
         }
         Ok(None)
     }

@@ -12,6 +12,7 @@ mod floats;
 mod generate;
 mod generations;
 mod html;
+mod libc;
 mod outputs;
 mod preprocess;
 mod readme;

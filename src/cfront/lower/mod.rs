@@ -42,8 +42,43 @@ pub(super) fn lower(
         }
     }
     let Lowerer { types, vars, funcs, strings, globals, late_globals, diags, .. } = l;
-    let prog = Program { file, types, vars, funcs, strings, globals, late_globals };
+    let prog =
+        Program { file, types, vars, funcs, strings, globals, late_globals, library: None, library_vars: Vec::new() };
     Ok((prog, diags))
+}
+
+/// Lowers the library's translation unit `unit` (text `file`, whose spans lie past the program's)
+/// into `prog`, in a file scope of its own: its functions are appended to `prog.funcs` marked
+/// `library`, its types interned in `prog`'s table; its file-scope declarations are not the
+/// program's, so they join no list of globals, and its variables are `prog.library_vars`. A library
+/// the front end warns about is a fault of vcov's.
+pub(super) fn lower_library(
+    prog: &mut Program,
+    file: &SourceFile,
+    unit: &ast::TranslationUnit,
+) -> Result<(), FrontError> {
+    let dm = prog.types.data_model();
+    let types = std::mem::replace(&mut prog.types, Types::new(dm));
+    let mut l = Lowerer::with_types(file, types);
+    l.library = true;
+    l.vars = std::mem::take(&mut prog.vars);
+    l.funcs = std::mem::take(&mut prog.funcs);
+    l.strings = std::mem::take(&mut prog.strings);
+    let res = unit.0.iter().try_for_each(|ext| match &ext.node {
+        ast::ExternalDeclaration::Declaration(d) => l.global_declaration(d),
+        ast::ExternalDeclaration::FunctionDefinition(fd) => l.function_definition(fd),
+        ast::ExternalDeclaration::StaticAssert(_) => Ok(()),
+    });
+    let Lowerer { types, vars, funcs, strings, globals, late_globals, diags, .. } = l;
+    (prog.types, prog.vars, prog.funcs, prog.strings) = (types, vars, funcs, strings);
+    res?;
+    debug_assert!(diags.is_empty(), "the library's models: {diags:?}");
+    for d in globals.into_iter().chain(late_globals) {
+        if let GlobalDecl::Var { var, init, .. } = d {
+            prog.library_vars.push((var, init));
+        }
+    }
+    Ok(())
 }
 
 /// What an ordinary identifier denotes.
@@ -138,6 +173,8 @@ struct Lowerer<'a> {
     expr_depth: u32,
     /// Statements being lowered, one inside the other (`MAX_STMT_NESTING` at most).
     stmt_depth: u32,
+    /// Whether this is the C library's text (`lower_library`).
+    library: bool,
 }
 
 /// How deeply expressions may nest (an operand of an operand of ...): every stage after parsing
@@ -175,7 +212,12 @@ struct SwitchLabels {
 
 impl<'a> Lowerer<'a> {
     fn new(file: &'a SourceFile, dm: DataModel) -> Self {
-        let mut types = Types::new(dm);
+        Lowerer::with_types(file, Types::new(dm))
+    }
+
+    /// A lowerer that interns its types in `types`.
+    fn with_types(file: &'a SourceFile, mut types: Types) -> Self {
+        let dm = types.data_model();
         let (size_t, ptrdiff_t) = match dm {
             DataModel::Ilp32 => (types.int(IntType::UINT), types.int(IntType::INT)),
             DataModel::Lp64 => (types.int(IntType::ULONG), types.int(IntType::LONG)),
@@ -206,6 +248,7 @@ impl<'a> Lowerer<'a> {
             jumps: Jumps::default(),
             expr_depth: 0,
             stmt_depth: 0,
+            library: false,
         }
     }
 
@@ -357,6 +400,7 @@ impl<'a> Lowerer<'a> {
                     address_taken: false,
                     asm_label: None,
                     implicit: false,
+                    library: self.library,
                 });
                 let f = FuncId::from_idx(self.funcs.len() - 1);
                 self.func_by_name.insert(name.to_string(), f);

@@ -232,6 +232,9 @@ impl Exec<'_, '_> {
                 Ok(Effect::Moved)
             }
             LibFn::Nondet | LibFn::Unmodelled | LibFn::Unknown => self.unknown_call(e, Some(f), lhs, args, lib),
+            // A model in C that this call does not enter (`Cfa::library_call`: through a pointer,
+            // or a declaration that does not fit the model's): not modelled here.
+            LibFn::Code => self.unknown_call(e, Some(f), lhs, args, LibFn::Unmodelled),
         }
     }
 

@@ -29,7 +29,7 @@ use super::initializer::Initialize;
 use super::memory::{Byte, ObjId};
 use super::semantics::{UbKind, Unsupported};
 use super::state::{Conjunct, Frame, List, SymState};
-use crate::cfa::{EdgeId, EdgeKind, GlobalKind};
+use crate::cfa::{CallSiteId, EdgeId, EdgeKind, GlobalKind};
 use crate::cfront::ir::Init;
 use crate::cfront::types::Types;
 use crate::sat::{Aig, AigLit, Bv};
@@ -113,6 +113,16 @@ impl<'w, 'a> Exec<'w, 'a> {
     pub fn edge(&mut self, e: EdgeId) -> R<Effect> {
         let cfa = self.w.cfa;
         let edge = cfa.edge(e);
+        if let Some(cs) = cfa.library_call(e) {
+            // A model of the C library: run its code, from its entry (`cfa::library`).
+            let depth = self.st.frames.len();
+            let effect = self.enter(cs)?;
+            self.st.node = edge.dst;
+            if self.st.frames.len() > depth {
+                self.st.node = cfa.func(cfa.call_site(cs).callee).expect("a model has an automaton").entry;
+            }
+            return Ok(effect);
+        }
         let effect = match &edge.kind {
             EdgeKind::Blank(_) | EdgeKind::TypeDecl | EdgeKind::Summary(_) => Effect::Moved,
             EdgeKind::Global(GlobalKind::Type | GlobalKind::Function(_)) => Effect::Moved,
@@ -148,36 +158,7 @@ impl<'w, 'a> Exec<'w, 'a> {
                 Effect::Assume(if *truth { lit } else { !lit })
             }
             EdgeKind::ExternCall { lhs, callee, args } => self.extern_call(e, lhs.as_ref(), callee, args)?,
-            EdgeKind::Call(cs) => {
-                let site = cfa.call_site(*cs);
-                if self.w.is_violation_call(site.callee) {
-                    return Ok(Effect::End(EndKind::Violation));
-                }
-                if site.incompatible_argument(self.w.prog).is_some() {
-                    self.ub.push((self.guard, UbKind::IncompatibleCall));
-                    return Ok(Effect::Moved);
-                }
-                let values: Vec<Value> = site.args.iter().map(|a| self.rvalue(a)).collect::<R<_>>()?;
-                self.st.frames.push(Frame {
-                    func: site.callee,
-                    call_site: Some(*cs),
-                    locals: vec![],
-                    loop_counts: vec![],
-                });
-                let func = self.w.prog.func(site.callee);
-                for (i, &p) in func.params.iter().enumerate() {
-                    let id = alloc_var(self.w, self.st, p, Byte::uninit())?;
-                    if let Some(v) = values.get(i) {
-                        let place =
-                            Place { addr: self.w.layout.address_bv(id, 0), ty: self.w.prog.var(p).ty, bitfield: None };
-                        self.write(&place, v.clone())?;
-                    }
-                }
-                if let Some(rv) = cfa.func(site.callee).and_then(|f| f.ret_var) {
-                    alloc_var(self.w, self.st, rv, Byte::uninit())?;
-                }
-                Effect::Moved
-            }
+            EdgeKind::Call(cs) => self.enter(*cs)?,
             EdgeKind::Return(cs) => {
                 let site = cfa.call_site(*cs);
                 let ret_var = cfa.func(site.callee).and_then(|f| f.ret_var);
@@ -216,6 +197,33 @@ impl<'w, 'a> Exec<'w, 'a> {
             self.st.node = edge.dst;
         }
         Ok(effect)
+    }
+
+    /// Enters the function call site `cs` calls: its arguments in fresh parameters, a new frame.
+    fn enter(&mut self, cs: CallSiteId) -> R<Effect> {
+        let cfa = self.w.cfa;
+        let site = cfa.call_site(cs);
+        if self.w.is_violation_call(site.callee) {
+            return Ok(Effect::End(EndKind::Violation));
+        }
+        if site.incompatible_argument(self.w.prog).is_some() {
+            self.ub.push((self.guard, UbKind::IncompatibleCall));
+            return Ok(Effect::Moved);
+        }
+        let values: Vec<Value> = site.args.iter().map(|a| self.rvalue(a)).collect::<R<_>>()?;
+        self.st.frames.push(Frame { func: site.callee, call_site: Some(cs), locals: vec![], loop_counts: vec![] });
+        let func = self.w.prog.func(site.callee);
+        for (i, &p) in func.params.iter().enumerate() {
+            let id = alloc_var(self.w, self.st, p, Byte::uninit())?;
+            if let Some(v) = values.get(i) {
+                let place = Place { addr: self.w.layout.address_bv(id, 0), ty: self.w.prog.var(p).ty, bitfield: None };
+                self.write(&place, v.clone())?;
+            }
+        }
+        if let Some(rv) = cfa.func(site.callee).and_then(|f| f.ret_var) {
+            alloc_var(self.w, self.st, rv, Byte::uninit())?;
+        }
+        Ok(Effect::Moved)
     }
 
     /// The value of `bv` if it is constant or the path's fixed inputs determine it.

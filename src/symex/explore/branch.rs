@@ -81,7 +81,7 @@ impl<G: Guide> Explorer<'_, G> {
             (res, std::mem::take(&mut ex.ub), std::mem::take(&mut ex.narrowed))
         };
         if let Err((e, u)) = res {
-            it.st.path.push(e);
+            it.st.path.extend(self.visible(e));
             self.end(it, PathEnd::Cut(CutReason::Unsupported(u.0)));
             return None;
         }
@@ -96,12 +96,11 @@ impl<G: Guide> Explorer<'_, G> {
     /// those it keeps, each with its own copy of the tag, in the branch's order; those it prunes end
     /// here. `None`: the guide stopped the exploration.
     fn guide_successors(&mut self, it: &Item<G::Tag>, edges: &[EdgeId], lits: &[AigLit]) -> Option<Branch<G::Tag>> {
-        let cfa = self.world.cfa;
         let mut succs: Vec<Successor<G::Tag>> = Vec::with_capacity(edges.len());
         let mut completion = Vec::new();
         for (&e, &lit) in edges.iter().zip(lits) {
             let mut tag = it.tag.clone();
-            match self.guide.on_edge(cfa, &mut tag, e) {
+            match self.guide_step(&mut tag, e) {
                 Step::Continue => succs.push((e, lit, tag)),
                 Step::CompletionOnly => {
                     completion.push(e);
@@ -125,7 +124,7 @@ impl<G: Guide> Explorer<'_, G> {
     /// Puts the successors `succs` of a branch at `node` in the guide's order (`Guide::order`; any
     /// it leaves out follow in their own order).
     fn order_successors(&mut self, node: NodeId, succs: &mut Vec<Successor<G::Tag>>) {
-        if succs.len() <= 1 {
+        if succs.len() <= 1 || self.world.cfa.in_library(node) {
             return;
         }
         let mut view: Vec<Succ<G::Tag>> = succs.iter().map(|(e, _, t)| Succ { edge: *e, tag: t.clone() }).collect();
@@ -233,17 +232,21 @@ impl<G: Guide> Explorer<'_, G> {
         for (i, (e, lit, tag)) in succs.into_iter().enumerate() {
             if feasible[i] != Some(true) {
                 self.stats.infeasible += 1;
-                let mut path = it.st.path.clone();
-                path.push(e);
-                self.emit(it, path, tag, PathEnd::Infeasible);
+                // An infeasible branch inside a model of the C library is no refused edge of the
+                // program's: it is not reported.
+                if let Some(e) = self.visible(e) {
+                    let mut path = it.st.path.clone();
+                    path.push(e);
+                    self.emit(it, path, tag, PathEnd::Infeasible);
+                }
                 continue;
             }
-            self.guide.on_passed(&tag, e);
+            self.guide_passed(&tag, e);
             let mut child = it.clone();
             child.id = self.fresh_id();
             child.tag = tag;
             child.st.node = cfa.edge(e).dst;
-            child.st.path.push(e);
+            child.st.path.extend(self.visible(e));
             if !implied[i] && lit != AigLit::TRUE {
                 child.st.assume_with_support(&self.aig, lit, supports.of(&self.aig, lit));
             }

@@ -147,9 +147,13 @@ impl<'a> Interp<'a> {
                 Ok(None)
             }
             // A violation function the property does not name is an unknown function too.
-            LibFn::ReachError | LibFn::AssertFail | LibFn::Nondet | LibFn::Unmodelled | LibFn::Unknown => {
-                self.unknown_call(Some(f), lhs, args)
-            }
+            // A model in C that this call does not enter (`Cfa::library_call`) is not modelled here.
+            LibFn::ReachError
+            | LibFn::AssertFail
+            | LibFn::Nondet
+            | LibFn::Unmodelled
+            | LibFn::Code
+            | LibFn::Unknown => self.unknown_call(Some(f), lhs, args),
         }
     }
 

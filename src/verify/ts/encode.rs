@@ -372,6 +372,7 @@ impl Enc<'_, '_> {
             | LibFn::ObjectSize
             | LibFn::Unsupported
             | LibFn::Unmodelled
+            | LibFn::Code
             | LibFn::Math(..)
             | LibFn::SetRounding
             | LibFn::GetRounding => {

@@ -1,0 +1,147 @@
+//! vcov's C library in the CFA: the models of `libmodels::LIBC` that a program calls get automata
+//! of their own, after every automaton of the program, and each call of one becomes a *library call
+//! site*.
+//!
+//! The program's CFA stays CPAchecker's: a call of `strlen` is still the `ExternCall` edge
+//! CPAchecker builds for a function without body (so automata match it), and no edge of the program
+//! leads into a model. The call site (`Cfa::library_call`) tells the executor and the interpreter to
+//! run the model at that edge: they enter the model's entry as for a call of a function with body,
+//! and its `Return` edge (from the model's exit to the call edge's target) brings them back. Models
+//! calling models use the same kind of call site. The models' nodes and edges have no lines
+//! (`Program::in_library`), so no line of theirs counts for coverage, and they are `library`
+//! automata (`FuncCfa::library`), which the engines keep out of what they report.
+//!
+//! Invariant: linking adds nodes, edges and call sites after the program's and changes none of the
+//! program's.
+
+use super::build::FnBuilder;
+use super::graph::Graph;
+use super::link::return_var;
+use super::{BlankKind, CallSite, CallSiteId, EdgeKind, FuncCfa, GlobalKind, NodeId, NodeKind};
+use crate::cfront::ir::{CastOrigin, Expr, ExprKind, FuncId, Program};
+use crate::cfront::types::TypeKind;
+use crate::libmodels::LibFn;
+
+/// Links the models the program's calls need: when some `ExternCall` edge of `g` calls a function
+/// the program declares without body and `libmodels` models in C, lowers the library into `prog`
+/// (`cfront::link_library`), builds an automaton for each of its definitions (appended to `funcs`)
+/// and a call site for every call of a model, in the program or in the models (appended to `sites`),
+/// and the chain of edges that gives the library's variables their storage (`Cfa::library_init`),
+/// whose nodes it returns (no entry reaches them).
+pub(super) fn link(
+    prog: &mut Program,
+    g: &mut Graph,
+    funcs: &mut Vec<FuncCfa>,
+    sites: &mut Vec<CallSite>,
+) -> Vec<NodeId> {
+    let wanted = |prog: &Program, f: FuncId| {
+        let func = prog.func(f);
+        !func.library && func.body.is_none() && LibFn::of(&func.name) == LibFn::Code
+    };
+    if !extern_calls(g).any(|(_, f)| wanted(prog, f)) {
+        return Vec::new();
+    }
+    cfront_link(prog);
+    let defs: Vec<FuncId> = (0..prog.funcs.len())
+        .map(FuncId::from_idx)
+        .filter(|&f| prog.func(f).library && prog.func(f).body.is_some())
+        .collect();
+    let first = funcs.len();
+    for &f in &defs {
+        let entry = g.new_node(f, NodeKind::Entry);
+        let exit = g.new_node(f, NodeKind::Exit);
+        let ret_var = return_var(prog, f);
+        funcs.push(FuncCfa { func: f, entry, exit, ret_var, library: true });
+    }
+    let mut names = FnBuilder::locals_by_function(prog);
+    for fc in funcs[first..].iter() {
+        let start = g.new_node(fc.func, NodeKind::Normal);
+        g.add_unchecked(fc.entry, start, EdgeKind::Blank(BlankKind::FunctionStart), "", None);
+        let body = prog.func(fc.func).body.clone().expect("a definition");
+        let in_use = std::mem::take(&mut names[fc.func.idx()]);
+        FnBuilder::new(prog, g, fc.func, (start, fc.exit), in_use).build_body(&body);
+    }
+    let chain = init_chain(prog, g, defs[0]);
+    let calls: Vec<_> = extern_calls(g).collect();
+    for (e, f) in calls {
+        let target = if prog.func(f).library { Some(f).filter(|&f| prog.func(f).body.is_some()) } else { None };
+        let target = match target {
+            Some(t) => t,
+            None if wanted(prog, f) => match prog.library_def(&prog.func(f).name) {
+                Some(t) => t,
+                None => continue,
+            },
+            None => continue,
+        };
+        let edge = g.edge(e).clone();
+        let EdgeKind::ExternCall { lhs, args, .. } = &edge.kind else { unreachable!("an extern call") };
+        let Some(args) = converted_args(prog, target, args) else { continue };
+        let fc = funcs.iter().find(|fc| fc.func == target).expect("an automaton per definition");
+        let cs = CallSiteId::from_idx(sites.len());
+        let return_edge = g.add_unchecked(fc.exit, edge.dst, EdgeKind::Return(cs), "", None);
+        sites.push(CallSite {
+            caller: g.nodes[edge.src.idx()].func,
+            callee: target,
+            lhs: lhs.clone(),
+            args,
+            call_edge: e,
+            return_edge: Some(return_edge),
+            return_node: Some(edge.dst),
+        });
+    }
+    chain
+}
+
+/// A chain of `Global` edges, one per variable of the library, on nodes of library function `owner`
+/// that no entry reaches: the engines take it before the program's entry.
+fn init_chain(prog: &Program, g: &mut Graph, owner: FuncId) -> Vec<NodeId> {
+    let mut nodes = vec![g.new_node(owner, NodeKind::Normal)];
+    for (var, init) in &prog.library_vars {
+        let next = g.new_node(owner, NodeKind::Normal);
+        let kind = EdgeKind::Global(GlobalKind::Var { var: *var, init: init.clone() });
+        g.add_unchecked(*nodes.last().expect("a first node"), next, kind, "", None);
+        nodes.push(next);
+    }
+    nodes
+}
+
+/// Lowers the library into `prog`; it is vcov's own text, so a failure is a fault of vcov's.
+fn cfront_link(prog: &mut Program) {
+    if let Err(e) = crate::cfront::link_library(prog) {
+        panic!("vcov's C library does not compile: {e}");
+    }
+}
+
+/// The `ExternCall` edges of `g` that name their callee, with it.
+fn extern_calls(g: &Graph) -> impl Iterator<Item = (super::EdgeId, FuncId)> + '_ {
+    g.edges.iter().enumerate().filter_map(|(i, e)| match &e.as_ref()?.kind {
+        EdgeKind::ExternCall { callee, .. } => match callee.strip_implicit().kind {
+            ExprKind::Func(f) => Some((super::EdgeId::from_idx(i), f)),
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
+/// The arguments of a call of model `target`, converted to its parameter types: `None` when the
+/// call does not fit the model's prototype (another number of arguments, or an argument that is no
+/// scalar of the parameter's size), so that the call stays a call of a function without body.
+fn converted_args(prog: &Program, target: FuncId, args: &[Expr]) -> Option<Vec<Expr>> {
+    let types = &prog.types;
+    let TypeKind::Func(ft) = types.kind(prog.func(target).ty) else { return None };
+    if ft.params.len() != args.len() || ft.variadic {
+        return None;
+    }
+    let scalar = |t| matches!(types.kind(t), TypeKind::Int(_) | TypeKind::Pointer(_));
+    ft.params
+        .iter()
+        .zip(args)
+        .map(|(&p, a)| match a.ty == p {
+            true => Some(a.clone()),
+            false if scalar(p) && scalar(a.ty) && types.size_of(p) == types.size_of(a.ty) => {
+                Some(Expr { kind: ExprKind::Cast(Box::new(a.clone()), CastOrigin::Implicit), ty: p, span: a.span })
+            }
+            false => None,
+        })
+        .collect()
+}

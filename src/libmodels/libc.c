@@ -1,0 +1,438 @@
+/* vcov's models of C library functions, written in C.
+ *
+ * vcov's front end compiles this file with the program (for its data model) when the program calls
+ * one of these functions without defining it, and the symbolic executor and the concrete interpreter
+ * run the model's code in place of the call. No line here is a line of the user's program: coverage
+ * counts none of them, and a path that goes wrong in here (an invalid read by strlen, say) is
+ * reported at the call. Each model computes what glibc computes on x86 for every input on which C
+ * defines the result; the table `libmodels::TABLE` says which functions are here, and
+ * `tests/it/libc.rs` runs each against glibc.
+ *
+ * The file is read as it stands, without a preprocessor: `unsigned long` is `size_t` in both data
+ * models, the other library functions it calls are vcov's built-in models (`malloc`, `memcpy`).
+ */
+
+void *malloc(unsigned long size);
+void *memcpy(void *dst, const void *src, unsigned long n);
+
+/* ----- string.h ----- */
+
+unsigned long strlen(const char *s)
+{
+    unsigned long n = 0;
+    while (s[n] != 0)
+        n++;
+    return n;
+}
+
+unsigned long strnlen(const char *s, unsigned long max)
+{
+    unsigned long n = 0;
+    while (n < max && s[n] != 0)
+        n++;
+    return n;
+}
+
+/* The difference of the first bytes that differ, as unsigned char (glibc's x86-64 result; C fixes
+ * only the sign). */
+int strcmp(const char *a, const char *b)
+{
+    const unsigned char *p = (const unsigned char *)a;
+    const unsigned char *q = (const unsigned char *)b;
+    while (*p != 0 && *p == *q) {
+        p++;
+        q++;
+    }
+    return (int)*p - (int)*q;
+}
+
+int strncmp(const char *a, const char *b, unsigned long n)
+{
+    const unsigned char *p = (const unsigned char *)a;
+    const unsigned char *q = (const unsigned char *)b;
+    unsigned long i = 0;
+    while (i < n) {
+        if (p[i] != q[i] || p[i] == 0)
+            return (int)p[i] - (int)q[i];
+        i++;
+    }
+    return 0;
+}
+
+int memcmp(const void *a, const void *b, unsigned long n)
+{
+    const unsigned char *p = (const unsigned char *)a;
+    const unsigned char *q = (const unsigned char *)b;
+    unsigned long i = 0;
+    while (i < n) {
+        if (p[i] != q[i])
+            return (int)p[i] - (int)q[i];
+        i++;
+    }
+    return 0;
+}
+
+void *memchr(const void *s, int c, unsigned long n)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    unsigned long i = 0;
+    while (i < n) {
+        if (p[i] == (unsigned char)c)
+            return (void *)(p + i);
+        i++;
+    }
+    return (void *)0;
+}
+
+char *strcpy(char *dst, const char *src)
+{
+    unsigned long i = 0;
+    while (src[i] != 0) {
+        dst[i] = src[i];
+        i++;
+    }
+    dst[i] = 0;
+    return dst;
+}
+
+char *strncpy(char *dst, const char *src, unsigned long n)
+{
+    unsigned long i = 0;
+    while (i < n && src[i] != 0) {
+        dst[i] = src[i];
+        i++;
+    }
+    while (i < n) {
+        dst[i] = 0;
+        i++;
+    }
+    return dst;
+}
+
+char *strcat(char *dst, const char *src)
+{
+    unsigned long n = 0;
+    unsigned long i = 0;
+    while (dst[n] != 0)
+        n++;
+    while (src[i] != 0) {
+        dst[n + i] = src[i];
+        i++;
+    }
+    dst[n + i] = 0;
+    return dst;
+}
+
+char *strncat(char *dst, const char *src, unsigned long max)
+{
+    unsigned long n = 0;
+    unsigned long i = 0;
+    while (dst[n] != 0)
+        n++;
+    while (i < max && src[i] != 0) {
+        dst[n + i] = src[i];
+        i++;
+    }
+    dst[n + i] = 0;
+    return dst;
+}
+
+char *strchr(const char *s, int c)
+{
+    unsigned long i = 0;
+    while (1) {
+        if (s[i] == (char)c)
+            return (char *)(s + i);
+        if (s[i] == 0)
+            return (char *)0;
+        i++;
+    }
+}
+
+char *strrchr(const char *s, int c)
+{
+    const char *found = (const char *)0;
+    unsigned long i = 0;
+    while (1) {
+        if (s[i] == (char)c)
+            found = s + i;
+        if (s[i] == 0)
+            return (char *)found;
+        i++;
+    }
+}
+
+unsigned long strspn(const char *s, const char *accept)
+{
+    unsigned long n = 0;
+    while (s[n] != 0) {
+        unsigned long k = 0;
+        while (accept[k] != 0 && accept[k] != s[n])
+            k++;
+        if (accept[k] == 0)
+            return n;
+        n++;
+    }
+    return n;
+}
+
+unsigned long strcspn(const char *s, const char *reject)
+{
+    unsigned long n = 0;
+    while (s[n] != 0) {
+        unsigned long k = 0;
+        while (reject[k] != 0 && reject[k] != s[n])
+            k++;
+        if (reject[k] != 0)
+            return n;
+        n++;
+    }
+    return n;
+}
+
+char *strpbrk(const char *s, const char *accept)
+{
+    unsigned long n = strcspn(s, accept);
+    if (s[n] == 0)
+        return (char *)0;
+    return (char *)(s + n);
+}
+
+char *strstr(const char *hay, const char *needle)
+{
+    unsigned long i = 0;
+    if (needle[0] == 0)
+        return (char *)hay;
+    while (hay[i] != 0) {
+        unsigned long k = 0;
+        while (needle[k] != 0 && hay[i + k] == needle[k])
+            k++;
+        if (needle[k] == 0)
+            return (char *)(hay + i);
+        i++;
+    }
+    return (char *)0;
+}
+
+char *strdup(const char *s)
+{
+    unsigned long n = strlen(s) + 1;
+    char *d = (char *)malloc(n);
+    if (d == (char *)0)
+        return (char *)0;
+    memcpy(d, s, n);
+    return d;
+}
+
+char *strndup(const char *s, unsigned long max)
+{
+    unsigned long n = strnlen(s, max);
+    char *d = (char *)malloc(n + 1);
+    if (d == (char *)0)
+        return (char *)0;
+    memcpy(d, s, n);
+    d[n] = 0;
+    return d;
+}
+
+/* ----- stdlib.h ----- */
+
+/* abs(INT_MIN) overflows: undefined, as in C (glibc returns INT_MIN). */
+int abs(int x)
+{
+    return x < 0 ? -x : x;
+}
+
+long labs(long x)
+{
+    return x < 0 ? -x : x;
+}
+
+long long llabs(long long x)
+{
+    return x < 0 ? -x : x;
+}
+
+/* ----- ctype.h, in the "C" locale -----
+ * glibc's classification functions return the bit of their class in glibc's table (`_ISdigit` is
+ * 2048 on x86), not 1; these return the same. An argument outside [-128, 255] is undefined in C and
+ * reads outside glibc's table; here it has no class. */
+
+static int __vcov_ctype_bits(int c)
+{
+    int bits = 0;
+    if (c >= 'A' && c <= 'Z')
+        bits |= 256 | 1024 | 8;             /* upper, alpha, alnum */
+    if (c >= 'a' && c <= 'z')
+        bits |= 512 | 1024 | 8;             /* lower, alpha, alnum */
+    if (c >= '0' && c <= '9')
+        bits |= 2048 | 8;                   /* digit, alnum */
+    if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))
+        bits |= 4096;                       /* xdigit */
+    if (c == ' ' || (c >= '\t' && c <= '\r'))
+        bits |= 8192;                       /* space */
+    if (c >= 32 && c < 127)
+        bits |= 16384;                      /* print */
+    if (c > 32 && c < 127)
+        bits |= 32768;                      /* graph */
+    if (c == ' ' || c == '\t')
+        bits |= 1;                          /* blank */
+    if ((c >= 0 && c < 32) || c == 127)
+        bits |= 2;                          /* cntrl */
+    if (c > 32 && c < 127 && !((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
+        bits |= 4;                          /* punct */
+    return bits;
+}
+
+int isupper(int c) { return __vcov_ctype_bits(c) & 256; }
+int islower(int c) { return __vcov_ctype_bits(c) & 512; }
+int isalpha(int c) { return __vcov_ctype_bits(c) & 1024; }
+int isdigit(int c) { return __vcov_ctype_bits(c) & 2048; }
+int isxdigit(int c) { return __vcov_ctype_bits(c) & 4096; }
+int isspace(int c) { return __vcov_ctype_bits(c) & 8192; }
+int isprint(int c) { return __vcov_ctype_bits(c) & 16384; }
+int isgraph(int c) { return __vcov_ctype_bits(c) & 32768; }
+int isblank(int c) { return __vcov_ctype_bits(c) & 1; }
+int iscntrl(int c) { return __vcov_ctype_bits(c) & 2; }
+int ispunct(int c) { return __vcov_ctype_bits(c) & 4; }
+int isalnum(int c) { return __vcov_ctype_bits(c) & 8; }
+
+/* glibc's toupper and tolower index their table for -128 <= c < 256 and return c otherwise. */
+int toupper(int c)
+{
+    if (c >= -128 && c < -1)
+        return c + 256;
+    return c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c;
+}
+
+int tolower(int c)
+{
+    if (c >= -128 && c < -1)
+        return c + 256;
+    return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+/* glibc's tables behind the classification macros of <ctype.h> (`(*__ctype_b_loc())[c] & _ISdigit`),
+ * for c from -128 (index 0) to 255, in the "C" locale: the class bits above, and the results of
+ * toupper and tolower (a negative char other than EOF maps to its unsigned value). */
+static const unsigned short __vcov_ctype_b[384] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 8195, 8194, 8194, 8194, 8194, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 24577, 49156, 49156, 49156, 49156, 49156, 49156, 49156,
+    49156, 49156, 49156, 49156, 49156, 49156, 49156, 49156, 55304, 55304, 55304, 55304,
+    55304, 55304, 55304, 55304, 55304, 55304, 49156, 49156, 49156, 49156, 49156, 49156,
+    49156, 54536, 54536, 54536, 54536, 54536, 54536, 50440, 50440, 50440, 50440, 50440,
+    50440, 50440, 50440, 50440, 50440, 50440, 50440, 50440, 50440, 50440, 50440, 50440,
+    50440, 50440, 50440, 49156, 49156, 49156, 49156, 49156, 49156, 54792, 54792, 54792,
+    54792, 54792, 54792, 50696, 50696, 50696, 50696, 50696, 50696, 50696, 50696, 50696,
+    50696, 50696, 50696, 50696, 50696, 50696, 50696, 50696, 50696, 50696, 50696, 49156,
+    49156, 49156, 49156, 2, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+static const int __vcov_ctype_toupper[384] = {
+    128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139,
+    140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151,
+    152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163,
+    164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175,
+    176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187,
+    188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199,
+    200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211,
+    212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223,
+    224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235,
+    236, 237, 238, 239, 240, 241, 242, 243, 244, 245, 246, 247,
+    248, 249, 250, 251, 252, 253, 254, -1, 0, 1, 2, 3,
+    4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27,
+    28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39,
+    40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51,
+    52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
+    64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75,
+    76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87,
+    88, 89, 90, 91, 92, 93, 94, 95, 96, 65, 66, 67,
+    68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79,
+    80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 123,
+    124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135,
+    136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147,
+    148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159,
+    160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171,
+    172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183,
+    184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195,
+    196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207,
+    208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219,
+    220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231,
+    232, 233, 234, 235, 236, 237, 238, 239, 240, 241, 242, 243,
+    244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, 255,
+};
+static const int __vcov_ctype_tolower[384] = {
+    128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139,
+    140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151,
+    152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163,
+    164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175,
+    176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187,
+    188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199,
+    200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211,
+    212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223,
+    224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235,
+    236, 237, 238, 239, 240, 241, 242, 243, 244, 245, 246, 247,
+    248, 249, 250, 251, 252, 253, 254, -1, 0, 1, 2, 3,
+    4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27,
+    28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39,
+    40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51,
+    52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
+    64, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107,
+    108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119,
+    120, 121, 122, 91, 92, 93, 94, 95, 96, 97, 98, 99,
+    100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111,
+    112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123,
+    124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135,
+    136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147,
+    148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159,
+    160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171,
+    172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183,
+    184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195,
+    196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207,
+    208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219,
+    220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231,
+    232, 233, 234, 235, 236, 237, 238, 239, 240, 241, 242, 243,
+    244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, 255,
+};
+
+static const unsigned short *__vcov_ctype_b_row = __vcov_ctype_b + 128;
+static const int *__vcov_ctype_toupper_row = __vcov_ctype_toupper + 128;
+static const int *__vcov_ctype_tolower_row = __vcov_ctype_tolower + 128;
+
+const unsigned short **__ctype_b_loc(void)
+{
+    return &__vcov_ctype_b_row;
+}
+
+const int **__ctype_toupper_loc(void)
+{
+    return &__vcov_ctype_toupper_row;
+}
+
+const int **__ctype_tolower_loc(void)
+{
+    return &__vcov_ctype_tolower_row;
+}
