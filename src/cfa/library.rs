@@ -14,10 +14,9 @@
 //! Invariant: linking adds nodes, edges and call sites after the program's and changes none of the
 //! program's.
 
-use super::build::FnBuilder;
 use super::graph::Graph;
-use super::link::return_var;
-use super::{BlankKind, CallSite, CallSiteId, EdgeKind, FuncCfa, GlobalKind, NodeId, NodeKind};
+use super::link::build_bodies;
+use super::{CallSite, CallSiteId, EdgeKind, FuncCfa, GlobalKind, NodeId, NodeKind};
 use crate::cfront::ir::{CastOrigin, Expr, ExprKind, FuncId, Program};
 use crate::cfront::types::TypeKind;
 use crate::libmodels::LibFn;
@@ -46,21 +45,7 @@ pub(super) fn link(
         .map(FuncId::from_idx)
         .filter(|&f| prog.func(f).library && prog.func(f).body.is_some())
         .collect();
-    let first = funcs.len();
-    for &f in &defs {
-        let entry = g.new_node(f, NodeKind::Entry);
-        let exit = g.new_node(f, NodeKind::Exit);
-        let ret_var = return_var(prog, f);
-        funcs.push(FuncCfa { func: f, entry, exit, ret_var, library: true });
-    }
-    let mut names = FnBuilder::locals_by_function(prog);
-    for fc in funcs[first..].iter() {
-        let start = g.new_node(fc.func, NodeKind::Normal);
-        g.add_unchecked(fc.entry, start, EdgeKind::Blank(BlankKind::FunctionStart), "", None);
-        let body = prog.func(fc.func).body.clone().expect("a definition");
-        let in_use = std::mem::take(&mut names[fc.func.idx()]);
-        FnBuilder::new(prog, g, fc.func, (start, fc.exit), in_use).build_body(&body);
-    }
+    funcs.extend(build_bodies(prog, g, &defs, true).into_iter().map(|(fc, _)| fc));
     let chain = init_chain(prog, g, defs[0]);
     let calls: Vec<_> = extern_calls(g).collect();
     for (e, f) in calls {

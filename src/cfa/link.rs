@@ -31,22 +31,9 @@ pub(super) fn build_program(prog: &mut Program, config: &CfaConfig) -> Result<(C
             _ => None,
         })
         .collect();
-    let mut funcs = Vec::new();
     let mut marks: Vec<bool> = Vec::new();
-    for &f in &defined {
-        let entry = g.new_node(f, NodeKind::Entry);
-        let exit = g.new_node(f, NodeKind::Exit);
-        let ret_var = return_var(prog, f);
-        funcs.push(FuncCfa { func: f, entry, exit, ret_var, library: false });
-    }
-    let mut names = FnBuilder::locals_by_function(prog);
-    for fc in &funcs {
-        let f = fc.func;
-        let start = g.new_node(f, NodeKind::Normal);
-        g.add_unchecked(fc.entry, start, EdgeKind::Blank(BlankKind::FunctionStart), "", None);
-        let body = prog.func(f).body.clone().expect("defined function has a body");
-        let in_use = std::mem::take(&mut names[f.idx()]);
-        let labels = FnBuilder::new(prog, &mut g, f, (start, fc.exit), in_use).build_body(&body);
+    let mut funcs = Vec::new();
+    for (fc, labels) in build_bodies(prog, &mut g, &defined, false) {
         // Labels not reachable from the entry are removed with the code hanging off them.
         if !labels.is_empty() {
             marks.resize(g.nodes.len(), false);
@@ -63,6 +50,7 @@ pub(super) fn build_program(prog: &mut Program, config: &CfaConfig) -> Result<(C
                 marks[n.idx()] = false;
             }
         }
+        funcs.push(fc);
     }
 
     let mut by_name: Vec<&FuncCfa> = funcs.iter().collect();
@@ -97,8 +85,38 @@ pub(super) fn build_program(prog: &mut Program, config: &CfaConfig) -> Result<(C
     Ok((cfa, diags))
 }
 
+/// Builds the automata of the definitions `defs` (entries and exits first, then the bodies, in that
+/// order); returns each with the label nodes of its body (for dead-label removal). `library`: they
+/// are models of vcov's C library (`library.rs`).
+pub(super) fn build_bodies(
+    prog: &mut Program,
+    g: &mut Graph,
+    defs: &[FuncId],
+    library: bool,
+) -> Vec<(FuncCfa, Vec<NodeId>)> {
+    let mut funcs = Vec::new();
+    for &f in defs {
+        let entry = g.new_node(f, NodeKind::Entry);
+        let exit = g.new_node(f, NodeKind::Exit);
+        let ret_var = return_var(prog, f);
+        funcs.push(FuncCfa { func: f, entry, exit, ret_var, library });
+    }
+    let mut names = FnBuilder::locals_by_function(prog);
+    funcs
+        .into_iter()
+        .map(|fc| {
+            let start = g.new_node(fc.func, NodeKind::Normal);
+            g.add_unchecked(fc.entry, start, EdgeKind::Blank(BlankKind::FunctionStart), "", None);
+            let body = prog.func(fc.func).body.clone().expect("defined function has a body");
+            let in_use = std::mem::take(&mut names[fc.func.idx()]);
+            let labels = FnBuilder::new(prog, g, fc.func, (start, fc.exit), in_use).build_body(&body);
+            (fc, labels)
+        })
+        .collect()
+}
+
 /// The variable that carries a function's result from its return statements to its callers.
-pub(super) fn return_var(prog: &mut Program, f: FuncId) -> Option<VarId> {
+fn return_var(prog: &mut Program, f: FuncId) -> Option<VarId> {
     let TypeKind::Func(ft) = prog.types.kind(prog.func(f).ty).clone() else { return None };
     if matches!(prog.types.kind(ft.ret), TypeKind::Void) {
         return None;
