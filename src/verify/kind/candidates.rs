@@ -203,7 +203,13 @@ impl Engine<'_, '_> {
     }
 
     /// The state variables (indices into `Ts::vars`) in scope at cut point `cut`, but for 1-bit
-    /// ones: the globals and the variables of its context and of its callers.
+    /// ones and floating ones: the globals and the variables of its context and of its callers.
+    ///
+    /// Every candidate (templates, simulated runs' equalities, bounds and polynomials,
+    /// disjunctions) is built over these only: a floating variable's value is an IEEE bit pattern,
+    /// over which an integer relation would be a different claim than its C text says (`x <= y`
+    /// of two patterns is not `x <= y` of the values). Left out, it is unconstrained in the step
+    /// case, which is sound.
     pub(super) fn scope(&self, cut: u32) -> Vec<usize> {
         let ts = &self.ts;
         let ctx = ts.nodes[ts.cuts[cut as usize] as usize].ctx;
@@ -215,7 +221,7 @@ impl Engine<'_, '_> {
         }
         (0..ts.vars.len())
             .filter(|&i| ts.vars[i].ctx.is_none_or(|c| chain.contains(&c)))
-            .filter(|&i| ts.vars[i].repr.bits > 1)
+            .filter(|&i| ts.vars[i].repr.bits > 1 && ts.vars[i].is_integer())
             .collect()
     }
 

@@ -34,6 +34,7 @@ mod encode;
 
 use std::collections::BTreeMap;
 
+use crate::base::fp::Format;
 use crate::cfa::{CallSiteId, Cfa, EdgeId, EdgeKind, GlobalKind, NodeId, NodeKind};
 use crate::cfront::ir::{Expr, ExprKind, FuncId, Init, Program, VarId, VarKind};
 use crate::cfront::types::TypeId;
@@ -93,23 +94,28 @@ pub struct CtxInfo {
     pub func: FuncId,
 }
 
-/// A state variable: an integer variable of the program (a local in one context).
+/// A state variable: an integer or floating variable of the program (a local in one context).
 #[derive(Clone, Copy, Debug)]
 pub struct StateVar {
     /// The variable.
     pub var: VarId,
     /// Its context (`None` for globals and static locals).
     pub ctx: Option<u32>,
-    /// Its representation.
+    /// Its representation: for a floating variable, its width (`signed` false), which is all of
+    /// it an integer view may use.
     pub repr: Repr,
     /// Its type.
     pub ty: TypeId,
+    /// The IEEE format of a floating variable (`float`, `double`), whose value is its bit pattern:
+    /// no integer relation over it means anything, so the invariant engines leave it out
+    /// (`StateVar::is_integer`).
+    pub float: Option<Format>,
 }
 
 /// What a nondeterministic input of a step stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InputKind {
-    /// The result of a function without body, of a signed or unsigned integer type.
+    /// The result of a function without body, of an integer or floating type (its bit pattern).
     Call {
         /// The function.
         func: FuncId,
@@ -187,6 +193,14 @@ type R<T> = Result<T, Unsupported>;
 
 fn unsupported<T>(what: impl Into<String>) -> R<T> {
     Err(Unsupported(what.into()))
+}
+
+impl StateVar {
+    /// Whether the variable is an integer one, whose value the invariant engines may relate (not a
+    /// floating one's bit pattern).
+    pub fn is_integer(&self) -> bool {
+        self.float.is_none()
+    }
 }
 
 impl<'a> Ts<'a> {
@@ -461,17 +475,21 @@ impl<'a> Ts<'a> {
             if self.var_index.contains_key(&(v, key_ctx)) {
                 continue;
             }
-            // Only integer variables are state; naming another kind in an expression the encoder
-            // evaluates makes the program unsupported there.
-            let Ok(repr) = semantics::repr(&self.prog.types, var.ty) else { continue };
-            if repr.is_ptr {
-                continue;
-            }
+            // Only integer and floating variables are state; naming another kind in an expression
+            // the encoder evaluates makes the program unsupported there.
+            let float = self.prog.types.float_format(var.ty);
+            let repr = match float {
+                Some(f) => Repr { bits: f.bits(), signed: false, is_bool: false, is_ptr: false },
+                None => match semantics::repr(&self.prog.types, var.ty) {
+                    Ok(r) if !r.is_ptr => r,
+                    _ => continue,
+                },
+            };
             if self.vars.len() >= MAX_VARS {
                 return unsupported(format!("more than {MAX_VARS} variables once calls are inlined"));
             }
             self.var_index.insert((v, key_ctx), self.vars.len() as u32);
-            self.vars.push(StateVar { var: v, ctx: (key_ctx != GLOBAL).then_some(key_ctx), repr, ty: var.ty });
+            self.vars.push(StateVar { var: v, ctx: (key_ctx != GLOBAL).then_some(key_ctx), repr, ty: var.ty, float });
         }
         Ok(())
     }
