@@ -58,6 +58,7 @@ mod exec;
 mod explore;
 mod initializer;
 mod interp;
+pub mod math;
 pub mod memory;
 pub mod semantics;
 mod shift;

@@ -225,6 +225,28 @@ impl Engine<'_, '_> {
             .collect()
     }
 
+    /// The state variables candidate `c` names (with repeats).
+    #[cfg(test)]
+    pub(super) fn candidate_vars(&self, c: &Candidate) -> Vec<usize> {
+        match c.kind {
+            Template::NonNeg(a)
+            | Template::Parity(a, _)
+            | Template::LowBits(a, _, _)
+            | Template::AtMost(a, _)
+            | Template::AtLeast(a, _) => vec![a],
+            Template::Eq(a, b) | Template::Le(a, b, _) | Template::Lt(a, b, _) => vec![a, b],
+            Template::Sum(a, b, s) => vec![a, b, s],
+            Template::Linear(i) => self.linear[i].terms.iter().map(|&(v, _)| v).collect(),
+            Template::Poly(i) => self.polys[i].terms.iter().flat_map(|(m, _)| m.iter().copied()).collect(),
+            Template::Or(i) => {
+                let (a, b) = self.disjunctions[i];
+                let mut res = self.candidate_vars(&a);
+                res.extend(self.candidate_vars(&b));
+                res
+            }
+        }
+    }
+
     /// A candidate at `cut` for the linear constraint `eq` (`Template::Linear`).
     pub(super) fn linear_candidate(&mut self, cut: u32, eq: Linear) -> Candidate {
         self.linear.push(eq);

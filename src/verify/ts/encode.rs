@@ -6,10 +6,11 @@ use std::rc::Rc;
 
 use crate::base::fp::Rounding;
 use crate::cfa::{CallSiteId, EdgeKind, GlobalKind};
-use crate::cfront::ir::{BinOp, Expr, ExprKind, FuncId, Init, UnOp, VarId};
+use crate::cfront::ir::{BinOp, Expr, ExprKind, FuncId, Init, Program, UnOp, VarId};
 use crate::cfront::types::{IntRank, TypeId, TypeKind};
 use crate::libmodels::LibFn;
 use crate::sat::{Aig, AigLit, Bv};
+use crate::symex::math::{self, MathHost};
 use crate::symex::semantics::{self, Repr};
 
 use super::{unsupported, InputKind, StateVar, Step, StepInput, Target, Ts, Unsupported, R};
@@ -39,6 +40,13 @@ struct Enc<'t, 'a> {
     guard: AigLit,
     /// The inlined edge being encoded.
     edge: Option<u32>,
+}
+
+/// The encoder evaluating the arguments of a `math.h` call (`symex::math`) on a path's values.
+struct MathCall<'e, 't, 'a> {
+    enc: &'e mut Enc<'t, 'a>,
+    env: &'e Env,
+    ctx: u32,
 }
 
 /// What taking an edge gives.
@@ -224,7 +232,7 @@ impl Enc<'_, '_> {
     }
 
     fn repr(&self, ty: TypeId) -> R<Repr> {
-        let r = semantics::repr(&self.ts.prog.types, ty).map_err(|u| Unsupported(u.0))?;
+        let r = semantics::repr(&self.ts.prog.types, ty)?;
         if r.is_ptr {
             return unsupported("pointer values");
         }
@@ -356,6 +364,11 @@ impl Enc<'_, '_> {
                 let r = self.repr(ret)?;
                 self.store(lhs, Bv::constant(mode, r.bits), ret, env, ctx)?;
             }
+            LibFn::Math(m, _) => {
+                let mut host = MathCall { enc: self, env, ctx };
+                let (v, ty) = math::call(&mut host, *f, m, args)?;
+                self.store(lhs, v, ty, env, ctx)?;
+            }
             LibFn::SetRounding => {
                 return unsupported(format!(
                     "a call of '{}': the transition system computes in round-to-nearest-even only",
@@ -387,8 +400,7 @@ impl Enc<'_, '_> {
             | LibFn::Memcpy
             | LibFn::ObjectSize
             | LibFn::Unsupported
-            | LibFn::Unmodelled
-            | LibFn::Math(..) => {
+            | LibFn::Unmodelled => {
                 return unsupported(format!(
                     "a call of '{}', which the transition system does not model",
                     ts.prog.func(*f).name
@@ -514,7 +526,7 @@ impl Enc<'_, '_> {
     fn convert(&mut self, v: &Bv, from: TypeId, to: TypeId) -> R<Bv> {
         let types = &self.ts.prog.types;
         if types.float_format(from).is_some() || types.float_format(to).is_some() {
-            let res = semantics::convert_float(self.aig, types, ROUNDING, v, from, to).map_err(|u| Unsupported(u.0))?;
+            let res = semantics::convert_float(self.aig, types, ROUNDING, v, from, to)?;
             if res.ub != AigLit::FALSE {
                 let g = self.aig.and(self.guard, res.ub);
                 self.ub.push(g);
@@ -692,5 +704,30 @@ impl Enc<'_, '_> {
             return Ok(semantics::resize(&res.value, rr.bits, r.signed && !op.is_relational()));
         }
         Ok(res.value)
+    }
+}
+
+impl MathHost for MathCall<'_, '_, '_> {
+    fn aig(&mut self) -> &mut Aig {
+        self.enc.aig
+    }
+
+    fn prog(&self) -> &Program {
+        self.enc.ts.prog
+    }
+
+    fn scalar(&mut self, e: &Expr) -> Result<Bv, semantics::Unsupported> {
+        self.enc.expr(e, self.env, self.ctx).map_err(|u| semantics::Unsupported(u.0))
+    }
+
+    fn rounding(&self) -> Rounding {
+        ROUNDING
+    }
+
+    /// Where the executor cuts the rest of a path (a value it does not model), the step may not go
+    /// on and no TRUE may be drawn: as undefined behaviour (`ub`).
+    fn narrow(&mut self, lit: AigLit, _why: &'static str) {
+        let g = self.enc.aig.and(self.enc.guard, !lit);
+        self.enc.ub.push(g);
     }
 }

@@ -195,6 +195,12 @@ fn unsupported<T>(what: impl Into<String>) -> R<T> {
     Err(Unsupported(what.into()))
 }
 
+impl From<semantics::Unsupported> for Unsupported {
+    fn from(u: semantics::Unsupported) -> Unsupported {
+        Unsupported(u.0)
+    }
+}
+
 impl StateVar {
     /// Whether the variable is an integer one, whose value the invariant engines may relate (not a
     /// floating one's bit pattern).
