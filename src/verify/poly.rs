@@ -6,7 +6,7 @@
 //! of the transition system (`verify::ts`) is taken path by path, every state variable's next value
 //! a polynomial over the values at the step's start (*atoms* `0..n`, one per state variable) and
 //! fresh atoms for what is not a polynomial (an input, a comparison, a division, an extension of a
-//! narrower value); conditions are not followed, so the paths over-approximate the step's.
+//! narrower value, anything floating point computes or converts); conditions are not followed, so the paths over-approximate the step's.
 //!
 //! A candidate `p == 0` of `bits`-bit variables is arithmetic modulo `2^bits`, as the machine's: a
 //! polynomial over the integers that is zero is zero modulo `2^bits`, and so is one whose every

@@ -5,7 +5,8 @@
 //! targets of the back edges of a depth-first search from it (every loop head, whatever `goto`s made
 //! of the loops), so the graph without the edges into cut points is acyclic. A *state* is a cut
 //! point (`pc`, a bit-vector numbering the cut points) and the value of every *state variable*: each
-//! integer variable of the program, a local once per context. One *step* runs from the state's cut
+//! integer or floating (`float`, `double`: its IEEE bit pattern) variable of the program, a local
+//! once per context. One *step* runs from the state's cut
 //! point through loop-free code to the next cut point; `Ts::encode_step` builds it as a circuit
 //! (merging the values of joining paths with if-then-else, large-block encoding), with its
 //! outputs: the next state, whether the step reaches a cut point at all (`cont`; paths that end,
@@ -13,14 +14,23 @@
 //! (`err`) or possible undefined behaviour (`ub`).
 //!
 //! The semantics is the symbolic executor's (`symex::exec`, `symex::semantics`, `libmodels`),
-//! restricted to what needs no memory model: integer variables whose address the reachable code
-//! never takes, integer arithmetic and conversions, assumptions, calls of functions with body,
+//! restricted to what needs no memory model: integer and floating variables whose address the
+//! reachable code never takes, integer and IEEE arithmetic, comparisons and conversions (the same
+//! functions of `symex::semantics`), the `math.h` models the executor computes on circuits
+//! (`symex::math`, through `MathHost`), assumptions, calls of functions with body,
 //! `__VERIFIER_nondet_*` and other functions without body that take no argument (their result is an
-//! input), output functions whose result is unused, `abort`/`exit`, and the violations. Anything
-//! else on a reachable edge makes the program unsupported (`Unsupported`, with the construct), so a
-//! verdict from this model is never drawn for a program it does not describe.
+//! input: any bit pattern for a floating one, NaNs included), output functions whose result is
+//! unused, `abort`/`exit`, and the violations. Anything else on a reachable edge makes the program
+//! unsupported (`Unsupported`, with the construct), so a verdict from this model is never drawn for
+//! a program it does not describe: `long double`, and `fesetround` (every operation rounds to
+//! nearest, ties to even, the executor's initial mode, so `fegetround` is a constant).
 //! Undefined behaviour is the executor's: a step goes on only where no operation is undefined, and
-//! `ub` says where one may be (the executor cuts such paths, so no TRUE may be drawn then).
+//! `ub` says where one may be (the executor cuts such paths, so no TRUE may be drawn then): a
+//! division by zero, a shift out of range, a floating value converted to an integer type that
+//! cannot hold it (`UbKind::FloatToInt`), and where the executor narrows a path (an `lround` out of
+//! range), the rest of which it cuts.
+//! A floating state variable's value is a bit pattern: the invariant engines (`verify::kind`,
+//! `verify::poly`) relate integer state variables only (`StateVar::is_integer`).
 //!
 //! This file is the transition system (`Ts`): its types, the inlining of the program, its cut points
 //! and state variables. `encode` translates the CFA edges of a step into its circuit.
