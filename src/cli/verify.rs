@@ -40,7 +40,7 @@ pub struct VerifyArgs {
     /// Only the explicit-path search, depth-first.
     #[arg(long, conflicts_with = "kinduction")]
     dfs: bool,
-    /// Only BMC and k-induction (integer programs without arrays or pointers).
+    /// Only BMC and k-induction (programs over integer, float and double variables, without arrays or pointers).
     #[arg(long, conflicts_with_all = ["unwind", "partial_incremental", "no_state_caching"])]
     kinduction: bool,
     /// Partial-incremental solving: a fresh solver on every backtrack.

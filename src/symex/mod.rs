@@ -14,7 +14,8 @@
 //!
 //! - `state.rs`: a path's symbolic state; `memory.rs` its objects of bytes and their accesses, with
 //!   `memory/layout.rs` (the address layout) and `memory/escape.rs` (what functions without body
-//!   may write); `semantics.rs`: C's integer rules over bit-vectors.
+//!   may write); `semantics.rs`: C's integer and floating rules over bit-vectors; `math.rs`: the
+//!   `math.h` models on circuits (`MathHost`); both are shared with `verify::ts`.
 //! - `exec/`: the transfer function of one edge: `mod.rs` (`Exec::edge`), `world.rs` (what all
 //!   states share, the initial state), `library.rs` (library models), `expr.rs` (expressions),
 //!   `place.rs` (places and initializers), `access.rs` (memory accesses, pinning).
@@ -58,6 +59,7 @@ mod exec;
 mod explore;
 mod initializer;
 mod interp;
+pub mod math;
 pub mod memory;
 pub mod semantics;
 mod shift;

@@ -33,9 +33,10 @@
 //! bit-vectors of the widths its types say.
 
 use crate::base::bits;
+use crate::base::fp::{Arith, Compare, Format, Rounding};
 use crate::cfront::ir::{BinOp, UnOp};
 use crate::cfront::types::{IntRank, TypeId, TypeKind, Types};
-use crate::sat::{Aig, AigLit, Bv};
+use crate::sat::{fp, Aig, AigLit, Bv};
 
 /// How a scalar type is represented: width, signedness, and whether it is `_Bool` or a pointer.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -272,6 +273,87 @@ pub fn compare(aig: &mut Aig, op: BinOp, a: &Bv, b: &Bv, signed: bool) -> AigLit
         (BinOp::Ge, true) => a.sge(aig, b),
         (BinOp::Ge, false) => a.uge(aig, b),
         _ => panic!("compare called with the non-relational operator {op:?}"),
+    }
+}
+
+/// Whether the scalar `v` of type `ty` is non-zero: C's truth value (`v != 0.0` for a floating
+/// value, so that `-0.0` is false and a NaN true).
+pub fn scalar_truth(aig: &mut Aig, types: &Types, ty: TypeId, v: &Bv) -> AigLit {
+    match types.float_format(ty) {
+        Some(f) => !fp::is_zero(aig, f, v),
+        None => truth(aig, v),
+    }
+}
+
+/// A unary operator on an operand of the floating format `f`: `-` flips the sign bit (of NaNs
+/// too, as SSE's `xorps` does), `!` gives an integer 0 or 1 of `bits` bits, `+` and `~` (which C
+/// does not allow on floating operands) the operand.
+pub fn float_unary(aig: &mut Aig, f: Format, op: UnOp, v: &Bv, bits: u32) -> Bv {
+    match op {
+        UnOp::Neg => v.xor(aig, &Bv::constant(f.sign_mask(), f.bits())),
+        UnOp::LogNot => {
+            let zero = fp::is_zero(aig, f, v);
+            bool_value(zero, bits)
+        }
+        UnOp::Plus | UnOp::BitNot => v.clone(),
+    }
+}
+
+/// `x op y` with both operands of the floating format `f` (their common type), rounded by `rm`:
+/// the arithmetic operators give a value of the format, the comparisons (IEEE's: false of a NaN
+/// but for `!=`, `-0.0 == +0.0`) an integer 0 or 1 of `bits` bits; `None` for an operator that has
+/// no floating meaning.
+pub fn float_binary(aig: &mut Aig, f: Format, rm: Rounding, op: BinOp, x: &Bv, y: &Bv, bits: u32) -> Option<Bv> {
+    let lit = match op {
+        BinOp::Add => return Some(fp::arith(aig, f, rm, Arith::Add, x, y)),
+        BinOp::Sub => return Some(fp::arith(aig, f, rm, Arith::Sub, x, y)),
+        BinOp::Mul => return Some(fp::arith(aig, f, rm, Arith::Mul, x, y)),
+        BinOp::Div => return Some(fp::arith(aig, f, rm, Arith::Div, x, y)),
+        BinOp::Eq => fp::compare(aig, f, Compare::Eq, x, y),
+        BinOp::Ne => !fp::compare(aig, f, Compare::Eq, x, y),
+        BinOp::Lt => fp::compare(aig, f, Compare::Lt, x, y),
+        BinOp::Le => fp::compare(aig, f, Compare::Le, x, y),
+        BinOp::Gt => fp::compare(aig, f, Compare::Lt, y, x),
+        BinOp::Ge => fp::compare(aig, f, Compare::Le, y, x),
+        _ => return None,
+    };
+    Some(bool_value(lit, bits))
+}
+
+/// `v` converted from type `from` to type `to`, at least one of them floating, rounded by `rm`.
+/// A conversion to an integer type of a NaN or of a value whose integer part the type cannot
+/// represent is undefined (`UbKind::FloatToInt`, in the result's `ub`); to `_Bool` it is
+/// `v != 0.0`. Conversions from or to a floating type vcov does not model (`long double`) and to
+/// pointers are unsupported.
+pub fn convert_float(
+    aig: &mut Aig,
+    types: &Types,
+    rm: Rounding,
+    v: &Bv,
+    from: TypeId,
+    to: TypeId,
+) -> Result<Checked, Unsupported> {
+    let ok = |value| Checked { value, ub: AigLit::FALSE, kind: UbKind::FloatToInt };
+    let floating = |t: TypeId| matches!(types.kind(t), TypeKind::Float(_));
+    match (types.float_format(from), types.float_format(to)) {
+        (Some(ff), Some(tf)) => Ok(ok(fp::convert(aig, ff, tf, rm, v))),
+        (None, Some(tf)) if !floating(from) => {
+            let fr = repr(types, from)?;
+            Ok(ok(fp::from_int(aig, tf, rm, v, fr.signed)))
+        }
+        (Some(ff), None) if !floating(to) => {
+            let tr = repr(types, to)?;
+            if tr.is_bool {
+                let zero = fp::is_zero(aig, ff, v);
+                return Ok(ok(bool_value(!zero, tr.bits)));
+            }
+            if tr.is_ptr {
+                return Err(Unsupported("a conversion of a floating value to a pointer".into()));
+            }
+            let (value, invalid) = fp::to_int(aig, ff, v, tr.bits, tr.signed);
+            Ok(Checked { value, ub: invalid, kind: UbKind::FloatToInt })
+        }
+        _ => Err(Unsupported(format!("a conversion from {} to {}", types.display(from), types.display(to)))),
     }
 }
 

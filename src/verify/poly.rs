@@ -6,7 +6,7 @@
 //! of the transition system (`verify::ts`) is taken path by path, every state variable's next value
 //! a polynomial over the values at the step's start (*atoms* `0..n`, one per state variable) and
 //! fresh atoms for what is not a polynomial (an input, a comparison, a division, an extension of a
-//! narrower value); conditions are not followed, so the paths over-approximate the step's.
+//! narrower value, anything floating point computes or converts); conditions are not followed, so the paths over-approximate the step's.
 //!
 //! A candidate `p == 0` of `bits`-bit variables is arithmetic modulo `2^bits`, as the machine's: a
 //! polynomial over the integers that is zero is zero modulo `2^bits`, and so is one whose every
@@ -442,7 +442,11 @@ impl Walker<'_, '_> {
                     let from = ts.vars[i as usize].repr;
                     let j = self.lvalue(lhs, caller_ctx)?;
                     let to = ts.vars[j as usize].repr;
-                    let v = self.convert(env[i as usize].clone(), from, to);
+                    let v = if ts.vars[i as usize].is_integer() && ts.vars[j as usize].is_integer() {
+                        self.convert(env[i as usize].clone(), from, to)
+                    } else {
+                        self.fresh(to.bits)
+                    };
                     Rc::make_mut(&mut env)[j as usize] = v;
                 }
             }
@@ -450,9 +454,14 @@ impl Walker<'_, '_> {
                 let f = ts.ctxs[ctx as usize].func;
                 if let Some(rv) = ts.cfa.func(f).and_then(|fc| fc.ret_var) {
                     let i = ts.var_of(rv, ctx)?;
-                    let from = self.repr(x)?;
-                    let v = self.expr(x, &env, ctx)?;
-                    let v = self.convert(v, from, ts.vars[i as usize].repr);
+                    let to = ts.vars[i as usize].repr;
+                    let v = match self.repr(x) {
+                        Some(from) if ts.vars[i as usize].is_integer() => {
+                            let v = self.expr(x, &env, ctx)?;
+                            self.convert(v, from, to)
+                        }
+                        _ => self.fresh(to.bits),
+                    };
                     Rc::make_mut(&mut env)[i as usize] = v;
                 }
             }
@@ -536,9 +545,25 @@ impl Walker<'_, '_> {
         (k == 1 && r.bits == bits && r.signed == signed).then(|| Poly::atom(ext_atom(self.ts.vars.len(), a as usize)))
     }
 
-    /// The value of the integer expression `e`.
+    /// Whether `e` is of a floating type, or an operator or conversion on a floating operand.
+    fn floating(&self, e: &Expr) -> bool {
+        let types = &self.ts.prog.types;
+        let float = |x: &Expr| types.float_format(x.ty).is_some();
+        float(e)
+            || match &e.kind {
+                ExprKind::Unary(_, x) | ExprKind::Cast(x, _) => float(x),
+                ExprKind::Binary(_, a, b) => float(a) || float(b),
+                _ => false,
+            }
+    }
+
+    /// The value of the integer expression `e`; what floating point computes is no polynomial (a
+    /// floating value is a bit pattern, and so is what it converts to): a fresh value.
     fn expr(&mut self, e: &Expr, env: &[Val], ctx: u32) -> Option<Val> {
         let bits = |w: &Walker, x: &Expr| w.repr(x).map(|r| r.bits);
+        if self.floating(e) {
+            return Some(self.opaque(e));
+        }
         Some(match &e.kind {
             ExprKind::IntConst(k) => {
                 let b = bits(self, e)?;
@@ -650,7 +675,8 @@ impl Walker<'_, '_> {
 
     /// A fresh value of `e`'s type, for what is no polynomial.
     fn opaque(&mut self, e: &Expr) -> Val {
-        let b = self.repr(e).map_or(32, |r| r.bits);
+        let float = self.ts.prog.types.float_format(e.ty).map(|f| f.bits());
+        let b = float.or_else(|| self.repr(e).map(|r| r.bits)).unwrap_or(32);
         self.fresh(b)
     }
 }

@@ -1,7 +1,7 @@
 //! IEEE floating point end to end (issue #50): `vcov verify` decides programs over nondeterministic
 //! `float`s and `double`s, `vcov coverage` with everything explored decides every line, its tests
 //! write the values exactly (hexadecimal constants) and replay under gcc, and violation witnesses
-//! state a finite float result exactly.
+//! state a finite float result exactly; BMC and k-induction decide float programs too.
 
 use crate::util::{fixture, vcov};
 
@@ -16,6 +16,25 @@ fn verdicts_over_nondeterministic_floats_are_decided_in_both_data_models() {
         assert_eq!(verdict("doubled_stays_bigger.c", model), "Verification result: TRUE", "{model}");
         assert_eq!(verdict("doubled_without_range.c", model), "Verification result: FALSE(unreach-call)", "{model}");
         assert_eq!(verdict("division_round_trip.c", model), "Verification result: FALSE(unreach-call)", "{model}");
+    }
+}
+
+#[test]
+fn k_induction_decides_a_float_loop_the_explicit_search_cannot_end_in_both_data_models() {
+    let program = fixture("c/floats/bounded_by_reset.c");
+    for model in ["--32", "--64"] {
+        let run = vcov(["verify".as_ref(), program.as_os_str(), model.as_ref(), "--stats".as_ref()]);
+        assert!(run.stdout.starts_with("Verification result: TRUE\n"), "{model}: {}", run.stdout);
+        assert!(run.stdout.contains("Decided by: k-induction"), "{model}: {}", run.stdout);
+        assert!(run.stdout.contains("TRUE at k = 1"), "{model}: {}", run.stdout);
+        // The explicit search alone, within a limit, does not end the loop.
+        let run = vcov(
+            ["verify", "--dfs", "--timelimit", "1", model]
+                .map(std::ffi::OsStr::new)
+                .into_iter()
+                .chain([program.as_os_str()]),
+        );
+        assert!(run.stdout.starts_with("Verification result: UNKNOWN"), "{model}: {}", run.stdout);
     }
 }
 

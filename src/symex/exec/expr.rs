@@ -2,22 +2,18 @@
 //! (`semantics`), conversions, and conditions as literals.
 
 use super::{Exec, Value, R};
-use crate::base::fp::{Arith, Compare, Format, Rounding};
+use crate::base::fp::{Format, Rounding};
 use crate::cfront::ir::{BinOp, Expr, ExprKind, UnOp};
 use crate::cfront::types::{TypeId, TypeKind};
-use crate::sat::fp;
 use crate::sat::{AigLit, Bv};
 use crate::symex::memory::Byte;
-use crate::symex::semantics::{self, Repr, UbKind, Unsupported};
+use crate::symex::semantics::{self, Repr, Unsupported};
 
 impl Exec<'_, '_> {
     /// The truth value of a scalar condition.
     pub(in crate::symex) fn condition(&mut self, cond: &Expr) -> R<AigLit> {
         let v = self.scalar(cond)?;
-        if let Some(f) = self.types().float_format(cond.ty) {
-            return Ok(!fp::is_zero(self.aig, f, &v));
-        }
-        Ok(semantics::truth(self.aig, &v))
+        Ok(semantics::scalar_truth(self.aig, self.types(), cond.ty, &v))
     }
 
     /// The rounding mode of floating-point operations (`fesetround`).
@@ -76,14 +72,8 @@ impl Exec<'_, '_> {
             ExprKind::Unary(op, x) => {
                 if let Some(f) = types.float_format(x.ty) {
                     let v = self.scalar(x)?;
-                    return Ok(Value::Scalar(match op {
-                        UnOp::Neg => v.xor(self.aig, &Bv::constant(f.sign_mask(), f.bits())),
-                        UnOp::LogNot => {
-                            let zero = fp::is_zero(self.aig, f, &v);
-                            semantics::bool_value(zero, semantics::repr(types, e.ty)?.bits)
-                        }
-                        UnOp::Plus | UnOp::BitNot => v,
-                    }));
+                    let bits = if *op == UnOp::LogNot { semantics::repr(types, e.ty)?.bits } else { f.bits() };
+                    return Ok(Value::Scalar(semantics::float_unary(self.aig, f, *op, &v, bits)));
                 }
                 let r = semantics::repr(types, x.ty)?;
                 let v = self.scalar(x)?;
@@ -141,9 +131,8 @@ impl Exec<'_, '_> {
         let types = self.types();
         match v {
             Value::Scalar(bv) => {
-                let (ff, tf) = (types.float_format(from), types.float_format(to));
-                if ff.is_some() || tf.is_some() {
-                    return self.convert_float(&bv, from, ff, to, tf).map(Value::Scalar);
+                if types.float_format(from).is_some() || types.float_format(to).is_some() {
+                    return self.convert_float(&bv, from, to).map(Value::Scalar);
                 }
                 let fr = semantics::repr(types, from)?;
                 let tr = semantics::repr(types, to)?;
@@ -217,54 +206,22 @@ impl Exec<'_, '_> {
 
     /// `x op y` with both operands of the floating format `f` (the common type).
     fn float_binary(&mut self, e: &Expr, f: Format, op: BinOp, x: &Bv, y: &Bv) -> R<Bv> {
+        let bits = if op.is_relational() { semantics::repr(self.types(), e.ty)?.bits } else { f.bits() };
         let rm = self.rounding();
-        let arith = |aig: &mut _, a| fp::arith(aig, f, rm, a, x, y);
-        let lit = match op {
-            BinOp::Add => return Ok(arith(self.aig, Arith::Add)),
-            BinOp::Sub => return Ok(arith(self.aig, Arith::Sub)),
-            BinOp::Mul => return Ok(arith(self.aig, Arith::Mul)),
-            BinOp::Div => return Ok(arith(self.aig, Arith::Div)),
-            BinOp::Eq => fp::compare(self.aig, f, Compare::Eq, x, y),
-            BinOp::Ne => !fp::compare(self.aig, f, Compare::Eq, x, y),
-            BinOp::Lt => fp::compare(self.aig, f, Compare::Lt, x, y),
-            BinOp::Le => fp::compare(self.aig, f, Compare::Le, x, y),
-            BinOp::Gt => fp::compare(self.aig, f, Compare::Lt, y, x),
-            BinOp::Ge => fp::compare(self.aig, f, Compare::Le, y, x),
-            _ => return Err(Unsupported(format!("`{}` on {} operands", op.symbol(), self.types().display(e.ty)))),
-        };
-        let r = semantics::repr(self.types(), e.ty)?;
-        Ok(semantics::bool_value(lit, r.bits))
+        semantics::float_binary(self.aig, f, rm, op, x, y, bits)
+            .ok_or_else(|| Unsupported(format!("`{}` on {} operands", op.symbol(), self.types().display(e.ty))))
     }
 
-    /// `v` converted from type `from` to type `to`, at least one of them floating (`ff`, `tf`: their
-    /// formats). A conversion to an integer where the value does not fit is undefined behaviour.
-    fn convert_float(&mut self, v: &Bv, from: TypeId, ff: Option<Format>, to: TypeId, tf: Option<Format>) -> R<Bv> {
-        let types = self.types();
+    /// `v` converted from type `from` to type `to`, at least one of them floating
+    /// (`semantics::convert_float`). A conversion to an integer where the value does not fit is
+    /// undefined behaviour.
+    fn convert_float(&mut self, v: &Bv, from: TypeId, to: TypeId) -> R<Bv> {
         let rm = self.rounding();
-        let floating = |t: TypeId| matches!(types.kind(t), TypeKind::Float(_));
-        match (ff, tf) {
-            (Some(ff), Some(tf)) => Ok(fp::convert(self.aig, ff, tf, rm, v)),
-            (None, Some(tf)) if !floating(from) => {
-                let fr = semantics::repr(types, from)?;
-                Ok(fp::from_int(self.aig, tf, rm, v, fr.signed))
-            }
-            (Some(ff), None) if !floating(to) => {
-                let tr = semantics::repr(types, to)?;
-                if tr.is_bool {
-                    let zero = fp::is_zero(self.aig, ff, v);
-                    return Ok(semantics::bool_value(!zero, tr.bits));
-                }
-                if tr.is_ptr {
-                    return Err(Unsupported("a conversion of a floating value to a pointer".into()));
-                }
-                let (value, invalid) = fp::to_int(self.aig, ff, v, tr.bits, tr.signed);
-                if invalid != AigLit::FALSE {
-                    let g = self.aig.and(self.guard, invalid);
-                    self.ub.push((g, UbKind::FloatToInt));
-                }
-                Ok(value)
-            }
-            _ => Err(Unsupported(format!("a conversion from {} to {}", types.display(from), types.display(to)))),
+        let res = semantics::convert_float(self.aig, self.types(), rm, v, from, to)?;
+        if res.ub != AigLit::FALSE {
+            let g = self.aig.and(self.guard, res.ub);
+            self.ub.push((g, res.kind));
         }
+        Ok(res.value)
     }
 }

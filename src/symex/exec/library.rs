@@ -29,10 +29,11 @@ use std::rc::Rc;
 use super::{Effect, EndKind, Exec, Value, R};
 use crate::base::fp::Rounding;
 use crate::cfa::EdgeId;
-use crate::cfront::ir::{Expr, ExprKind, FuncId};
+use crate::cfront::ir::{Expr, ExprKind, FuncId, Program};
 use crate::cfront::types::{IntRank, TypeId, TypeKind, Types};
 use crate::libmodels::LibFn;
-use crate::sat::{AigLit, Bv, MAX_WIDTH};
+use crate::sat::{Aig, AigLit, Bv, MAX_WIDTH};
+use crate::symex::math::MathHost;
 use crate::symex::memory::{bv_to_bytes, bytes_to_bv, Byte, Escape, ObjId, ObjKind, Object};
 use crate::symex::semantics::{self, UbKind, Unsupported};
 use crate::symex::state::{Approx, InputKind, SymInput};
@@ -63,6 +64,28 @@ pub(in crate::symex) fn points_to_linked_record(types: &Types, ty: TypeId) -> bo
         matches!(to.map(|t| types.kind(t)), Some(TypeKind::Record(q)) if q == r)
     };
     !fields.is_empty() && fields.iter().all(|f| link(f.ty))
+}
+
+impl MathHost for Exec<'_, '_> {
+    fn aig(&mut self) -> &mut Aig {
+        self.aig
+    }
+
+    fn prog(&self) -> &Program {
+        self.w.prog
+    }
+
+    fn scalar(&mut self, e: &Expr) -> R<Bv> {
+        Exec::scalar(self, e)
+    }
+
+    fn rounding(&self) -> Rounding {
+        self.st.rounding
+    }
+
+    fn narrow(&mut self, lit: AigLit, why: &'static str) {
+        self.narrowed.push((lit, why));
+    }
 }
 
 impl Exec<'_, '_> {
@@ -217,7 +240,8 @@ impl Exec<'_, '_> {
             }
             LibFn::Noop => Ok(Effect::Moved),
             LibFn::Math(m, _) => {
-                self.math_call(f, m, lhs, args)?;
+                let (v, ty) = crate::symex::math::call(self, f, m, args)?;
+                self.store_result(lhs, Value::Scalar(v), Some(ty))?;
                 Ok(Effect::Moved)
             }
             LibFn::SetRounding | LibFn::GetRounding => self.rounding_call(f, lib, lhs, args),

@@ -21,7 +21,6 @@
 mod access;
 mod expr;
 mod library;
-mod math;
 mod place;
 mod world;
 

@@ -1,5 +1,5 @@
 //! The `math.h` models (`libmodels::Math`) on concrete values, by `base::fp`: written apart from the
-//! executor's circuits (`symex::exec::math`), which it checks.
+//! executor's circuits (`symex::math`), which it checks.
 
 use super::{unsupported, Interp, Val, R};
 use crate::base::fp::{self, Compare, Format, Rounding};

@@ -203,7 +203,13 @@ impl Engine<'_, '_> {
     }
 
     /// The state variables (indices into `Ts::vars`) in scope at cut point `cut`, but for 1-bit
-    /// ones: the globals and the variables of its context and of its callers.
+    /// ones and floating ones: the globals and the variables of its context and of its callers.
+    ///
+    /// Every candidate (templates, simulated runs' equalities, bounds and polynomials,
+    /// disjunctions) is built over these only: a floating variable's value is an IEEE bit pattern,
+    /// over which an integer relation would be a different claim than its C text says (`x <= y`
+    /// of two patterns is not `x <= y` of the values). Left out, it is unconstrained in the step
+    /// case, which is sound.
     pub(super) fn scope(&self, cut: u32) -> Vec<usize> {
         let ts = &self.ts;
         let ctx = ts.nodes[ts.cuts[cut as usize] as usize].ctx;
@@ -215,8 +221,30 @@ impl Engine<'_, '_> {
         }
         (0..ts.vars.len())
             .filter(|&i| ts.vars[i].ctx.is_none_or(|c| chain.contains(&c)))
-            .filter(|&i| ts.vars[i].repr.bits > 1)
+            .filter(|&i| ts.vars[i].repr.bits > 1 && ts.vars[i].is_integer())
             .collect()
+    }
+
+    /// The state variables candidate `c` names (with repeats).
+    #[cfg(test)]
+    pub(super) fn candidate_vars(&self, c: &Candidate) -> Vec<usize> {
+        match c.kind {
+            Template::NonNeg(a)
+            | Template::Parity(a, _)
+            | Template::LowBits(a, _, _)
+            | Template::AtMost(a, _)
+            | Template::AtLeast(a, _) => vec![a],
+            Template::Eq(a, b) | Template::Le(a, b, _) | Template::Lt(a, b, _) => vec![a, b],
+            Template::Sum(a, b, s) => vec![a, b, s],
+            Template::Linear(i) => self.linear[i].terms.iter().map(|&(v, _)| v).collect(),
+            Template::Poly(i) => self.polys[i].terms.iter().flat_map(|(m, _)| m.iter().copied()).collect(),
+            Template::Or(i) => {
+                let (a, b) = self.disjunctions[i];
+                let mut res = self.candidate_vars(&a);
+                res.extend(self.candidate_vars(&b));
+                res
+            }
+        }
     }
 
     /// A candidate at `cut` for the linear constraint `eq` (`Template::Linear`).

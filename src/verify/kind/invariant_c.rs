@@ -43,7 +43,7 @@ impl Engine<'_, '_> {
     }
 
     /// The invariant `c` as a C expression (`Invariant::expr`), or `None` when its variables are of a
-    /// width C has no standard integer type for.
+    /// width C has no standard integer type for, or one of them is floating.
     fn describe(&self, c: &Candidate) -> Option<Invariant> {
         let (expr, vars) = match c.kind {
             Template::Or(i) => return self.describe_or(i),
@@ -54,6 +54,11 @@ impl Engine<'_, '_> {
             Template::Linear(i) => self.linear_c(&self.linear[i]),
             kind => self.template_c(kind)?,
         };
+        // The expressions read their variables as integers: never a floating one (`Engine::scope`
+        // keeps them out of every candidate; this keeps them out of the witness whatever happens).
+        if vars.iter().any(|&i| !self.ts.vars[i].is_integer()) {
+            return None;
+        }
         let node = self.ts.nodes[self.ts.cuts[c.cut as usize] as usize];
         let vars = vars.into_iter().map(|i| self.ts.vars[i].var).collect();
         Some(Invariant { node: node.cfa, func: self.ts.ctxs[node.ctx as usize].func, expr, vars })

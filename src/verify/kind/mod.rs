@@ -13,8 +13,9 @@
 //!   be bad; when it cannot (and the base case showed the states of the first `k` depths good),
 //!   every reachable state is good: TRUE.
 //!
-//! *Invariants* strengthen the step case. Candidates from templates over the state variables in
-//! scope at each loop head (`v = w`, `v + w = u`, `v ≤ w`, `v < w`, `0 ≤ v`) and the affine
+//! *Invariants* strengthen the step case. Candidates from templates over the integer state variables
+//! in scope at each loop head (`v = w`, `v + w = u`, `v ≤ w`, `v < w`, `0 ≤ v`; a floating
+//! variable's bit pattern is in no candidate, so it stays unconstrained) and the affine
 //! equalities (in the integers and modulo the variables' width), bounds and shared low bits
 //! simulated runs satisfy there (`verify::sample`, `Σ cᵢ·vᵢ + c = 0`, `p·a + q·b ≤ c`,
 //! `v ≡ c (mod 2^t)`) are filtered by a Houdini fixpoint over one step from an arbitrary state: a

@@ -379,3 +379,110 @@ fn undefined_behaviour_and_unsupported_constructs_give_unknown() {
         "unknown: k-induction: unsupported: arrays",
     );
 }
+
+const FLOAT_HEAD: &str =
+    "void reach_error(void);\nfloat __VERIFIER_nondet_float(void);\nint __VERIFIER_nondet_int(void);\n";
+
+/// The floats the counterexample of `src` reads, or what the engine established instead.
+fn float_counterexample(src: &str) -> Result<Vec<f32>, KindResult> {
+    match result(src) {
+        KindResult::Counterexample { inputs, .. } => {
+            Ok(inputs.iter().filter(|i| i.bits == 32).map(|i| f32::from_bits(i.value as u32)).collect())
+        }
+        other => Err(other),
+    }
+}
+
+#[test]
+fn a_float_bug_is_found_by_bmc_and_one_ieee_rules_out_is_proven() {
+    // `x * 2` is exact but for an overflow to infinity, so `x > 1` makes it greater than 2: TRUE
+    // (every path ends); below 3 it is reached (1 < x < 1.5).
+    let src = |bound: &str| {
+        format!("{FLOAT_HEAD}int main(void) {{\n  float x = __VERIFIER_nondet_float();\n  if (x > 1.0f && x * 2.0f < {bound}) reach_error();\n  return 0;\n}}\n")
+    };
+    check(&src("2.0f"), "true by bmc");
+    let x = float_counterexample(&src("3.0f")).expect("a counterexample");
+    assert!(x.len() == 1 && x[0] > 1.0 && x[0] * 2.0 < 3.0, "{x:?}");
+}
+
+#[test]
+fn a_float_loop_is_proven_by_k_induction() {
+    // `x < 100` makes `x + 1` at most 101 (rounding is monotone), and `x > 101` at the head (a NaN
+    // included: the else branch) is reset; the explicit search cannot end this loop.
+    let src = format!("{FLOAT_HEAD}int main(void) {{\n  float x = 0.0f;\n  while (__VERIFIER_nondet_int()) {{\n    if (x < 100.0f) x = x + 1.0f; else x = 0.0f;\n  }}\n  if (!(x <= 101.0f)) reach_error();\n  return 0;\n}}\n");
+    check(&src, "true by k-induction at 1 with []");
+    // Without the reset, `x` may pass 101 only if it did not start at 0: here it starts at 200.
+    let bug = src.replace("float x = 0.0f", "float x = 200.0f").replace(" else x = 0.0f;", "");
+    assert!(float_counterexample(&bug).is_ok(), "a counterexample");
+}
+
+#[test]
+fn a_float_to_int_conversion_out_of_range_is_undefined_behaviour() {
+    // `x` runs through 2^k - 1 and reaches 2^31 (rounded) after 31 steps: `(int)x` is then undefined
+    // (on x86 it gives INT_MIN, so a model that wrapped would reach the error, and one that
+    // saturated would prove the program).
+    let src = format!("{FLOAT_HEAD}int main(void) {{\n  float x = 0.0f;\n  while (__VERIFIER_nondet_int()) {{\n    x = x * 2.0f + 1.0f;\n    int i = (int)x;\n    if (i < 0) reach_error();\n  }}\n  return 0;\n}}\n");
+    check(&src, "unknown: k-induction: possible undefined behaviour after 31 steps");
+    // A conversion guarded into the range is defined, and a NaN is ruled out by the guard.
+    let guarded = format!("{FLOAT_HEAD}int main(void) {{\n  float x = __VERIFIER_nondet_float();\n  if (x > -100.0f && x < 100.0f) {{\n    int i = (int)x;\n    if (i > 99 || i < -99) reach_error();\n  }}\n  return 0;\n}}\n");
+    check(&guarded, "true by bmc");
+    // Converted before the guard, the error is as unreachable, but a NaN or a large value is
+    // undefined: no TRUE.
+    let unguarded = format!("{FLOAT_HEAD}int main(void) {{\n  float x = __VERIFIER_nondet_float();\n  int i = (int)x;\n  if (x > -100.0f && x < 100.0f && (i > 99 || i < -99)) reach_error();\n  return 0;\n}}\n");
+    check(&unguarded, "unknown: k-induction: possible undefined behaviour after 0 steps");
+}
+
+#[test]
+fn nan_and_signed_zeros_follow_ieee_not_their_bit_patterns() {
+    // `x != x` is a NaN (bit patterns equal to themselves would say it never holds).
+    let nan = format!("{FLOAT_HEAD}int main(void) {{\n  float x = __VERIFIER_nondet_float();\n  if (x != x) reach_error();\n  return 0;\n}}\n");
+    let x = float_counterexample(&nan).expect("a NaN reaches the error");
+    assert!(x.len() == 1 && x[0].is_nan(), "{x:?}");
+    // `-0.0 == 0.0` though their patterns differ; and neither `x < 1` nor `x >= 1` of a NaN.
+    let zero = format!("{FLOAT_HEAD}int main(void) {{\n  float x = __VERIFIER_nondet_float();\n  float z = -x;\n  if (x == 0.0f && z != 0.0f) reach_error();\n  return 0;\n}}\n");
+    check(&zero, "true by bmc");
+    let unordered = format!("{FLOAT_HEAD}int main(void) {{\n  float x = __VERIFIER_nondet_float();\n  if (!(x < 1.0f) && !(x >= 1.0f)) reach_error();\n  return 0;\n}}\n");
+    assert!(float_counterexample(&unordered).is_ok_and(|x| x[0].is_nan()));
+}
+
+#[test]
+fn invariants_never_relate_floating_variables() {
+    // `i <= 10` proves the loop; `x` (which also stays at most 5 here) is in no candidate.
+    let src = format!("{FLOAT_HEAD}int main(void) {{\n  int i = 0;\n  float x = 0.0f;\n  while (__VERIFIER_nondet_int()) {{\n    if (i < 10) {{\n      i++;\n      x = x + 0.5f;\n    }}\n  }}\n  if (i > 10) reach_error();\n  return 0;\n}}\n");
+    let KindResult::Proof(Proof { by: ProofKind::KInduction, invariants, .. }) = result(&src) else {
+        panic!("a k-induction proof of {src}")
+    };
+    assert!(!invariants.is_empty() && invariants.iter().all(|i| !i.expr.contains('x')), "{invariants:?}");
+    // No candidate of any phase names `x`.
+    let (prog, cfa) = compile(&src);
+    let config = KindConfig::default();
+    let mut engine = Engine::new(&prog, &cfa, Property::UnreachCall, &config).ok().expect("supported");
+    let x = engine.ts.vars.iter().position(|v| prog.var(v.var).name == "x").expect("a state variable");
+    assert!(engine.ts.vars[x].float.is_some());
+    let (sampled, polys) = engine.sampled_candidates();
+    let disjunctions = engine.disjunctive_candidates(&[]);
+    let all: Vec<Candidate> = engine.templates().into_iter().chain(sampled).chain(polys).chain(disjunctions).collect();
+    assert!(!all.is_empty());
+    for c in &all {
+        assert!(!engine.candidate_vars(c).contains(&x), "{c:?} names the float");
+    }
+}
+
+#[test]
+fn fesetround_and_long_double_stay_unsupported_and_math_h_is_modelled() {
+    check(
+        &format!("{FLOAT_HEAD}int fesetround(int);\nint main(void) {{\n  fesetround(0x800);\n  float x = 1.0f / 3.0f;\n  if (x * 3.0f > 1.0f) reach_error();\n  return 0;\n}}\n"),
+        "unknown: k-induction: unsupported: a call of 'fesetround': the transition system computes in round-to-nearest-even only",
+    );
+    check(
+        &format!("{FLOAT_HEAD}int main(void) {{\n  long double x = __VERIFIER_nondet_float();\n  if (x > 1.0L) reach_error();\n  return 0;\n}}\n"),
+        "unknown: k-induction: unsupported: the variable 'x' of type long double",
+    );
+    // `fabs` and `isnan` by the executor's circuits (`symex::math`): a non-NaN's absolute value is
+    // not negative, and `sqrt` of it neither.
+    let src = format!("{FLOAT_HEAD}float fabsf(float);\nfloat sqrtf(float);\nint isnan(double);\nint main(void) {{\n  float x = __VERIFIER_nondet_float();\n  if (isnan(x)) return 0;\n  float y = sqrtf(fabsf(x));\n  if (y < 0.0f || isnan(y)) reach_error();\n  return 0;\n}}\n");
+    check(&src, "true by bmc");
+    let bug = src.replace("fabsf(x)", "x");
+    let x = float_counterexample(&bug).expect("sqrt of a negative is a NaN");
+    assert!(x[0] < 0.0, "{x:?}");
+}

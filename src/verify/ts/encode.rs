@@ -4,17 +4,22 @@
 
 use std::rc::Rc;
 
+use crate::base::fp::Rounding;
 use crate::cfa::{CallSiteId, EdgeKind, GlobalKind};
-use crate::cfront::ir::{BinOp, Expr, ExprKind, FuncId, Init, UnOp, VarId};
+use crate::cfront::ir::{BinOp, Expr, ExprKind, FuncId, Init, Program, UnOp, VarId};
 use crate::cfront::types::{IntRank, TypeId, TypeKind};
 use crate::libmodels::LibFn;
 use crate::sat::{Aig, AigLit, Bv};
+use crate::symex::math::{self, MathHost};
 use crate::symex::semantics::{self, Repr};
 
 use super::{unsupported, InputKind, StateVar, Step, StepInput, Target, Ts, Unsupported, R};
 
 /// The values of the state variables along a path, shared until written.
 type Env = Rc<Vec<Bv>>;
+
+/// The rounding mode of every floating operation: programs that call `fesetround` are unsupported.
+const ROUNDING: Rounding = Rounding::NearestEven;
 
 impl Ts<'_> {
     /// The circuit of one step from the state (`pc`, `vars`).
@@ -35,6 +40,13 @@ struct Enc<'t, 'a> {
     guard: AigLit,
     /// The inlined edge being encoded.
     edge: Option<u32>,
+}
+
+/// The encoder evaluating the arguments of a `math.h` call (`symex::math`) on a path's values.
+struct MathCall<'e, 't, 'a> {
+    enc: &'e mut Enc<'t, 'a>,
+    env: &'e Env,
+    ctx: u32,
 }
 
 /// What taking an edge gives.
@@ -220,7 +232,7 @@ impl Enc<'_, '_> {
     }
 
     fn repr(&self, ty: TypeId) -> R<Repr> {
-        let r = semantics::repr(&self.ts.prog.types, ty).map_err(|u| Unsupported(u.0))?;
+        let r = semantics::repr(&self.ts.prog.types, ty)?;
         if r.is_ptr {
             return unsupported("pointer values");
         }
@@ -337,14 +349,31 @@ impl Enc<'_, '_> {
             LibFn::Noop => {}
             LibFn::Expect => {
                 let v = self.expr(&args[0], env, ctx)?;
-                let from = self.repr(args[0].ty)?;
-                self.store(lhs, v, from, env, ctx)?;
+                self.store(lhs, v, args[0].ty, env, ctx)?;
             }
             LibFn::Bswap => {
                 let v = self.expr(&args[0], env, ctx)?;
-                let from = self.repr(args[0].ty)?;
+                self.repr(args[0].ty)?;
                 let bits: Vec<_> = v.bits().chunks(8).rev().flatten().copied().collect();
-                self.store(lhs, Bv::from_bits(bits), from, env, ctx)?;
+                self.store(lhs, Bv::from_bits(bits), args[0].ty, env, ctx)?;
+            }
+            LibFn::GetRounding => {
+                // The mode is always round-to-nearest-even: `fesetround` is not modelled (below).
+                let ret = self.return_type(*f)?;
+                let mode = Rounding::NearestEven.fe_value().expect("a dynamic mode");
+                let r = self.repr(ret)?;
+                self.store(lhs, Bv::constant(mode, r.bits), ret, env, ctx)?;
+            }
+            LibFn::Math(m, _) => {
+                let mut host = MathCall { enc: self, env, ctx };
+                let (v, ty) = math::call(&mut host, *f, m, args)?;
+                self.store(lhs, v, ty, env, ctx)?;
+            }
+            LibFn::SetRounding => {
+                return unsupported(format!(
+                    "a call of '{}': the transition system computes in round-to-nearest-even only",
+                    ts.prog.func(*f).name
+                ))
             }
             LibFn::Output if lhs.is_none() => {
                 for a in args {
@@ -372,10 +401,7 @@ impl Enc<'_, '_> {
             | LibFn::ObjectSize
             | LibFn::Unsupported
             | LibFn::Unmodelled
-            | LibFn::Code
-            | LibFn::Math(..)
-            | LibFn::SetRounding
-            | LibFn::GetRounding => {
+            | LibFn::Code => {
                 return unsupported(format!(
                     "a call of '{}', which the transition system does not model",
                     ts.prog.func(*f).name
@@ -446,10 +472,8 @@ impl Enc<'_, '_> {
             let caller_ctx = ts.nodes[d as usize].ctx;
             let i = self.var(rv, ctx)?;
             let v = env[i as usize].clone();
-            let from = self.repr(ts.prog.var(rv).ty)?;
             let j = self.lvalue(lhs, caller_ctx)?;
-            let to = ts.vars[j as usize].repr;
-            let v = semantics::convert(self.aig, &v, from, to);
+            let v = self.convert(&v, ts.prog.var(rv).ty, ts.vars[j as usize].ty)?;
             Rc::make_mut(env)[j as usize] = v;
         }
         Ok(())
@@ -463,9 +487,7 @@ impl Enc<'_, '_> {
             let f = ts.ctxs[ctx as usize].func;
             if let Some(rv) = ts.cfa.func(f).and_then(|fc| fc.ret_var) {
                 let i = self.var(rv, ctx)?;
-                let from = self.repr(x.ty)?;
-                let to = ts.vars[i as usize].repr;
-                let v = semantics::convert(self.aig, &v, from, to);
+                let v = self.convert(&v, x.ty, ts.vars[i as usize].ty)?;
                 Rc::make_mut(env)[i as usize] = v;
             }
         }
@@ -490,24 +512,45 @@ impl Enc<'_, '_> {
         }
     }
 
-    /// Stores `v` (of representation `from`) into `lhs`, converted to its type.
-    fn store(&mut self, lhs: Option<&Expr>, v: Bv, from: Repr, env: &mut Env, ctx: u32) -> R<()> {
+    /// Stores `v` (of type `from`) into `lhs`, converted to its type.
+    fn store(&mut self, lhs: Option<&Expr>, v: Bv, from: TypeId, env: &mut Env, ctx: u32) -> R<()> {
         let Some(lhs) = lhs else { return Ok(()) };
         let i = self.lvalue(lhs, ctx)?;
-        let to = self.ts.vars[i as usize].repr;
-        let v = semantics::convert(self.aig, &v, from, to);
+        let v = self.convert(&v, from, self.ts.vars[i as usize].ty)?;
         Rc::make_mut(env)[i as usize] = v;
         Ok(())
+    }
+
+    /// `v` of type `from` converted to type `to` (the executor's `convert_value` on scalars): C's
+    /// conversions between integers, or `semantics::convert_float` where a type is floating, whose
+    /// undefined behaviour (a value out of an integer type's range, a NaN) goes to `ub`.
+    fn convert(&mut self, v: &Bv, from: TypeId, to: TypeId) -> R<Bv> {
+        let types = &self.ts.prog.types;
+        if types.float_format(from).is_some() || types.float_format(to).is_some() {
+            let res = semantics::convert_float(self.aig, types, ROUNDING, v, from, to)?;
+            if res.ub != AigLit::FALSE {
+                let g = self.aig.and(self.guard, res.ub);
+                self.ub.push(g);
+            }
+            return Ok(res.value);
+        }
+        let (fr, tr) = (self.repr(from)?, self.repr(to)?);
+        Ok(semantics::convert(self.aig, v, fr, tr))
+    }
+
+    /// The return type of function `f`.
+    fn return_type(&self, f: FuncId) -> R<TypeId> {
+        match self.ts.prog.types.kind(self.ts.prog.func(f).ty) {
+            TypeKind::Func(ft) => Ok(ft.ret),
+            _ => unsupported("a call of something that is no function"),
+        }
     }
 
     /// The arbitrary result of function `f` without body, stored into `lhs` (created even when
     /// unused, as the executor does).
     fn result(&mut self, f: FuncId, lhs: Option<&Expr>, env: &mut Env, ctx: u32) -> R<()> {
         let types = &self.ts.prog.types;
-        let ret = match types.kind(self.ts.prog.func(f).ty) {
-            TypeKind::Func(ft) => ft.ret,
-            _ => return unsupported("a call of something that is no function"),
-        };
+        let ret = self.return_type(f)?;
         let v = match types.kind(ret) {
             TypeKind::Void => return Ok(()),
             TypeKind::Int(it) if it.rank == IntRank::Bool => {
@@ -518,10 +561,14 @@ impl Enc<'_, '_> {
                 let r = self.repr(ret)?;
                 self.input(r.bits, InputKind::Call { func: f, ty: ret })
             }
+            // Any bit pattern, NaNs included, as the executor draws it.
+            TypeKind::Float(k) if k.format().is_some() => {
+                let bits = k.format().expect("a modelled format").bits();
+                self.input(bits, InputKind::Call { func: f, ty: ret })
+            }
             _ => return unsupported(format!("an arbitrary value of type {}", types.display(ret))),
         };
-        let from = self.repr(ret)?;
-        self.store(lhs, v, from, env, ctx)
+        self.store(lhs, v, ret, env, ctx)
     }
 
     /// The state variable `lhs` designates.
@@ -538,10 +585,10 @@ impl Enc<'_, '_> {
     /// The truth value of a scalar condition.
     fn condition(&mut self, cond: &Expr, env: &Env, ctx: u32) -> R<AigLit> {
         let v = self.expr(cond, env, ctx)?;
-        Ok(semantics::truth(self.aig, &v))
+        Ok(semantics::scalar_truth(self.aig, &self.ts.prog.types, cond.ty, &v))
     }
 
-    /// The value of the integer expression `e` (the executor's `rvalue` on integers).
+    /// The value of the integer or floating expression `e` (the executor's `rvalue` on scalars).
     fn expr(&mut self, e: &Expr, env: &Env, ctx: u32) -> R<Bv> {
         match &e.kind {
             ExprKind::IntConst(v) => {
@@ -557,6 +604,11 @@ impl Enc<'_, '_> {
                 Ok(env[i as usize].clone())
             }
             ExprKind::Unary(op, x) => {
+                if let Some(f) = self.ts.prog.types.float_format(x.ty) {
+                    let v = self.expr(x, env, ctx)?;
+                    let bits = if *op == UnOp::LogNot { self.repr(e.ty)?.bits } else { f.bits() };
+                    return Ok(semantics::float_unary(self.aig, f, *op, &v, bits));
+                }
                 let r = self.repr(x.ty)?;
                 let v = self.expr(x, env, ctx)?;
                 let res = semantics::unary(self.aig, *op, &v, r);
@@ -573,9 +625,7 @@ impl Enc<'_, '_> {
                     return Ok(Bv::zero(8));
                 }
                 let v = self.expr(x, env, ctx)?;
-                let from = self.repr(x.ty)?;
-                let to = self.repr(e.ty)?;
-                Ok(semantics::convert(self.aig, &v, from, to))
+                self.convert(&v, x.ty, e.ty)
             }
             ExprKind::Cond(c, a, b) => {
                 let cl = self.condition(c, env, ctx)?;
@@ -595,7 +645,13 @@ impl Enc<'_, '_> {
                 self.expr(a, env, ctx)?;
                 self.expr(b, env, ctx)
             }
-            ExprKind::FloatConst(_) => unsupported("floating-point values"),
+            ExprKind::FloatConst(lit) => {
+                let types = &self.ts.prog.types;
+                match (lit.bits, types.float_format(e.ty)) {
+                    (Some(v), Some(f)) => Ok(Bv::constant(v, f.bits())),
+                    _ => unsupported(format!("{} values", types.display(e.ty))),
+                }
+            }
             ExprKind::Unsupported(reason) => unsupported(reason.clone()),
             ExprKind::Member { .. } => unsupported("structs and unions"),
             ExprKind::Index(..) => unsupported("arrays"),
@@ -622,6 +678,14 @@ impl Enc<'_, '_> {
             let r = self.repr(e.ty)?;
             return Ok(semantics::bool_value(lit, r.bits));
         }
+        if let Some(f) = self.ts.prog.types.float_format(a.ty) {
+            let va = self.expr(a, env, ctx)?;
+            let vb = self.expr(b, env, ctx)?;
+            let bits = if op.is_relational() { self.repr(e.ty)?.bits } else { f.bits() };
+            return semantics::float_binary(self.aig, f, ROUNDING, op, &va, &vb, bits).ok_or_else(|| {
+                Unsupported(format!("`{}` on {} operands", op.symbol(), self.ts.prog.types.display(e.ty)))
+            });
+        }
         let ra = self.repr(a.ty)?;
         let rb = self.repr(b.ty)?;
         let va = self.expr(a, env, ctx)?;
@@ -641,5 +705,30 @@ impl Enc<'_, '_> {
             return Ok(semantics::resize(&res.value, rr.bits, r.signed && !op.is_relational()));
         }
         Ok(res.value)
+    }
+}
+
+impl MathHost for MathCall<'_, '_, '_> {
+    fn aig(&mut self) -> &mut Aig {
+        self.enc.aig
+    }
+
+    fn prog(&self) -> &Program {
+        self.enc.ts.prog
+    }
+
+    fn scalar(&mut self, e: &Expr) -> Result<Bv, semantics::Unsupported> {
+        self.enc.expr(e, self.env, self.ctx).map_err(|u| semantics::Unsupported(u.0))
+    }
+
+    fn rounding(&self) -> Rounding {
+        ROUNDING
+    }
+
+    /// Where the executor cuts the rest of a path (a value it does not model), the step may not go
+    /// on and no TRUE may be drawn: as undefined behaviour (`ub`).
+    fn narrow(&mut self, lit: AigLit, _why: &'static str) {
+        let g = self.enc.aig.and(self.enc.guard, !lit);
+        self.enc.ub.push(g);
     }
 }

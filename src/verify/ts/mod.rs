@@ -5,7 +5,8 @@
 //! targets of the back edges of a depth-first search from it (every loop head, whatever `goto`s made
 //! of the loops), so the graph without the edges into cut points is acyclic. A *state* is a cut
 //! point (`pc`, a bit-vector numbering the cut points) and the value of every *state variable*: each
-//! integer variable of the program, a local once per context. One *step* runs from the state's cut
+//! integer or floating (`float`, `double`: its IEEE bit pattern) variable of the program, a local
+//! once per context. One *step* runs from the state's cut
 //! point through loop-free code to the next cut point; `Ts::encode_step` builds it as a circuit
 //! (merging the values of joining paths with if-then-else, large-block encoding), with its
 //! outputs: the next state, whether the step reaches a cut point at all (`cont`; paths that end,
@@ -13,14 +14,23 @@
 //! (`err`) or possible undefined behaviour (`ub`).
 //!
 //! The semantics is the symbolic executor's (`symex::exec`, `symex::semantics`, `libmodels`),
-//! restricted to what needs no memory model: integer variables whose address the reachable code
-//! never takes, integer arithmetic and conversions, assumptions, calls of functions with body,
+//! restricted to what needs no memory model: integer and floating variables whose address the
+//! reachable code never takes, integer and IEEE arithmetic, comparisons and conversions (the same
+//! functions of `symex::semantics`), the `math.h` models the executor computes on circuits
+//! (`symex::math`, through `MathHost`), assumptions, calls of functions with body,
 //! `__VERIFIER_nondet_*` and other functions without body that take no argument (their result is an
-//! input), output functions whose result is unused, `abort`/`exit`, and the violations. Anything
-//! else on a reachable edge makes the program unsupported (`Unsupported`, with the construct), so a
-//! verdict from this model is never drawn for a program it does not describe.
+//! input: any bit pattern for a floating one, NaNs included), output functions whose result is
+//! unused, `abort`/`exit`, and the violations. Anything else on a reachable edge makes the program
+//! unsupported (`Unsupported`, with the construct), so a verdict from this model is never drawn for
+//! a program it does not describe: `long double`, and `fesetround` (every operation rounds to
+//! nearest, ties to even, the executor's initial mode, so `fegetround` is a constant).
 //! Undefined behaviour is the executor's: a step goes on only where no operation is undefined, and
-//! `ub` says where one may be (the executor cuts such paths, so no TRUE may be drawn then).
+//! `ub` says where one may be (the executor cuts such paths, so no TRUE may be drawn then): a
+//! division by zero, a shift out of range, a floating value converted to an integer type that
+//! cannot hold it (`UbKind::FloatToInt`), and where the executor narrows a path (an `lround` out of
+//! range), the rest of which it cuts.
+//! A floating state variable's value is a bit pattern: the invariant engines (`verify::kind`,
+//! `verify::poly`) relate integer state variables only (`StateVar::is_integer`).
 //!
 //! This file is the transition system (`Ts`): its types, the inlining of the program, its cut points
 //! and state variables. `encode` translates the CFA edges of a step into its circuit.
@@ -34,6 +44,7 @@ mod encode;
 
 use std::collections::BTreeMap;
 
+use crate::base::fp::Format;
 use crate::cfa::{CallSiteId, Cfa, EdgeId, EdgeKind, GlobalKind, NodeId, NodeKind};
 use crate::cfront::ir::{Expr, ExprKind, FuncId, Init, Program, VarId, VarKind};
 use crate::cfront::types::TypeId;
@@ -93,23 +104,28 @@ pub struct CtxInfo {
     pub func: FuncId,
 }
 
-/// A state variable: an integer variable of the program (a local in one context).
+/// A state variable: an integer or floating variable of the program (a local in one context).
 #[derive(Clone, Copy, Debug)]
 pub struct StateVar {
     /// The variable.
     pub var: VarId,
     /// Its context (`None` for globals and static locals).
     pub ctx: Option<u32>,
-    /// Its representation.
+    /// Its representation: for a floating variable, its width (`signed` false), which is all of
+    /// it an integer view may use.
     pub repr: Repr,
     /// Its type.
     pub ty: TypeId,
+    /// The IEEE format of a floating variable (`float`, `double`), whose value is its bit pattern:
+    /// no integer relation over it means anything, so the invariant engines leave it out
+    /// (`StateVar::is_integer`).
+    pub float: Option<Format>,
 }
 
 /// What a nondeterministic input of a step stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InputKind {
-    /// The result of a function without body, of a signed or unsigned integer type.
+    /// The result of a function without body, of an integer or floating type (its bit pattern).
     Call {
         /// The function.
         func: FuncId,
@@ -187,6 +203,20 @@ type R<T> = Result<T, Unsupported>;
 
 fn unsupported<T>(what: impl Into<String>) -> R<T> {
     Err(Unsupported(what.into()))
+}
+
+impl From<semantics::Unsupported> for Unsupported {
+    fn from(u: semantics::Unsupported) -> Unsupported {
+        Unsupported(u.0)
+    }
+}
+
+impl StateVar {
+    /// Whether the variable is an integer one, whose value the invariant engines may relate (not a
+    /// floating one's bit pattern).
+    pub fn is_integer(&self) -> bool {
+        self.float.is_none()
+    }
 }
 
 impl<'a> Ts<'a> {
@@ -461,17 +491,21 @@ impl<'a> Ts<'a> {
             if self.var_index.contains_key(&(v, key_ctx)) {
                 continue;
             }
-            // Only integer variables are state; naming another kind in an expression the encoder
-            // evaluates makes the program unsupported there.
-            let Ok(repr) = semantics::repr(&self.prog.types, var.ty) else { continue };
-            if repr.is_ptr {
-                continue;
-            }
+            // Only integer and floating variables are state; naming another kind in an expression
+            // the encoder evaluates makes the program unsupported there.
+            let float = self.prog.types.float_format(var.ty);
+            let repr = match float {
+                Some(f) => Repr { bits: f.bits(), signed: false, is_bool: false, is_ptr: false },
+                None => match semantics::repr(&self.prog.types, var.ty) {
+                    Ok(r) if !r.is_ptr => r,
+                    _ => continue,
+                },
+            };
             if self.vars.len() >= MAX_VARS {
                 return unsupported(format!("more than {MAX_VARS} variables once calls are inlined"));
             }
             self.var_index.insert((v, key_ctx), self.vars.len() as u32);
-            self.vars.push(StateVar { var: v, ctx: (key_ctx != GLOBAL).then_some(key_ctx), repr, ty: var.ty });
+            self.vars.push(StateVar { var: v, ctx: (key_ctx != GLOBAL).then_some(key_ctx), repr, ty: var.ty, float });
         }
         Ok(())
     }
