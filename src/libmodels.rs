@@ -327,10 +327,10 @@ pub const TABLE: &[(&str, LibFn)] = &[
     ("isgraph", LibFn::Code),
     ("ispunct", LibFn::Code),
     ("memchr", LibFn::Code),
-    ("atoi", LibFn::Unmodelled),
-    ("atol", LibFn::Unmodelled),
-    ("strtol", LibFn::Unmodelled),
-    ("strtoul", LibFn::Unmodelled),
+    ("atoi", LibFn::Code),
+    ("atol", LibFn::Code),
+    ("strtol", LibFn::Code),
+    ("strtoul", LibFn::Code),
     ("sprintf", LibFn::Unmodelled),
     ("snprintf", LibFn::Unmodelled),
     ("sscanf", LibFn::Unmodelled),
@@ -477,7 +477,7 @@ impl LibFn {
             LibFn::Code => {
                 "C code of vcov's own (`src/libmodels/libc.c`), run as part of the program, its lines not \
                  counted; as glibc computes it on x86, in the C locale (a comparison gives the difference of the \
-                 first differing bytes, where C fixes only the sign); `errno` is not set"
+                 first differing bytes, where C fixes only the sign); `errno` is not set (no ERANGE, no EINVAL)"
             }
             LibFn::SetRounding => {
                 "sets the rounding mode of the operations that follow, for glibc's x86 `FE_*` values \

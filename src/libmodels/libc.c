@@ -253,6 +253,88 @@ long long llabs(long long x)
     return x < 0 ? -x : x;
 }
 
+/* The value of digit character c in bases up to 36, or 36 for a character that is no digit. */
+static int __vcov_digit(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'z')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'Z')
+        return c - 'A' + 10;
+    return 36;
+}
+
+/* The work of strtol and strtoul: the magnitude of the number at s in base (0: by its prefix),
+ * saturated at max (*over then set), where its digits end in *end (s when there are none), its sign
+ * in *neg. An invalid base gives 0 and leaves *end (glibc sets EINVAL; errno is not modelled). */
+static unsigned long __vcov_strtoul(const char *s, char **end, int base, unsigned long max, int *neg, int *over)
+{
+    const char *p = s;
+    unsigned long acc = 0;
+    int any = 0;
+    *neg = 0;
+    *over = 0;
+    if (base < 0 || base == 1 || base > 36)
+        return 0; /* glibc leaves *end as it was */
+    while (*p == ' ' || (*p >= '\t' && *p <= '\r'))
+        p++;
+    if (*p == '-') {
+        *neg = 1;
+        p++;
+    } else if (*p == '+') {
+        p++;
+    }
+    if ((base == 0 || base == 16) && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && __vcov_digit(p[2]) < 16) {
+        p += 2;
+        base = 16;
+    } else if (base == 0) {
+        base = p[0] == '0' ? 8 : 10;
+    }
+    while (__vcov_digit(*p) < base) {
+        unsigned long d = (unsigned long)__vcov_digit(*p);
+        if (*over || acc > (max - d) / (unsigned long)base)
+            *over = 1;
+        else
+            acc = acc * (unsigned long)base + d;
+        any = 1;
+        p++;
+    }
+    if (end)
+        *end = (char *)(any ? p : s);
+    return *over ? max : acc;
+}
+
+/* errno is not set on overflow (ERANGE) or for an invalid base (EINVAL). */
+long strtol(const char *s, char **end, int base)
+{
+    unsigned long max = (unsigned long)-1 >> 1;
+    int neg, over;
+    unsigned long m = __vcov_strtoul(s, end, base, (unsigned long)-1, &neg, &over);
+    if (neg)
+        return over || m > max + 1 ? -(long)max - 1 : (long)(0UL - m);
+    return over || m > max ? (long)max : (long)m;
+}
+
+unsigned long strtoul(const char *s, char **end, int base)
+{
+    int neg, over;
+    unsigned long m = __vcov_strtoul(s, end, base, (unsigned long)-1, &neg, &over);
+    if (over)
+        return (unsigned long)-1;
+    return neg ? 0UL - m : m;
+}
+
+int atoi(const char *s)
+{
+    return (int)strtol(s, (char **)0, 10);
+}
+
+long atol(const char *s)
+{
+    return strtol(s, (char **)0, 10);
+}
+
 /* ----- ctype.h, in the "C" locale -----
  * glibc's classification functions return the bit of their class in glibc's table (`_ISdigit` is
  * 2048 on x86), not 1; these return the same. An argument outside [-128, 255] is undefined in C and

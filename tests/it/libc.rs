@@ -105,6 +105,7 @@ fn symbolic_programs_get_verdicts_gcc_confirms() {
         ("strlen_nondet_true.c", "Verification result: TRUE"),
         ("strcmp_nondet_false.c", "Verification result: FALSE(unreach-call)"),
         ("ctype_nondet_true.c", "Verification result: TRUE"),
+        ("atoi_nondet_false.c", "Verification result: FALSE(unreach-call)"),
         (
             "strcpy_overflow.c",
             "Verification result: UNKNOWN (1 path(s) cut; first: possible undefined behaviour: invalid memory access)",
