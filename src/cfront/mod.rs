@@ -54,10 +54,16 @@ pub fn parse_program(file: SourceFile, dm: types::DataModel) -> Result<(ir::Prog
     }
     // The PEG parser recurses deeply on long expressions and CIL's nested blocks, and so do the
     // lowering (up to `lower::MAX_NESTING` levels) and dropping the syntax tree: all three get room.
+    on_parser_stack(|| parse_and_lower(&file, blanked, dm, hints))
+}
+
+/// Runs `f` on a thread with a stack deep enough for the parser, the lowering and dropping a syntax
+/// tree (512 MiB reserved, touched only as deep as the input nests).
+fn on_parser_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     std::thread::scope(|s| {
         std::thread::Builder::new()
             .stack_size(512 << 20)
-            .spawn_scoped(s, || parse_and_lower(&file, blanked, dm, hints))
+            .spawn_scoped(s, f)
             .expect("spawn parser thread")
             .join()
             .unwrap_or_else(|p| std::panic::resume_unwind(p))
@@ -113,14 +119,7 @@ pub fn link_library(prog: &mut ir::Program) -> Result<(), FrontError> {
     let file = SourceFile::new("<vcov libc>", text);
     let blanked = comments::blank_comments(file.text());
     let cfg = lang_c::driver::Config::with_gcc();
-    let unit = std::thread::scope(|s| {
-        std::thread::Builder::new()
-            .stack_size(64 << 20)
-            .spawn_scoped(s, || lang_c::driver::parse_preprocessed(&cfg, blanked).map(|p| p.unit))
-            .expect("spawn parser thread")
-            .join()
-            .unwrap_or_else(|p| std::panic::resume_unwind(p))
-    });
+    let unit = on_parser_stack(|| lang_c::driver::parse_preprocessed(&cfg, blanked).map(|p| p.unit));
     let unit = unit.map_err(|e| {
         let lc = file.line_col(e.offset as u32);
         FrontError {

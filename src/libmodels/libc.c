@@ -336,67 +336,10 @@ long atol(const char *s)
 }
 
 /* ----- ctype.h, in the "C" locale -----
- * glibc's classification functions return the bit of their class in glibc's table (`_ISdigit` is
- * 2048 on x86), not 1; these return the same. An argument outside [-128, 255] is undefined in C and
- * reads outside glibc's table; here it has no class. */
-
-static int __vcov_ctype_bits(int c)
-{
-    int bits = 0;
-    if (c >= 'A' && c <= 'Z')
-        bits |= 256 | 1024 | 8;             /* upper, alpha, alnum */
-    if (c >= 'a' && c <= 'z')
-        bits |= 512 | 1024 | 8;             /* lower, alpha, alnum */
-    if (c >= '0' && c <= '9')
-        bits |= 2048 | 8;                   /* digit, alnum */
-    if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))
-        bits |= 4096;                       /* xdigit */
-    if (c == ' ' || (c >= '\t' && c <= '\r'))
-        bits |= 8192;                       /* space */
-    if (c >= 32 && c < 127)
-        bits |= 16384;                      /* print */
-    if (c > 32 && c < 127)
-        bits |= 32768;                      /* graph */
-    if (c == ' ' || c == '\t')
-        bits |= 1;                          /* blank */
-    if ((c >= 0 && c < 32) || c == 127)
-        bits |= 2;                          /* cntrl */
-    if (c > 32 && c < 127 && !((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
-        bits |= 4;                          /* punct */
-    return bits;
-}
-
-int isupper(int c) { return __vcov_ctype_bits(c) & 256; }
-int islower(int c) { return __vcov_ctype_bits(c) & 512; }
-int isalpha(int c) { return __vcov_ctype_bits(c) & 1024; }
-int isdigit(int c) { return __vcov_ctype_bits(c) & 2048; }
-int isxdigit(int c) { return __vcov_ctype_bits(c) & 4096; }
-int isspace(int c) { return __vcov_ctype_bits(c) & 8192; }
-int isprint(int c) { return __vcov_ctype_bits(c) & 16384; }
-int isgraph(int c) { return __vcov_ctype_bits(c) & 32768; }
-int isblank(int c) { return __vcov_ctype_bits(c) & 1; }
-int iscntrl(int c) { return __vcov_ctype_bits(c) & 2; }
-int ispunct(int c) { return __vcov_ctype_bits(c) & 4; }
-int isalnum(int c) { return __vcov_ctype_bits(c) & 8; }
-
-/* glibc's toupper and tolower index their table for -128 <= c < 256 and return c otherwise. */
-int toupper(int c)
-{
-    if (c >= -128 && c < -1)
-        return c + 256;
-    return c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c;
-}
-
-int tolower(int c)
-{
-    if (c >= -128 && c < -1)
-        return c + 256;
-    return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
-}
-
-/* glibc's tables behind the classification macros of <ctype.h> (`(*__ctype_b_loc())[c] & _ISdigit`),
- * for c from -128 (index 0) to 255, in the "C" locale: the class bits above, and the results of
- * toupper and tolower (a negative char other than EOF maps to its unsigned value). */
+ * glibc's tables behind the classification macros of <ctype.h> (`(*__ctype_b_loc())[c] & _ISdigit`),
+ * for c from -128 (index 0) to 255: the class bits (upper 256, lower 512, alpha 1024, digit 2048,
+ * xdigit 4096, space 8192, print 16384, graph 32768, blank 1, cntrl 2, punct 4, alnum 8), and the
+ * results of toupper and tolower (a negative char other than EOF maps to its unsigned value). */
 static const unsigned short __vcov_ctype_b[384] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -517,4 +460,32 @@ const int **__ctype_toupper_loc(void)
 const int **__ctype_tolower_loc(void)
 {
     return &__vcov_ctype_tolower_row;
+}
+
+/* The classification functions read glibc's table (above), as glibc's do, so they return the bit of
+ * their class (`_ISdigit` is 2048 on x86), not 1; an argument outside [-128, 255] is undefined in C
+ * and reads outside the table, here as there. */
+
+int isupper(int c) { return __vcov_ctype_b[c + 128] & 256; }
+int islower(int c) { return __vcov_ctype_b[c + 128] & 512; }
+int isalpha(int c) { return __vcov_ctype_b[c + 128] & 1024; }
+int isdigit(int c) { return __vcov_ctype_b[c + 128] & 2048; }
+int isxdigit(int c) { return __vcov_ctype_b[c + 128] & 4096; }
+int isspace(int c) { return __vcov_ctype_b[c + 128] & 8192; }
+int isprint(int c) { return __vcov_ctype_b[c + 128] & 16384; }
+int isgraph(int c) { return __vcov_ctype_b[c + 128] & 32768; }
+int isblank(int c) { return __vcov_ctype_b[c + 128] & 1; }
+int iscntrl(int c) { return __vcov_ctype_b[c + 128] & 2; }
+int ispunct(int c) { return __vcov_ctype_b[c + 128] & 4; }
+int isalnum(int c) { return __vcov_ctype_b[c + 128] & 8; }
+
+/* glibc's toupper and tolower index their table for -128 <= c < 256 and return c otherwise. */
+int toupper(int c)
+{
+    return c >= -128 && c < 256 ? __vcov_ctype_toupper[c + 128] : c;
+}
+
+int tolower(int c)
+{
+    return c >= -128 && c < 256 ? __vcov_ctype_tolower[c + 128] : c;
 }

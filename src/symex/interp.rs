@@ -327,6 +327,16 @@ impl<'a> Interp<'a> {
     /// Executes edge `e`; `Some(end)` if the run ends on it.
     fn step(&mut self, e: EdgeId) -> R<Option<ConcreteEnd>> {
         let cfa = self.cfa;
+        let library = matches!(cfa.edge(e).kind, EdgeKind::ExternCall { .. }).then(|| cfa.library_call(e)).flatten();
+        if let Some(cs) = library {
+            // A model of the C library: run its code, from its entry (`cfa::library`).
+            let depth = self.frames.len();
+            let end = self.enter(cs)?;
+            if self.frames.len() > depth {
+                self.jump = cfa.func(cfa.call_site(cs).callee).map(|f| f.entry);
+            }
+            return Ok(end);
+        }
         match &cfa.edge(e).kind {
             EdgeKind::Blank(_) | EdgeKind::TypeDecl | EdgeKind::Summary(_) => {}
             EdgeKind::Global(GlobalKind::Type | GlobalKind::Function(_)) => {}
@@ -356,16 +366,6 @@ impl<'a> Interp<'a> {
                 if self.truth(cond)? != *truth {
                     return Ok(Some(ConcreteEnd::Blocked));
                 }
-            }
-            EdgeKind::ExternCall { .. } if cfa.library_call(e).is_some() => {
-                // A model of the C library: run its code, from its entry (`cfa::library`).
-                let cs = cfa.library_call(e).expect("a library call");
-                let depth = self.frames.len();
-                let end = self.enter(cs)?;
-                if self.frames.len() > depth {
-                    self.jump = cfa.func(cfa.call_site(cs).callee).map(|f| f.entry);
-                }
-                return Ok(end);
             }
             EdgeKind::ExternCall { lhs, callee, args } => return self.extern_call(lhs.as_ref(), callee, args),
             EdgeKind::Call(cs) => return self.enter(*cs),

@@ -112,7 +112,8 @@ impl<'w, 'a> Exec<'w, 'a> {
     pub fn edge(&mut self, e: EdgeId) -> R<Effect> {
         let cfa = self.w.cfa;
         let edge = cfa.edge(e);
-        if let Some(cs) = cfa.library_call(e) {
+        let library = matches!(edge.kind, EdgeKind::ExternCall { .. }).then(|| cfa.library_call(e)).flatten();
+        if let Some(cs) = library {
             // A model of the C library: run its code, from its entry (`cfa::library`).
             let depth = self.st.frames.len();
             let effect = self.enter(cs)?;
