@@ -35,6 +35,7 @@
 
 pub mod condition;
 pub mod fuzz;
+pub mod intervals;
 pub mod kind;
 pub mod poly;
 pub mod region;
@@ -334,6 +335,8 @@ pub enum Engine {
     KInduction,
     /// Random testing (`fuzz`): a run on random inputs reached the violation.
     Random,
+    /// Interval analysis with input subdivision (`intervals`): no box of inputs has a bad path.
+    Intervals,
 }
 
 impl fmt::Display for Engine {
@@ -344,6 +347,7 @@ impl fmt::Display for Engine {
             Engine::Bmc => "bmc",
             Engine::KInduction => "k-induction",
             Engine::Random => "random-testing",
+            Engine::Intervals => "intervals",
         })
     }
 }
@@ -637,7 +641,11 @@ fn combine(explicit: Option<Decision>, res: KindResult, kind_stats: KindStats) -
         KindResult::Proof(p) => match p.by {
             ProofKind::Bmc => format!("TRUE: every path ends within {} steps", p.k + 1),
             ProofKind::KInduction => format!("TRUE at k = {} with {} invariants", p.k, p.invariants.len()),
+            ProofKind::Intervals => format!("TRUE: no path of any of {} boxes of inputs is bad on intervals", p.k),
         },
+        KindResult::Counterexample { by: ProofKind::Intervals, .. } => {
+            "FALSE: a run on inputs from a box of the interval analysis".to_string()
+        }
         KindResult::Counterexample { depth, .. } => format!("FALSE after {depth} steps"),
         KindResult::Unknown(why) => format!("UNKNOWN ({why})"),
     };
@@ -652,16 +660,20 @@ fn combine(explicit: Option<Decision>, res: KindResult, kind_stats: KindStats) -
             verdict: Verdict::True,
             stats: d.map(|d| d.stats).unwrap_or_default(),
             counterexample: None,
-            engine: Some(if p.by == ProofKind::Bmc { Engine::Bmc } else { Engine::KInduction }),
+            engine: Some(match p.by {
+                ProofKind::Bmc => Engine::Bmc,
+                ProofKind::KInduction => Engine::KInduction,
+                ProofKind::Intervals => Engine::Intervals,
+            }),
             kind,
             proof: Some(p),
             random: None,
         },
-        (d, KindResult::Counterexample { edges, inputs, .. }) => Decision {
+        (d, KindResult::Counterexample { edges, inputs, by, .. }) => Decision {
             verdict: Verdict::False,
             stats: d.map(|d| d.stats).unwrap_or_default(),
             counterexample: Some((edges, inputs)),
-            engine: Some(Engine::Bmc),
+            engine: Some(if by == ProofKind::Intervals { Engine::Intervals } else { Engine::Bmc }),
             kind,
             proof: None,
             random: None,

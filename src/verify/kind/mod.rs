@@ -83,6 +83,9 @@ pub struct KindConfig {
     /// questions, so the same program gives the same invariants on every machine unless the
     /// budget's deadline passes. [default: none]
     pub conflicts: Option<i32>,
+    /// Run interval analysis with input subdivision (`verify::intervals`) first on a program with
+    /// a floating state variable. [default: true]
+    pub intervals: bool,
     /// Try disjunctions of the program's comparisons when the step case still fails after the other
     /// invariants (the last phase: many candidates, rarely needed). [default: true]
     pub disjunctions: bool,
@@ -109,6 +112,8 @@ pub enum KindResult {
         edges: Vec<EdgeId>,
         /// The inputs that drive it.
         inputs: Vec<InputValue>,
+        /// The engine that found it: BMC, or interval analysis (`ProofKind::Intervals`, `depth` 0).
+        by: ProofKind,
     },
     /// No answer, and why.
     Unknown(String),
@@ -132,6 +137,9 @@ pub enum ProofKind {
     Bmc,
     /// The step case held at `k`.
     KInduction,
+    /// Interval analysis with input subdivision (`verify::intervals`) showed `k` boxes that cover
+    /// every input safe.
+    Intervals,
 }
 
 /// A proven invariant: at a loop head, a C expression over the program's variables that holds
@@ -160,6 +168,9 @@ pub struct KindStats {
     pub proven: usize,
     /// SAT solver calls.
     pub solver_calls: u64,
+    /// What interval analysis (`verify::intervals`, first on programs with floating variables)
+    /// established, in words.
+    pub intervals: Option<String>,
 }
 
 impl Default for KindConfig {
@@ -172,6 +183,7 @@ impl Default for KindConfig {
             progress: None,
             conflicts: None,
             disjunctions: true,
+            intervals: true,
             yield_from_k: None,
         }
     }
@@ -183,7 +195,11 @@ impl fmt::Display for KindStats {
         writeln!(f, "  k reached:              {}", self.k)?;
         writeln!(f, "  invariant candidates:   {}", self.candidates)?;
         writeln!(f, "  invariants proven:      {}", self.proven)?;
-        writeln!(f, "  solver calls:           {}", self.solver_calls)
+        writeln!(f, "  solver calls:           {}", self.solver_calls)?;
+        if let Some(i) = &self.intervals {
+            writeln!(f, "  interval analysis:      {i}")?;
+        }
+        Ok(())
     }
 }
 
@@ -378,6 +394,22 @@ impl Engine<'_, '_> {
         if self.config.yield_from_k.is_some() && self.ts.vars.len() > YIELD_VARS {
             lower_priority();
         }
+        if self.config.intervals && self.ts.vars.iter().any(|v| !v.is_integer()) {
+            // Floating arithmetic over ranges of inputs, where bit-blasted circuits are slow.
+            let limits = super::intervals::Limits::default();
+            let out = super::intervals::prove(&self.ts, limits, &self.config.budget);
+            stats.intervals = Some(out.to_string());
+            match out {
+                super::intervals::Outcome::Proven { boxes } => {
+                    let k = u32::try_from(boxes).unwrap_or(u32::MAX);
+                    return Ok(KindResult::Proof(Proof { by: ProofKind::Intervals, k, invariants: Vec::new() }));
+                }
+                super::intervals::Outcome::Counterexample { edges, inputs } => {
+                    return Ok(KindResult::Counterexample { depth: 0, edges, inputs, by: ProofKind::Intervals });
+                }
+                super::intervals::Outcome::Unknown(_) => {}
+            }
+        }
         let invariants = self.invariants(stats, Goal::Property)?;
         stats.proven = invariants.len();
         let mut base = self.unroll_from_entry();
@@ -518,7 +550,7 @@ impl Engine<'_, '_> {
             let inputs = self.model_inputs(base);
             let run = symex::interpret(self.prog, self.cfa, self.property, &inputs, 50_000_000);
             if run.end == ConcreteEnd::Violation {
-                return Ok(KindResult::Counterexample { depth: k, edges: run.edges, inputs });
+                return Ok(KindResult::Counterexample { depth: k, edges: run.edges, inputs, by: ProofKind::Bmc });
             }
         }
         Err(Halt::Why(format!("a counterexample of {} steps did not replay", k + 1)))

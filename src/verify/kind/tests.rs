@@ -7,12 +7,23 @@ use super::*;
 use crate::cfa::CfaConfig;
 use crate::cfront::types::DataModel;
 
-/// Runs the engine on `src` (with a generous limit) and renders what it established: `true by
-/// bmc`, `true by k-induction at k with N invariants`, `false after N steps: inputs`, or
-/// `unknown: why`.
+/// Runs BMC and k-induction on `src` (with a generous limit, interval analysis off) and renders
+/// what they established: `true by bmc`, `true by k-induction at k with N invariants`, `false after
+/// N steps: inputs`, or `unknown: why`. With interval analysis first (the default), the answer
+/// must be the same where both answer.
 fn check(src: &str, expect: &str) {
-    let got = match result(src) {
+    let got = render(result_with(src, false));
+    assert_eq!(got, expect, "{src}");
+    let with = render(result_with(src, true));
+    let class = |s: &str| s.split(' ').next().unwrap_or_default().trim_end_matches(':').to_string();
+    assert!(class(&with) == class(&got) || class(&with) == "unknown" || class(&got) == "unknown", "{src}: {with}");
+}
+
+/// What the engine established, in words.
+fn render(res: KindResult) -> String {
+    match res {
         KindResult::Proof(Proof { by: ProofKind::Bmc, .. }) => "true by bmc".to_string(),
+        KindResult::Proof(Proof { by: ProofKind::Intervals, .. }) => "true by intervals".to_string(),
         KindResult::Proof(Proof { by: ProofKind::KInduction, k, invariants }) => {
             let inv: Vec<_> = invariants.iter().map(|i| i.expr.clone()).collect();
             format!("true by k-induction at {k} with [{}]", inv.join(", "))
@@ -22,8 +33,7 @@ fn check(src: &str, expect: &str) {
             format!("false after {depth} steps: {}", v.join(" "))
         }
         KindResult::Unknown(why) => format!("unknown: {why}"),
-    };
-    assert_eq!(got, expect, "{src}");
+    }
 }
 
 /// The program `src` and its CFA.
@@ -36,10 +46,16 @@ fn compile(src: &str) -> (Program, Cfa) {
 
 /// What the engine establishes on `src` within a generous limit.
 fn result(src: &str) -> KindResult {
+    result_with(src, true)
+}
+
+/// What the engine establishes on `src` within a generous limit, with or without interval analysis.
+fn result_with(src: &str, intervals: bool) -> KindResult {
     let (prog, cfa) = compile(src);
     let config = KindConfig {
         budget: Budget::with_time_limit(std::time::Duration::from_secs(60)),
         max_k: 300,
+        intervals,
         ..KindConfig::default()
     };
     run(&prog, &cfa, Property::UnreachCall, &config).0

@@ -405,7 +405,7 @@ impl<'a> Ts<'a> {
     }
 
     /// Whether a call of `callee` (a function's name, or a pointer) violates the property.
-    fn calls_violation(&self, callee: &Expr) -> bool {
+    pub(crate) fn calls_violation(&self, callee: &Expr) -> bool {
         matches!(&callee.strip_implicit().kind, ExprKind::Func(f) if self.world.is_violation_call(*f))
     }
 
