@@ -332,17 +332,9 @@ pub fn swap(op: BinOp) -> BinOp {
     }
 }
 
-/// The relational operator of the negated comparison, on values that are no NaN.
+/// The relational operator of the negated comparison (on values that are no NaN).
 pub fn negate(op: BinOp) -> BinOp {
-    match op {
-        BinOp::Lt => BinOp::Ge,
-        BinOp::Ge => BinOp::Lt,
-        BinOp::Gt => BinOp::Le,
-        BinOp::Le => BinOp::Gt,
-        BinOp::Eq => BinOp::Ne,
-        BinOp::Ne => BinOp::Eq,
-        other => panic!("negate called with the non-relational operator {other:?}"),
-    }
+    op.negated().unwrap_or_else(|| panic!("negate called with the non-relational operator {op:?}"))
 }
 
 /// The value of format `f` whose bit pattern is `b`.
