@@ -489,3 +489,81 @@ int tolower(int c)
 {
     return c >= -128 && c < 256 ? __vcov_ctype_tolower[c + 128] : c;
 }
+
+/* ----- math.h: the functions that return a part through a pointer ----- */
+
+double trunc(double x);
+float truncf(float x);
+double copysign(double x, double y);
+float copysignf(float x, float y);
+
+/* The integral part (truncated) into *ip; the fraction, with x's sign: a zero of x's sign where x
+ * is integral or infinite, the NaN where x is one (exact: x - trunc(x) needs no rounding). */
+double modf(double x, double *ip)
+{
+    double i = trunc(x);
+    *ip = i;
+    if (x != x)
+        return x;
+    if (x == i)
+        return copysign(0.0, x);
+    return x - i;
+}
+
+float modff(float x, float *ip)
+{
+    float i = truncf(x);
+    *ip = i;
+    if (x != x)
+        return x;
+    if (x == i)
+        return copysignf(0.0f, x);
+    return x - i;
+}
+
+/* x as m * 2^*e with 0.5 <= |m| < 1, from the encoding: a subnormal scaled into the normal range
+ * first; a zero, an infinity or a NaN comes back as x + x (glibc's; a signalling NaN quieted) with
+ * *e = 0. */
+double frexp(double x, int *e)
+{
+    union {
+        double d;
+        unsigned long long u;
+    } v;
+    int ex;
+    v.d = x;
+    ex = (int)(v.u >> 52 & 0x7ff);
+    if (ex == 0x7ff || x == 0.0) {
+        *e = 0;
+        return x + x;
+    }
+    if (ex == 0) {
+        v.d = x * 18014398509481984.0; /* 2^54 */
+        ex = (int)(v.u >> 52 & 0x7ff) - 54;
+    }
+    *e = ex - 1022;
+    v.u = (v.u & 0x800fffffffffffffULL) | 0x3fe0000000000000ULL;
+    return v.d;
+}
+
+float frexpf(float x, int *e)
+{
+    union {
+        float f;
+        unsigned int u;
+    } v;
+    int ex;
+    v.f = x;
+    ex = (int)(v.u >> 23 & 0xff);
+    if (ex == 0xff || x == 0.0f) {
+        *e = 0;
+        return x + x;
+    }
+    if (ex == 0) {
+        v.f = x * 33554432.0f; /* 2^25 */
+        ex = (int)(v.u >> 23 & 0xff) - 25;
+    }
+    *e = ex - 126;
+    v.u = (v.u & 0x807fffffu) | 0x3f000000u;
+    return v.f;
+}

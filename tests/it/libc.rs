@@ -21,6 +21,7 @@ fn glibc_values(bits: u32, dir: &Path) -> Vec<(u32, i64)> {
         .args([&format!("-m{bits}"), "-O0", "-fno-builtin", "-w", "-DPRINT", "-o"])
         .arg(&exe)
         .arg(libc_fixture("cases.c"))
+        .arg("-lm")
         .output()
         .expect("gcc runs");
     assert!(out.status.success(), "gcc -m{bits}: {}", String::from_utf8_lossy(&out.stderr));
