@@ -34,6 +34,9 @@ pub enum LibFn {
     Memcpy,
     /// `expect(v, e)` (`__builtin_expect`): returns `v`.
     Expect,
+    /// `__vcov_block_size(p)`, the primitive of vcov's C library (`realloc`): the size of the heap
+    /// block `p` starts (undefined for anything else).
+    BlockSize,
     /// `__builtin_object_size(p, k)`: what gcc folds at `-O0` from how `p` is written
     /// (`cfront::object_size`), not from its value.
     ObjectSize,
@@ -333,16 +336,17 @@ pub const TABLE: &[(&str, LibFn)] = &[
     ("snprintf", LibFn::Unmodelled),
     ("sscanf", LibFn::Unmodelled),
     ("scanf", LibFn::Unmodelled),
-    ("realloc", LibFn::Unmodelled),
+    ("realloc", LibFn::Code),
+    ("__vcov_block_size", LibFn::BlockSize),
     ("qsort", LibFn::Unmodelled),
     ("bsearch", LibFn::Unmodelled),
     ("abs", LibFn::Code),
     ("modf", LibFn::Code),
     ("modff", LibFn::Code),
-    ("modfl", LibFn::Unsupported),
+    ("modfl", LibFn::Unmodelled),
     ("frexp", LibFn::Code),
     ("frexpf", LibFn::Code),
-    ("frexpl", LibFn::Unsupported),
+    ("frexpl", LibFn::Unmodelled),
     ("labs", LibFn::Code),
     ("toupper", LibFn::Code),
     ("__ctype_b_loc", LibFn::Code),
@@ -430,7 +434,7 @@ impl LibFn {
     /// The arguments a call must pass for the model to apply.
     pub fn arity(self) -> Arity {
         match self {
-            LibFn::Assume | LibFn::Free | LibFn::Bswap | LibFn::SetRounding => Arity::Exactly(1),
+            LibFn::Assume | LibFn::Free | LibFn::Bswap | LibFn::SetRounding | LibFn::BlockSize => Arity::Exactly(1),
             LibFn::GetRounding => Arity::Exactly(0),
             LibFn::Calloc | LibFn::ObjectSize => Arity::Exactly(2),
             LibFn::Memset | LibFn::Memcpy => Arity::Exactly(3),
@@ -465,6 +469,10 @@ impl LibFn {
             LibFn::Memset => "fills `n` bytes (exact for a concrete size), returns the pointer",
             LibFn::Memcpy => "copies `n` bytes (exact for a concrete size), returns the destination",
             LibFn::Expect => "returns its first argument",
+            LibFn::BlockSize => {
+                "vcov's C library's own, for realloc: the size of the heap block the argument starts \
+                 (undefined behaviour for anything else)"
+            }
             LibFn::ObjectSize => {
                 "what gcc folds at `-O0`: the size left in an object or member written out with \
                  constant indices, else `(size_t)-1` for kinds 0 and 1 and 0 for kinds 2 and 3"

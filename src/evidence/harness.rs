@@ -17,11 +17,12 @@
 //! - *noop*: `__VERIFIER_atomic_begin`, `__VERIFIER_atomic_end`.
 //! - *libc*: the functions vcov's executor models exactly (`libmodels`) and the C library has under
 //!   that name are taken from it: `malloc`, `calloc`, `free`, `memset`, `memcpy`, `memmove`, `abort`,
-//!   `exit`, `_exit`, `_Exit` (plus `syscall`, which the harness itself uses). Inputs a test case
-//!   holds for them are skipped.
+//!   `exit`, `_exit`, `_Exit` (plus `syscall`, which the harness itself uses), and the functions
+//!   vcov models by C code of its own or as `math.h` (`strlen`, `realloc`, `sqrt`, ...), whose
+//!   models agree with glibc's. Inputs a test case holds for them are skipped.
 //! - *model*: other modelled functions are implemented by the harness as the model says (`alloca`
 //!   and `valloc` allocate, the kernel's `__memcpy` copies, `expect` returns its argument, `trap`
-//!   aborts). Every other function, `realloc` and the string functions included, is fed: the
+//!   aborts). Every other function (`qsort`, an unknown function) is fed: the
 //!   executor gives its result as an input too.
 //! - *builtin*: `__builtin_*`, `__sync_*`, `__atomic_*` are gcc's.
 //!
@@ -176,6 +177,9 @@ pub fn classify(name: &str) -> StubKind {
         LibFn::Math(..) | LibFn::SetRounding | LibFn::GetRounding | LibFn::Code => StubKind::Libc,
         // Builtins only (`libmodels::BUILTINS`): gcc's own, caught above.
         LibFn::ObjectSize | LibFn::Unsupported => StubKind::Builtin,
+        // vcov's own primitive, called by its C library only, whose models glibc's functions
+        // replace: nothing the harness serves (a program of its own that calls it does not link).
+        LibFn::BlockSize => StubKind::Builtin,
     }
 }
 
@@ -206,6 +210,7 @@ fn model_body(model: LibFn, n_params: usize, ret: Option<&str>) -> Option<String
         | LibFn::AssertFail
         | LibFn::Assume
         | LibFn::ObjectSize
+        | LibFn::BlockSize
         | LibFn::Unsupported
         | LibFn::Noop
         | LibFn::Output
@@ -671,6 +676,7 @@ mod tests {
                 // libm's own (the harness links `-lm`), glibc's for the models in C.
                 LibFn::Math(..) | LibFn::SetRounding | LibFn::GetRounding | LibFn::Code => StubKind::Libc,
                 _ if LIBC_KEPT.contains(&name) => StubKind::Libc,
+                LibFn::BlockSize => StubKind::Builtin,
                 m => StubKind::Model(m),
             };
             assert_eq!(kind, expected, "{name} ({model:?})");
@@ -687,19 +693,19 @@ mod tests {
         // Functions the harness implements get a body, for any declaration that fits the model.
         let h = check(
             "void *alloca(unsigned long);\nvoid *__memcpy(void *, const void *, unsigned long);\n\
-             long expect(long, long);\nvoid trap(void);\nvoid *realloc(void *, unsigned long);\n\
+             long expect(long, long);\nvoid trap(void);\nvoid *get_buffer(void *, unsigned long);\n\
              int main(void) { char *p = alloca(4); __memcpy(p, \"abc\", 4); if (expect(p[0], 0)) trap(); \
-             p = realloc(p, 8); return 0; }",
+             p = get_buffer(p, 8); return 0; }",
             DataModel::Lp64,
             &[
                 "void *vcov_stub_alloca(unsigned long p0) {\n  return (void *)(__builtin_malloc(p0));\n}",
                 "return (void *)(__builtin_memmove(p0, p1, p2));",
                 "long vcov_stub_expect(long p0, long p1) {\n  return (long)(p0);\n}",
                 "void vcov_stub_trap(void) {\n  __wrap_abort();\n}",
-                "return (void *)vcov_ptr(\"realloc\");",
+                "return (void *)vcov_ptr(\"get_buffer\");",
             ],
         );
-        assert_eq!(h.names(StubKind::Fed), vec!["realloc"]);
+        assert_eq!(h.names(StubKind::Fed), vec!["get_buffer"]);
     }
 
     #[test]

@@ -14,6 +14,8 @@
 
 void *malloc(unsigned long size);
 void *memcpy(void *dst, const void *src, unsigned long n);
+void free(void *p);
+unsigned long __vcov_block_size(void *p);
 
 /* ----- string.h ----- */
 
@@ -488,6 +490,29 @@ int toupper(int c)
 int tolower(int c)
 {
     return c >= -128 && c < 256 ? __vcov_ctype_tolower[c + 128] : c;
+}
+
+/* ----- stdlib.h: realloc ----- */
+
+/* A new block holding the old one's bytes up to the smaller size, the old one freed; a null
+ * pointer makes it malloc, size 0 frees the block and gives null (glibc's). The old block's size
+ * is the executor's (`__vcov_block_size`, undefined unless p starts a live heap block, as for free). */
+void *realloc(void *p, unsigned long n)
+{
+    unsigned long old, i;
+    char *q;
+    if (p == 0)
+        return malloc(n);
+    if (n == 0) {
+        free(p);
+        return 0;
+    }
+    old = __vcov_block_size(p);
+    q = (char *)malloc(n);
+    for (i = 0; i < old && i < n; i++)
+        q[i] = ((char *)p)[i];
+    free(p);
+    return q;
 }
 
 /* ----- math.h: the functions that return a part through a pointer ----- */

@@ -97,7 +97,7 @@ fn the_cases_call_every_model_of_the_table() {
     }
 }
 
-/// Programs with nondeterministic strings and characters: the verdicts, each FALSE one confirmed by
+/// Programs with nondeterministic strings, characters and block sizes: the verdicts, each FALSE one confirmed by
 /// the program built by gcc and linked with glibc (`--confirm`).
 #[test]
 fn symbolic_programs_get_verdicts_gcc_confirms() {
@@ -110,6 +110,12 @@ fn symbolic_programs_get_verdicts_gcc_confirms() {
         (
             "strcpy_overflow.c",
             "Verification result: UNKNOWN (1 path(s) cut; first: possible undefined behaviour: invalid memory access)",
+        ),
+        ("realloc_nondet_false.c", "Verification result: FALSE(unreach-call)"),
+        ("realloc_nondet_true.c", "Verification result: TRUE"),
+        (
+            "realloc_overflow.c",
+            "Verification result: UNKNOWN (6 path(s) cut; first: possible undefined behaviour: invalid memory access)",
         ),
     ];
     for (file, expected) in cases {

@@ -224,6 +224,7 @@ impl Exec<'_, '_> {
                 self.store_result(lhs, v, Some(args[0].ty))?;
                 Ok(Effect::Moved)
             }
+            LibFn::BlockSize => self.block_size(lhs, &args[0]),
             LibFn::ObjectSize => {
                 let n = self.w.object_size(&args[0], &args[1])?;
                 self.store_result(lhs, Value::Scalar(Bv::constant(n, self.w.layout.ptr_bits)), None)?;
@@ -443,6 +444,35 @@ impl Exec<'_, '_> {
         match n.as_const() {
             Some(n) if n <= u32::MAX as u128 => Ok(n as u64),
             _ => Err(Unsupported(format!("{what} of a size that is not a small constant"))),
+        }
+    }
+
+    /// Stores into `lhs` the size of the heap block `ptr` starts (its symbolic size where `malloc`
+    /// got one); undefined behaviour (as a `free` of it would be) for any other pointer.
+    fn block_size(&mut self, lhs: Option<&Expr>, ptr: &Expr) -> R<Effect> {
+        let p = self.scalar(ptr)?;
+        let n = self.block_size_of(&p)?;
+        self.store_result(lhs, Value::Scalar(n), None)?;
+        Ok(Effect::Moved)
+    }
+
+    fn block_size_of(&mut self, p: &Bv) -> R<Bv> {
+        let layout = self.w.layout;
+        let bits = layout.ptr_bits;
+        let Some(addr) = self.fixed(p) else {
+            return Err(Unsupported("the block size of a pointer that is not a constant".into()));
+        };
+        let (obj, off) = layout.split_const(addr);
+        match self.st.mem.get(obj) {
+            Some(o) if off == 0 && o.kind == ObjKind::Heap => Ok(match &o.limit {
+                Some(limit) => semantics::resize(limit, bits, false),
+                None => Bv::constant(u128::from(o.size), bits),
+            }),
+            Some(o) if o.kind == ObjKind::Lazy => Err(Unsupported(ENVIRONMENT_FUNCTION.into())),
+            _ => {
+                self.ub.push((self.guard, UbKind::InvalidFree));
+                Ok(Bv::zero(bits))
+            }
         }
     }
 

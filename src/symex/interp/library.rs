@@ -89,6 +89,7 @@ impl<'a> Interp<'a> {
                 self.store_converted(lhs, v, Some(args[0].ty))?;
                 Ok(None)
             }
+            LibFn::BlockSize => self.block_size(lhs, &args[0]),
             LibFn::ObjectSize => {
                 let n = match self.w.object_size(&args[0], &args[1]) {
                     Ok(n) => n,
@@ -170,6 +171,19 @@ impl<'a> Interp<'a> {
         let id = self.alloc(size as u64, Kind::Heap, fill, AllocOrigin::Heap)?;
         let addr = self.layout.address(id, 0);
         self.store_ptr(lhs, addr)
+    }
+
+    /// Stores into `lhs` the size of the heap block `ptr` starts; undefined for anything else.
+    fn block_size(&mut self, lhs: Option<&Expr>, ptr: &Expr) -> R<Option<ConcreteEnd>> {
+        let p = self.int(ptr)?;
+        let (id, off) = self.layout.split_const(p);
+        let n = match self.objs.get(id as usize).and_then(|o| o.as_ref()) {
+            Some(o) if p != 0 && off == 0 && o.kind == Kind::Heap => o.size,
+            Some(o) if o.kind == Kind::Lazy => return unsupported("the block size of memory of the environment"),
+            _ => return ub(UbKind::InvalidFree),
+        };
+        self.store_converted(lhs, Val::Int(u128::from(n), self.layout.ptr_bits), None)?;
+        Ok(None)
     }
 
     /// `free(ptr)`: null does nothing; a heap block or fresh memory, where it begins or where it is

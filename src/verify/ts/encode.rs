@@ -399,6 +399,7 @@ impl Enc<'_, '_> {
             | LibFn::Memset
             | LibFn::Memcpy
             | LibFn::ObjectSize
+            | LibFn::BlockSize
             | LibFn::Unsupported
             | LibFn::Unmodelled
             | LibFn::Code => {
