@@ -11,7 +11,7 @@ pub fn to_text(cfa: &Cfa, prog: &Program) -> String {
     let mut out = String::new();
     // Each function's edges in id order, grouped in one pass.
     let mut by_func: std::collections::HashMap<_, Vec<_>> = std::collections::HashMap::new();
-    for (id, e) in cfa.edges() {
+    for (id, e) in cfa.edges().filter(|&(id, _)| !cfa.is_library_edge(id)) {
         by_func.entry(cfa.node(e.src).func).or_default().push((id, e));
     }
     for f in cfa.funcs.iter().filter(|f| !f.library) {
@@ -67,7 +67,7 @@ pub fn to_dot(cfa: &Cfa, prog: &Program) -> String {
         }
         out.push_str("  }\n");
     }
-    for (_, e) in cfa.edges().filter(|(_, e)| !cfa.in_library(e.src)) {
+    for (_, e) in cfa.edges().filter(|&(id, _)| !cfa.is_library_edge(id)) {
         let style = match e.kind {
             EdgeKind::Summary(_) => " style=dotted",
             EdgeKind::Call(_) | EdgeKind::Return(_) => " style=dashed",

@@ -225,6 +225,7 @@ impl Graph {
             call_sites: kept_sites,
             main,
             library_calls: Default::default(),
+            callbacks: Default::default(),
             library_init: Vec::new(),
         }
     }

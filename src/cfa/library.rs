@@ -7,7 +7,9 @@
 //! leads into a model. The call site (`Cfa::library_call`) tells the executor and the interpreter to
 //! run the model at that edge: they enter the model's entry as for a call of a function with body,
 //! and its `Return` edge (from the model's exit to the call edge's target) brings them back. Models
-//! calling models use the same kind of call site. The models' nodes and edges have no lines
+//! calling models use the same kind of call site; a model that calls through a function pointer
+//! (`qsort`, `bsearch`) has a call site into each function of the program it may call back
+//! (`callback_sites`). The models' nodes and edges have no lines
 //! (`Program::in_library`), so no line of theirs counts for coverage, and they are `library`
 //! automata (`FuncCfa::library`), which the engines keep out of what they report.
 //!
@@ -74,7 +76,69 @@ pub(super) fn link(
             return_node: Some(edge.dst),
         });
     }
+    callback_sites(prog, g, funcs, sites);
     chain
+}
+
+/// The call sites of *callbacks*: a model the program calls (or one such a model calls) that calls
+/// through a function pointer (`qsort`'s comparison) gets, for its pointer-call edge, a call site into every function of the
+/// program the pointer may name (defined, and of the call's parameter and result sizes, as
+/// `link::pointer_target_fits` judges for the program's own pointer calls). The engines take one
+/// when the pointer's value is that function (`Cfa::callback`); its return edge leads from the
+/// function's exit back into the model. What runs in a callback is the model's doing, not a path of
+/// the program's CFA according to CPAchecker: the engines hide it as they hide the model
+/// (`Cfa::in_callback`).
+fn callback_sites(prog: &Program, g: &mut Graph, funcs: &[FuncCfa], sites: &mut Vec<CallSite>) {
+    // The models the program calls, and those they call.
+    let mut called: Vec<FuncId> = sites
+        .iter()
+        .filter(|cs| prog.func(cs.callee).library && !prog.func(cs.caller).library)
+        .map(|cs| cs.callee)
+        .collect();
+    let mut i = 0;
+    while i < called.len() {
+        let caller = called[i];
+        for cs in sites.iter().filter(|cs| cs.caller == caller) {
+            if !called.contains(&cs.callee) {
+                called.push(cs.callee);
+            }
+        }
+        i += 1;
+    }
+    let pointer_calls: Vec<_> = g
+        .edges
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| Some((super::EdgeId::from_idx(i), e.as_ref()?)))
+        .filter(|(_, e)| called.contains(&g.nodes[e.src.idx()].func))
+        .filter_map(|(i, e)| match &e.kind {
+            EdgeKind::ExternCall { lhs, callee, args }
+                if !matches!(callee.strip_implicit().kind, ExprKind::Func(_)) =>
+            {
+                Some((i, e.src, e.dst, lhs.clone(), callee.clone(), args.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    for (e, src, dst, lhs, callee, args) in pointer_calls {
+        for fc in funcs.iter().filter(|fc| !fc.library) {
+            if !super::link::pointer_target_fits(prog, fc.func, &callee, &args, lhs.is_some()) {
+                continue;
+            }
+            let Some(args) = converted_args(prog, fc.func, &args) else { continue };
+            let cs = CallSiteId::from_idx(sites.len());
+            let return_edge = g.add_unchecked(fc.exit, dst, EdgeKind::Return(cs), "", None);
+            sites.push(CallSite {
+                caller: g.nodes[src.idx()].func,
+                callee: fc.func,
+                lhs: lhs.clone(),
+                args,
+                call_edge: e,
+                return_edge: Some(return_edge),
+                return_node: Some(dst),
+            });
+        }
+    }
 }
 
 /// A chain of `Global` edges, one per variable of the library, on nodes of library function `owner`

@@ -530,7 +530,7 @@ fn resolve_function_pointers(
 
 /// CPAchecker's default target filter: same number of parameters (or enough for a variadic
 /// function), return and parameter types of the same sizes, no void function for an assignment.
-fn pointer_target_fits(prog: &Program, f: FuncId, callee: &Expr, args: &[Expr], assigns: bool) -> bool {
+pub(super) fn pointer_target_fits(prog: &Program, f: FuncId, callee: &Expr, args: &[Expr], assigns: bool) -> bool {
     let TypeKind::Func(ft) = prog.types.kind(prog.func(f).ty) else { return false };
     let count_ok = if ft.variadic { ft.params.len() <= args.len() } else { ft.params.len() == args.len() };
     if !count_ok {

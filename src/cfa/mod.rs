@@ -23,7 +23,7 @@ mod live;
 pub mod print;
 
 use crate::base::Diagnostic;
-use crate::cfront::ir::{Expr, FuncId, Init, Program, VarId};
+use crate::cfront::ir::{Expr, ExprKind, FuncId, Init, Program, VarId};
 use crate::id_type;
 
 pub use distance::exit_distances;
@@ -362,6 +362,8 @@ pub struct Cfa {
     /// The call sites whose call edge is an `ExternCall` the engines run a model of the C library
     /// for (`library.rs`), by that edge.
     library_calls: rustc_hash::FxHashMap<EdgeId, CallSiteId>,
+    /// The call sites of callbacks from models (`library.rs`), by pointer-call edge and callee.
+    callbacks: rustc_hash::FxHashMap<(EdgeId, FuncId), CallSiteId>,
     /// The edges that give the library's variables their storage, in order (`library_init`).
     library_init: Vec<EdgeId>,
 }
@@ -496,13 +498,37 @@ impl Cfa {
 
     /// Whether node `n` belongs to a model of vcov's C library rather than to the program.
     pub fn in_library(&self, n: NodeId) -> bool {
-        self.func(self.node(n).func).is_some_and(|f| f.library)
+        self.is_library_func(self.node(n).func)
     }
 
-    /// Whether edge `e` runs inside a model of vcov's C library (its source does): an edge the
-    /// program's CFA according to CPAchecker does not have.
+    /// Whether `f` is a model of vcov's C library.
+    pub fn is_library_func(&self, f: FuncId) -> bool {
+        self.func(f).is_some_and(|f| f.library)
+    }
+
+    /// Whether edge `e` runs inside a model of vcov's C library or returns into one (from a
+    /// callback): an edge the program's CFA according to CPAchecker does not have.
     pub fn is_library_edge(&self, e: EdgeId) -> bool {
-        self.in_library(self.edge(e).src)
+        let edge = self.edge(e);
+        self.in_library(edge.src) || self.in_library(edge.dst)
+    }
+
+    /// The call site by which the model's pointer call on edge `e` calls back function `f` of the
+    /// program (`qsort`'s comparison), if `f` may be called there.
+    pub fn callback(&self, e: EdgeId, f: FuncId) -> Option<CallSiteId> {
+        self.callbacks.get(&(e, f)).copied()
+    }
+
+    /// Whether some model may call back into the program (`callback`).
+    pub fn has_callbacks(&self) -> bool {
+        !self.callbacks.is_empty()
+    }
+
+    /// Whether an execution whose call stack holds the functions `frames` runs inside a model of the
+    /// C library (a callback from one included): what it does there is hidden from the guide and
+    /// from the path, as the model is.
+    pub fn in_model(&self, mut frames: impl Iterator<Item = FuncId>) -> bool {
+        self.has_callbacks() && frames.any(|f| self.is_library_func(f))
     }
 
     /// The edges that allocate and initialize the variables of vcov's C library (its tables), which
@@ -511,15 +537,18 @@ impl Cfa {
         &self.library_init
     }
 
-    /// Fills `library_calls` and `library_init` (once, when the CFA is built).
+    /// Fills `library_calls`, `callbacks` and `library_init` (once, when the CFA is built).
     fn index_library_calls(&mut self) {
         self.library_init = (0..self.edges.len())
             .map(EdgeId::from_idx)
             .filter(|&e| matches!(self.edge(e).kind, EdgeKind::Global(_)) && self.is_library_edge(e))
             .collect();
         for (i, cs) in self.call_sites.iter().enumerate() {
-            if matches!(self.edges[cs.call_edge.idx()].kind, EdgeKind::ExternCall { .. }) {
+            let EdgeKind::ExternCall { callee, .. } = &self.edges[cs.call_edge.idx()].kind else { continue };
+            if matches!(callee.strip_implicit().kind, ExprKind::Func(_)) {
                 self.library_calls.insert(cs.call_edge, CallSiteId::from_idx(i));
+            } else {
+                self.callbacks.insert((cs.call_edge, cs.callee), CallSiteId::from_idx(i));
             }
         }
     }

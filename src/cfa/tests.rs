@@ -561,3 +561,55 @@ fn linking_the_library_adds_automata_after_the_programs_and_changes_none_of_it()
     // isdigit is declared but not called: its model is linked with the others, never entered.
     assert!(cfa.edges().filter(|(_, e)| e.text.contains("isdigit")).all(|(e, _)| cfa.library_call(e).is_none()));
 }
+
+#[test]
+fn a_model_that_calls_through_a_pointer_may_call_back_each_function_that_fits() {
+    let src = "void qsort(void *b, unsigned long n, unsigned long s, int (*c)(const void *, const void *));\n\
+               int up(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }\n\
+               int down(const void *a, const void *b) { return up(b, a); }\n\
+               int one(const void *a) { return 1; }\n\
+               int main(void) {\n  int v[2] = {2, 1};\n  qsort(v, 2, sizeof v[0], down);\n  return one(v);\n}\n";
+    let (mut prog, _) = parse_program(SourceFile::new("t.c", src.to_string()), DataModel::Ilp32).expect("parses");
+    let (cfa, _) = build(&mut prog, &CfaConfig::default()).expect("builds");
+    let func = |name: &str| prog.funcs.iter().position(|f| f.name == name && !f.library).map(FuncId::from_idx).unwrap();
+    // The comparison's call in the model: a callback site into each two-pointer function, none into
+    // `one` or `main`, returning into the model.
+    let calls: Vec<EdgeId> = cfa
+        .edges()
+        .filter(|(e, edge)| {
+            cfa.is_library_edge(*e)
+                && matches!(&edge.kind, EdgeKind::ExternCall { callee, .. }
+                    if !matches!(callee.strip_implicit().kind, crate::cfront::ir::ExprKind::Func(_)))
+        })
+        .map(|(e, _)| e)
+        .collect();
+    // (bsearch's, which the program does not call, has none.)
+    let calls: Vec<EdgeId> = calls.into_iter().filter(|&e| cfa.callback(e, func("down")).is_some()).collect();
+    assert!(!calls.is_empty());
+    assert!(cfa.has_callbacks());
+    for &e in &calls {
+        for name in ["up", "down"] {
+            let site = cfa.call_site(cfa.callback(e, func(name)).expect("a callback site"));
+            assert!(cfa.in_library(site.return_node.unwrap()));
+            assert!(cfa.is_library_edge(site.return_edge.unwrap()), "the return into the model is the model's");
+            assert!(cfa.library_call(e).is_none());
+        }
+        assert!(cfa.callback(e, func("one")).is_none() && cfa.callback(e, func("main")).is_none());
+    }
+    // The program's own calls are untouched: `down` calls `up` by an ordinary call edge.
+    assert!(cfa.call_sites.iter().any(|cs| cs.caller == func("down")
+        && cs.callee == func("up")
+        && matches!(cfa.edge(cs.call_edge).kind, EdgeKind::Call(_))));
+    // `vcov cfa` shows none of it: no return edge from a comparison into the model.
+    let text = to_text(&cfa, &prog);
+    let back = cfa.call_site(cfa.callback(calls[0], func("up")).unwrap()).return_edge.unwrap();
+    assert!(!text.contains(&format!("E{:<5} ", back.0)), "{text}");
+    let shown = cfa.edges().filter(|&(e, _)| !cfa.is_library_edge(e)).count();
+    assert_eq!(text.lines().filter(|l| l.starts_with("  E")).count(), shown, "{text}");
+    assert_eq!(text.matches("function ").count(), 4, "{text}");
+    // A program that calls no model calling back has no callback site.
+    let plain = src.replace("qsort(v, 2, sizeof v[0], down);", "down(v, v);");
+    let (mut prog, _) = parse_program(SourceFile::new("t.c", plain), DataModel::Ilp32).expect("parses");
+    let (cfa, _) = build(&mut prog, &CfaConfig::default()).expect("builds");
+    assert!(!cfa.has_callbacks());
+}

@@ -22,7 +22,7 @@
 //!   models agree with glibc's. Inputs a test case holds for them are skipped.
 //! - *model*: other modelled functions are implemented by the harness as the model says (`alloca`
 //!   and `valloc` allocate, the kernel's `__memcpy` copies, `expect` returns its argument, `trap`
-//!   aborts). Every other function (`qsort`, an unknown function) is fed: the
+//!   aborts). Every other function (`sprintf`, an unknown function) is fed: the
 //!   executor gives its result as an input too.
 //! - *builtin*: `__builtin_*`, `__sync_*`, `__atomic_*` are gcc's.
 //!

@@ -515,6 +515,108 @@ void *realloc(void *p, unsigned long n)
     return q;
 }
 
+/* ----- stdlib.h: qsort and bsearch ----- */
+
+/* Sorts the n elements of s bytes at b by merging, as glibc's qsort does (msort.c, for arrays
+ * smaller than a quarter of the physical memory): both halves sorted first (the first n / 2
+ * elements, then the rest), then merged through t, an element of the first half first where the
+ * comparison gives 0. The comparison is called with the same arguments in the same order as
+ * glibc calls it, so one that counts its calls or reads an input runs as under glibc. With
+ * `indirect`, the elements are pointers to the elements compared (glibc's way for elements of more
+ * than 32 bytes). */
+static void __vcov_msort(char *b, unsigned long n, unsigned long s, int (*cmp)(const void *, const void *), char *t,
+                         int indirect)
+{
+    unsigned long n1, n2, k;
+    char *b1, *b2, *out;
+    int c;
+    if (n <= 1)
+        return;
+    n1 = n / 2;
+    n2 = n - n1;
+    b1 = b;
+    b2 = b + n1 * s;
+    __vcov_msort(b1, n1, s, cmp, t, indirect);
+    __vcov_msort(b2, n2, s, cmp, t, indirect);
+    out = t;
+    while (n1 > 0 && n2 > 0) {
+        if (indirect)
+            c = cmp(*(void **)b1, *(void **)b2);
+        else
+            c = cmp(b1, b2);
+        if (c <= 0) {
+            for (k = 0; k < s; k++)
+                out[k] = b1[k];
+            b1 += s;
+            n1--;
+        } else {
+            for (k = 0; k < s; k++)
+                out[k] = b2[k];
+            b2 += s;
+            n2--;
+        }
+        out += s;
+    }
+    for (k = 0; k < n1 * s; k++)
+        out[k] = b1[k];
+    for (k = 0; k < (n - n2) * s; k++)
+        b[k] = t[k];
+}
+
+/* A stable sort: the result glibc's gives for a comparison that orders the elements consistently,
+ * as C requires of it (7.22.5p4). */
+void qsort(void *base, unsigned long n, unsigned long s, int (*cmp)(const void *, const void *))
+{
+    char *b = (char *)base;
+    char **p;
+    char *t, *sorted;
+    unsigned long i, k;
+    if (n <= 1)
+        return;
+    if (s <= 32) {
+        t = (char *)malloc(n * s);
+        __vcov_msort(b, n, s, cmp, t, 0);
+        free(t);
+        return;
+    }
+    p = (char **)malloc(n * sizeof(char *));
+    t = (char *)malloc(n * sizeof(char *));
+    for (i = 0; i < n; i++)
+        p[i] = b + i * s;
+    __vcov_msort((char *)p, n, sizeof(char *), cmp, t, 1);
+    sorted = (char *)malloc(n * s);
+    for (i = 0; i < n; i++)
+        for (k = 0; k < s; k++)
+            sorted[i * s + k] = p[i][k];
+    for (k = 0; k < n * s; k++)
+        b[k] = sorted[k];
+    free(sorted);
+    free(t);
+    free(p);
+}
+
+/* Binary search as glibc's (bits/stdlib-bsearch.h): the middle of [l, u) compared with the key
+ * first, the key the comparison's first argument. */
+void *bsearch(const void *key, const void *base, unsigned long n, unsigned long s,
+              int (*cmp)(const void *, const void *))
+{
+    unsigned long l = 0, u = n, i;
+    const char *p;
+    int c;
+    while (l < u) {
+        i = (l + u) / 2;
+        p = (const char *)base + i * s;
+        c = cmp(key, p);
+        if (c < 0)
+            u = i;
+        else if (c > 0)
+            l = i + 1;
+        else
+            return (void *)p;
+    }
+    return 0;
+}
+
 /* ----- math.h: the functions that return a part through a pointer ----- */
 
 double trunc(double x);

@@ -518,31 +518,36 @@ impl<'a, G: Guide> Explorer<'a, G> {
         }
     }
 
-    /// `e` as the guide and the path's edges see it: `None` for an edge of a model of the C library,
-    /// which is not the program's (`cfa::library`): the guide steps over the call of the model, and a
-    /// path that ends inside one ends at that call.
-    pub(super) fn visible(&self, e: EdgeId) -> Option<EdgeId> {
-        (!self.world.cfa.is_library_edge(e)).then_some(e)
+    /// `e` as the guide and the path's edges see it from state `st`: `None` for an edge of a model
+    /// of the C library, which is not the program's (`cfa::library`), and for an edge of a function
+    /// a model calls back (`Cfa::in_model`): the guide steps over the call of the model, and a path
+    /// that ends inside one ends at that call.
+    pub(super) fn visible(&self, st: &SymState, e: EdgeId) -> Option<EdgeId> {
+        let cfa = self.world.cfa;
+        (!cfa.is_library_edge(e) && !cfa.in_model(st.frames.iter().map(|f| f.func))).then_some(e)
     }
 
-    /// The guide's step on edge `e` (`Continue` for an edge it does not see, `visible`).
-    pub(super) fn guide_step(&mut self, tag: &mut G::Tag, e: EdgeId) -> Step {
-        match self.visible(e) {
+    /// The guide's step on edge `shown` (`Continue` for an edge it does not see, `visible`).
+    pub(super) fn guide_step(&mut self, tag: &mut G::Tag, shown: Option<EdgeId>) -> Step {
+        match shown {
             Some(e) => self.guide.on_edge(self.world.cfa, tag, e),
             None => Step::Continue,
         }
     }
 
-    /// Tells the guide that a path passed edge `e`, if it sees it (`visible`).
-    pub(super) fn guide_passed(&mut self, tag: &G::Tag, e: EdgeId) {
-        if self.visible(e).is_some() {
+    /// Tells the guide that a path passed edge `shown`, if it sees it (`visible`).
+    pub(super) fn guide_passed(&mut self, tag: &G::Tag, shown: Option<EdgeId>) {
+        if let Some(e) = shown {
             self.guide.on_passed(tag, e);
         }
     }
 
     /// Takes the single edge `e`.
     fn step(&mut self, mut it: Item<G::Tag>, e: EdgeId) -> Option<Item<G::Tag>> {
-        match self.guide_step(&mut it.tag, e) {
+        // Seen from the state before the edge: a call into a callback, or the return from one,
+        // changes the frames.
+        let shown = self.visible(&it.st, e);
+        match self.guide_step(&mut it.tag, shown) {
             Step::Continue => {}
             Step::Prune => {
                 it.st.path.push(e);
@@ -562,7 +567,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
             (res, std::mem::take(&mut ex.ub), std::mem::take(&mut ex.narrowed))
         };
         self.stats.edges += 1;
-        it.st.path.extend(self.visible(e));
+        it.st.path.extend(shown);
         let effect = match res {
             Ok(effect) => effect,
             Err(u) => {
@@ -574,11 +579,11 @@ impl<'a, G: Guide> Explorer<'a, G> {
         let mut it = self.split_ub(it, ub, None)?;
         match effect {
             Effect::Moved => {
-                self.guide_passed(&it.tag, e);
+                self.guide_passed(&it.tag, shown);
                 self.arrive(it)
             }
             Effect::End(k) => {
-                self.guide_passed(&it.tag, e);
+                self.guide_passed(&it.tag, shown);
                 self.end(it, end_of(k));
                 None
             }
@@ -595,7 +600,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
                         }
                     }
                 }
-                self.guide_passed(&it.tag, e);
+                self.guide_passed(&it.tag, shown);
                 self.arrive(it)
             }
         }
@@ -628,13 +633,13 @@ impl<'a, G: Guide> Explorer<'a, G> {
         let rest = self.check(&it, !all)? == SatResult::Sat;
         // Last, so that the solver's model is one of the path that goes on.
         if self.check(&it, all)? != SatResult::Sat {
-            it.st.path.extend(at.and_then(|e| self.visible(e)));
+            it.st.path.extend(at.and_then(|e| self.visible(&it.st, e)));
             self.end(it, cut);
             return None;
         }
         if rest {
             let mut path = it.st.path.clone();
-            path.extend(at.and_then(|e| self.visible(e)));
+            path.extend(at.and_then(|e| self.visible(&it.st, e)));
             self.emit(&it, path, it.tag.clone(), cut);
         }
         it.st.assume(&self.aig, all);
@@ -665,7 +670,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
         }
         let cut = PathEnd::Cut(CutReason::Undefined(kind));
         if any == AigLit::TRUE {
-            it.st.path.extend(at.and_then(|e| self.visible(e)));
+            it.st.path.extend(at.and_then(|e| self.visible(&it.st, e)));
             self.end(it, cut);
             return None;
         }
@@ -677,14 +682,14 @@ impl<'a, G: Guide> Explorer<'a, G> {
         match self.check(&it, !any)? {
             SatResult::Sat => {
                 let mut path = it.st.path.clone();
-                path.extend(at.and_then(|e| self.visible(e)));
+                path.extend(at.and_then(|e| self.visible(&it.st, e)));
                 self.emit(&it, path, it.tag.clone(), cut);
                 it.st.assume(&self.aig, !any);
                 self.solver.set_model_owner(Some(it.id));
                 Some(it)
             }
             _ => {
-                it.st.path.extend(at.and_then(|e| self.visible(e)));
+                it.st.path.extend(at.and_then(|e| self.visible(&it.st, e)));
                 self.end(it, cut);
                 None
             }

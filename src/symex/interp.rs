@@ -61,6 +61,10 @@ pub enum ConcreteEnd {
     StepLimit,
 }
 
+/// Edges a run may take in functions the C library calls back (`Cfa::in_model`), at least: they
+/// are not on the path (whose length `max_steps` bounds), so they are bounded apart.
+const MIN_CALLBACK_STEPS: u64 = 1 << 22;
+
 /// The result of a concrete run.
 #[derive(Clone, Debug)]
 pub struct ConcreteRun {
@@ -272,8 +276,12 @@ impl<'a> Interp<'a> {
         }
         let mut node = cfa.entry();
         // Edges of the C library's models do not count toward `max_steps` (they are not the
-        // program's: a path's length does not include them); every model's loops end.
-        while (edges.len() as u64) < max_steps {
+        // program's: a path's length does not include them); every model's loops end. Those of a
+        // function a model calls back (`Cfa::in_model`) are hidden too, but the program's loops
+        // may not end: they have a limit of their own.
+        let callback_limit = max_steps.max(MIN_CALLBACK_STEPS);
+        let mut callback_steps = 0u64;
+        while (edges.len() as u64) < max_steps && callback_steps < callback_limit {
             let n = cfa.node(node);
             if n.kind == NodeKind::Termination {
                 return Ok(ConcreteEnd::Halt);
@@ -308,7 +316,11 @@ impl<'a> Interp<'a> {
             };
             // The edges of the C library's models are not the program's (`cfa::library`).
             if !cfa.is_library_edge(e) {
-                edges.push(e);
+                if cfa.in_model(self.frames.iter().map(|f| f.func)) {
+                    callback_steps += 1;
+                } else {
+                    edges.push(e);
+                }
             }
             self.edge = e;
             if let Some(end) = self.step(e)? {
@@ -328,8 +340,9 @@ impl<'a> Interp<'a> {
     fn step(&mut self, e: EdgeId) -> R<Option<ConcreteEnd>> {
         let cfa = self.cfa;
         let library = matches!(cfa.edge(e).kind, EdgeKind::ExternCall { .. }).then(|| cfa.library_call(e)).flatten();
-        if let Some(cs) = library {
-            // A model of the C library: run its code, from its entry (`cfa::library`).
+        if let Some(cs) = library.map_or_else(|| self.callback(e), |cs| Ok(Some(cs)))? {
+            // A model of the C library, or a function it calls back: run its code, from its entry
+            // (`cfa::library`).
             let depth = self.frames.len();
             let end = self.enter(cs)?;
             if self.frames.len() > depth {

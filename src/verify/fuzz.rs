@@ -10,7 +10,8 @@
 //! `while (__VERIFIER_nondet_int())` run short or long).
 //!
 //! Only the results of `__VERIFIER_nondet_*` calls of integer type are drawn; a run that needs any
-//! other input (an unknown function's result, a pointer) ends there. Bytes read before being
+//! other input (an unknown function's result, a pointer) ends there, and so does one that calls a
+//! function whose effect is not modelled (it may write what it is given). Bytes read before being
 //! written read 0, as in the counterexamples of the other engines.
 //!
 //! Invariant: a violation is reported only when the interpreter reached it; the inputs drawn replay

@@ -28,7 +28,7 @@ use std::rc::Rc;
 
 use super::{Effect, EndKind, Exec, Value, R};
 use crate::base::fp::Rounding;
-use crate::cfa::EdgeId;
+use crate::cfa::{CallSiteId, EdgeId, EdgeKind};
 use crate::cfront::ir::{Expr, ExprKind, FuncId, Program};
 use crate::cfront::types::{IntRank, TypeId, TypeKind, Types};
 use crate::libmodels::LibFn;
@@ -99,6 +99,26 @@ impl Exec<'_, '_> {
             None => return self.pointer_call(e, lhs, callee, args),
         };
         self.lib_call(e, f, lhs, args)
+    }
+
+    /// The call site of the callback that pointer-call edge `e` of a model makes, if the pointer's
+    /// value is fixed and names a function of the program the model may call there
+    /// (`Cfa::callback`).
+    pub(super) fn callback(&mut self, e: EdgeId) -> R<Option<CallSiteId>> {
+        let cfa = self.w.cfa;
+        if !cfa.has_callbacks() || !cfa.is_library_edge(e) {
+            return Ok(None);
+        }
+        let EdgeKind::ExternCall { callee, .. } = &cfa.edge(e).kind else { return Ok(None) };
+        let fp_expr = match &callee.strip_implicit().kind {
+            ExprKind::Func(_) => return Ok(None),
+            ExprKind::Deref(inner) if self.types().pointee(inner.ty).is_some() => inner.as_ref(),
+            _ => callee,
+        };
+        let fp = self.scalar(fp_expr)?;
+        let Some(addr) = self.fixed(&fp) else { return Ok(None) };
+        let (obj, off) = self.w.layout.split_const(addr);
+        Ok(self.w.obj_func(obj).filter(|_| off == 0).and_then(|f| cfa.callback(e, f)))
     }
 
     /// A call through a function pointer that the CFA could not resolve to a function with body.

@@ -113,8 +113,9 @@ impl<'w, 'a> Exec<'w, 'a> {
         let cfa = self.w.cfa;
         let edge = cfa.edge(e);
         let library = matches!(edge.kind, EdgeKind::ExternCall { .. }).then(|| cfa.library_call(e)).flatten();
-        if let Some(cs) = library {
-            // A model of the C library: run its code, from its entry (`cfa::library`).
+        if let Some(cs) = library.map_or_else(|| self.callback(e), |cs| Ok(Some(cs)))? {
+            // A model of the C library, or a function it calls back: run its code, from its entry
+            // (`cfa::library`).
             let depth = self.st.frames.len();
             let effect = self.enter(cs)?;
             self.st.node = edge.dst;

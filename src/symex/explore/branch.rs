@@ -8,10 +8,11 @@ use std::rc::Rc;
 
 use super::outcome::{CutReason, PathEnd, Step, Succ};
 use super::{Explorer, Guide, Item, SolverOracle, Strategy};
-use crate::cfa::{EdgeId, EdgeKind, NodeId};
+use crate::cfa::{EdgeId, EdgeKind};
 use crate::sat::{Aig, AigLit, SatResult};
 use crate::symex::exec::Exec;
 use crate::symex::solver::{Mode, Solver};
+use crate::symex::state::SymState;
 
 /// A successor of a branch: its edge, its condition and its tag.
 type Successor<T> = (EdgeId, AigLit, T);
@@ -50,7 +51,7 @@ impl<G: Guide> Explorer<'_, G> {
     pub(super) fn branch(&mut self, it: Item<G::Tag>, edges: &[EdgeId]) -> Option<Item<G::Tag>> {
         let (it, lits) = self.conditions(it, edges)?;
         let mut branch = self.guide_successors(&it, edges, &lits)?;
-        self.order_successors(it.st.node, &mut branch.succs);
+        self.order_successors(&it.st, &mut branch.succs);
         let (feasible, model_child) = self.feasibility(&it, &mut branch)?;
         let children = self.successor_paths(&it, branch, &feasible, model_child);
         self.queue_children(&it, children)
@@ -81,7 +82,8 @@ impl<G: Guide> Explorer<'_, G> {
             (res, std::mem::take(&mut ex.ub), std::mem::take(&mut ex.narrowed))
         };
         if let Err((e, u)) = res {
-            it.st.path.extend(self.visible(e));
+            let shown = self.visible(&it.st, e);
+            it.st.path.extend(shown);
             self.end(it, PathEnd::Cut(CutReason::Unsupported(u.0)));
             return None;
         }
@@ -100,7 +102,7 @@ impl<G: Guide> Explorer<'_, G> {
         let mut completion = Vec::new();
         for (&e, &lit) in edges.iter().zip(lits) {
             let mut tag = it.tag.clone();
-            match self.guide_step(&mut tag, e) {
+            match self.guide_step(&mut tag, self.visible(&it.st, e)) {
                 Step::Continue => succs.push((e, lit, tag)),
                 Step::CompletionOnly => {
                     completion.push(e);
@@ -123,8 +125,9 @@ impl<G: Guide> Explorer<'_, G> {
 
     /// Puts the successors `succs` of a branch at `node` in the guide's order (`Guide::order`; any
     /// it leaves out follow in their own order).
-    fn order_successors(&mut self, node: NodeId, succs: &mut Vec<Successor<G::Tag>>) {
-        if succs.len() <= 1 || self.world.cfa.in_library(node) {
+    fn order_successors(&mut self, st: &SymState, succs: &mut Vec<Successor<G::Tag>>) {
+        let node = st.node;
+        if succs.len() <= 1 || self.visible(st, succs[0].0).is_none() {
             return;
         }
         let mut view: Vec<Succ<G::Tag>> = succs.iter().map(|(e, _, t)| Succ { edge: *e, tag: t.clone() }).collect();
@@ -234,19 +237,20 @@ impl<G: Guide> Explorer<'_, G> {
                 self.stats.infeasible += 1;
                 // An infeasible branch inside a model of the C library is no refused edge of the
                 // program's: it is not reported.
-                if let Some(e) = self.visible(e) {
+                if let Some(e) = self.visible(&it.st, e) {
                     let mut path = it.st.path.clone();
                     path.push(e);
                     self.emit(it, path, tag, PathEnd::Infeasible);
                 }
                 continue;
             }
-            self.guide_passed(&tag, e);
+            let shown = self.visible(&it.st, e);
+            self.guide_passed(&tag, shown);
             let mut child = it.clone();
             child.id = self.fresh_id();
             child.tag = tag;
             child.st.node = cfa.edge(e).dst;
-            child.st.path.extend(self.visible(e));
+            child.st.path.extend(shown);
             if !implied[i] && lit != AigLit::TRUE {
                 child.st.assume_with_support(&self.aig, lit, supports.of(&self.aig, lit));
             }

@@ -5,6 +5,7 @@ use super::memory::Kind;
 use super::{scalar, ub, unsupported, AllocOrigin, ConcreteEnd, Interp, Stop, Val, R};
 use crate::base::bits::truncate;
 use crate::base::fp;
+use crate::cfa::{CallSiteId, EdgeId, EdgeKind};
 use crate::cfront::ir::{Expr, ExprKind, FuncId};
 use crate::cfront::types::{IntRank, TypeId, TypeKind};
 use crate::libmodels::LibFn;
@@ -38,11 +39,35 @@ impl<'a> Interp<'a> {
         self.lib_call(f, lhs, args)
     }
 
+    /// The call site of the callback that pointer-call edge `e` of a model makes, if the pointer
+    /// names a function of the program the model may call there (`Cfa::callback`).
+    pub(super) fn callback(&mut self, e: EdgeId) -> R<Option<CallSiteId>> {
+        let cfa = self.cfa;
+        if !cfa.has_callbacks() || !cfa.is_library_edge(e) {
+            return Ok(None);
+        }
+        let EdgeKind::ExternCall { callee, .. } = &cfa.edge(e).kind else { return Ok(None) };
+        let fp_expr = match &callee.strip_implicit().kind {
+            ExprKind::Func(_) => return Ok(None),
+            ExprKind::Deref(inner) if self.types().pointee(inner.ty).is_some() => inner.as_ref(),
+            _ => callee,
+        };
+        let (obj, off) = self.layout.split_const(self.int(fp_expr)?);
+        Ok(self.w.obj_func(obj).filter(|_| off == 0).and_then(|f| cfa.callback(e, f)))
+    }
+
     fn lib_call(&mut self, f: FuncId, lhs: Option<&Expr>, args: &[Expr]) -> R<Option<ConcreteEnd>> {
         if let Some(reason) = self.w.undeclared_call(f) {
             return unsupported(reason);
         }
         let lib = self.w.lib(f).for_call(args.len());
+        // A function whose effect is not modelled (a model in C that this call does not enter,
+        // `Cfa::library_call`, included) may write what it is given and what escaped before: the
+        // executor takes that as an approximation, which a run on drawn inputs cannot record, so it
+        // ends there (its violations are reported as found).
+        if self.draw.is_some() && matches!(lib, LibFn::Unmodelled | LibFn::Code | LibFn::Unknown) {
+            return unsupported("a function without body whose effect is not modelled, in a run on drawn inputs");
+        }
         match lib {
             LibFn::ReachError | LibFn::AssertFail if self.w.is_violation_call(f) => Ok(Some(ConcreteEnd::Violation)),
             LibFn::Halt => Ok(Some(ConcreteEnd::Halt)),
@@ -118,26 +143,8 @@ impl<'a> Interp<'a> {
                 self.math_call(f, m, lhs, args)?;
                 Ok(None)
             }
-            LibFn::SetRounding => {
-                let (bits, _, _) = scalar(self.types(), args[0].ty)?;
-                let result = match fp::Rounding::from_fe(self.int(&args[0])?) {
-                    Some(rm) => {
-                        self.rounding = rm;
-                        0
-                    }
-                    None => 1,
-                };
-                self.store_converted(lhs, Val::Int(result, bits), Some(args[0].ty))?;
-                Ok(None)
-            }
-            LibFn::GetRounding => {
-                let ret = match self.types().kind(self.prog.func(f).ty) {
-                    TypeKind::Func(ft) => ft.ret,
-                    _ => return unsupported("`fegetround` that is no function"),
-                };
-                let (bits, _, _) = scalar(self.types(), ret)?;
-                let mode = self.rounding.fe_value().unwrap_or(0);
-                self.store_converted(lhs, Val::Int(mode, bits), Some(ret))?;
+            LibFn::SetRounding | LibFn::GetRounding => {
+                self.rounding_call(f, lib, lhs, args)?;
                 Ok(None)
             }
             LibFn::Output => {
@@ -148,7 +155,6 @@ impl<'a> Interp<'a> {
                 Ok(None)
             }
             // A violation function the property does not name is an unknown function too.
-            // A model in C that this call does not enter (`Cfa::library_call`) is not modelled here.
             LibFn::ReachError
             | LibFn::AssertFail
             | LibFn::Nondet
@@ -156,6 +162,29 @@ impl<'a> Interp<'a> {
             | LibFn::Code
             | LibFn::Unknown => self.unknown_call(Some(f), lhs, args),
         }
+    }
+
+    /// `fesetround(mode)` (0 and the new mode for a valid `FE_*` value, 1 otherwise) and
+    /// `fegetround()`.
+    fn rounding_call(&mut self, f: FuncId, lib: LibFn, lhs: Option<&Expr>, args: &[Expr]) -> R<()> {
+        if lib == LibFn::SetRounding {
+            let (bits, _, _) = scalar(self.types(), args[0].ty)?;
+            let result = match fp::Rounding::from_fe(self.int(&args[0])?) {
+                Some(rm) => {
+                    self.rounding = rm;
+                    0
+                }
+                None => 1,
+            };
+            return self.store_converted(lhs, Val::Int(result, bits), Some(args[0].ty));
+        }
+        let ret = match self.types().kind(self.prog.func(f).ty) {
+            TypeKind::Func(ft) => ft.ret,
+            _ => return unsupported("`fegetround` that is no function"),
+        };
+        let (bits, _, _) = scalar(self.types(), ret)?;
+        let mode = self.rounding.fe_value().unwrap_or(0);
+        self.store_converted(lhs, Val::Int(mode, bits), Some(ret))
     }
 
     /// `malloc` (`alloca`), or `calloc` with `zeroed`: a new block, its address stored into `lhs`.
