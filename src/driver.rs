@@ -98,15 +98,17 @@ pub(crate) fn file_name(p: &Path) -> String {
     p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
 }
 
-/// When the process started (`mark_start`): by the clock, and its CPU time then.
+/// When the process started (`mark_start`): by the clock, and its CPU time then (its own, and its
+/// children's).
 struct Start {
     at: Instant,
     cpu: f64,
+    children: f64,
 }
 
 impl Start {
     fn now() -> Start {
-        Start { at: Instant::now(), cpu: process_cpu_seconds() }
+        Start { at: Instant::now(), cpu: process_cpu_seconds(), children: children_cpu_seconds() }
     }
 }
 
@@ -117,6 +119,18 @@ static START: OnceLock<Start> = OnceLock::new();
 /// run` it starts with what cargo's child used before it became vcov.
 fn process_cpu_seconds() -> f64 {
     cpu_time::ProcessTime::try_now().map(|t| t.as_duration().as_secs_f64()).unwrap_or(0.0)
+}
+
+/// The CPU time of the children the process waited for (gcc, the programs it built), as
+/// `getrusage` counts it.
+fn children_cpu_seconds() -> f64 {
+    // SAFETY: `getrusage` writes only the struct it is given, which is zeroed and ours.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) } != 0 {
+        return 0.0;
+    }
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    secs(usage.ru_utime) + secs(usage.ru_stime)
 }
 
 /// Marks the start of the run: the clock its time limit counts from (`started`, `deadline`) and the
@@ -140,6 +154,12 @@ pub fn deadline(time_limit: Option<Duration>) -> Option<Instant> {
 /// CPU time vcov used so far (since `mark_start`), in seconds.
 pub fn cpu_seconds() -> f64 {
     (process_cpu_seconds() - START.get().map_or(0.0, |s| s.cpu)).max(0.0)
+}
+
+/// CPU time the run used so far (since `mark_start`), in seconds: vcov's and that of the children it
+/// waited for, as BenchExec counts a run's CPU time (what `--timelimit` bounds).
+pub fn run_cpu_seconds() -> f64 {
+    cpu_seconds() + (children_cpu_seconds() - START.get().map_or(0.0, |s| s.children)).max(0.0)
 }
 
 /// `vcov scores`: the Reach score of every automaton state, as CSV.

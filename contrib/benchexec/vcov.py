@@ -14,8 +14,9 @@ Two kinds of runs, chosen in the benchmark definition:
   `AssumptionAutomaton.txt`: `vcov coverage PROGRAM --aa AUTOMATON --format json --no-progress`.
   `get_value_from_output` reads the figures (lines, over, under, executions, exact, bug,
   stopped_by) from the JSON report, for `<column>` tags.
-Both get `--timelimit` (a little below BenchExec's CPU-time limit, so vcov stops and reports before
-it is killed) and `--memory-limit` (below BenchExec's memory limit) from the run's limits.
+Both get `--timelimit` (CPU time, as BenchExec counts it: two seconds below BenchExec's CPU-time
+limit, since vcov ends at most a second of CPU past its own, so that it reports before it is killed)
+and `--memory-limit` (below BenchExec's memory limit) from the run's limits.
 """
 
 import json
@@ -55,8 +56,9 @@ class Tool(BaseTool2):
         options = list(options)
         limits = []
         if rlimits.cputime:
-            # vcov stops its search at its own limit and still reports; BenchExec would kill it.
-            limits += ["--timelimit", str(max(1, int(rlimits.cputime * 0.9) - 2))]
+            # vcov stops its search at its own limit (CPU time) and still reports; BenchExec would
+            # kill it.
+            limits += ["--timelimit", str(max(1, int(rlimits.cputime) - 2))]
         if rlimits.memory:
             mib = rlimits.memory // (1024 * 1024)
             limits += ["--memory-limit", str(max(1, int(mib * 0.85)))]

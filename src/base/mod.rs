@@ -1,10 +1,11 @@
 //! Shared vocabulary of every layer: source files and spans, diagnostics, dense ids, a C tokenizer,
-//! markup escaping, the process exit status, the names of signals and fixed-width two's complement
-//! (`bits`) and IEEE 754 floating point (`fp`).
+//! markup escaping, the process exit status, the names of signals, the run's time limit (`clock`)
+//! and fixed-width two's complement (`bits`) and IEEE 754 floating point (`fp`).
 //!
 //! Invariant: this module depends on `std` only, and `fp` on `rustc_apfloat`.
 
 pub mod bits;
+pub mod clock;
 mod ctokens;
 mod diag;
 mod exit;

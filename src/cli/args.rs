@@ -173,7 +173,8 @@ pub struct CoverageOpts {
     /// Measure (or generate) at most this many terminating executions.
     #[arg(long, value_name = "N")]
     pub max_executions: Option<usize>,
-    /// Stop generating after S seconds and report what was found (marked interrupted)
+    /// Stop generating after S seconds of CPU time (every thread, and gcc's runs; the same
+    /// seconds by the clock at most) and report what was found (marked interrupted)
     /// [default: no limit].
     #[arg(long, value_name = "S", value_parser = positive_seconds)]
     pub timelimit: Option<Duration>,

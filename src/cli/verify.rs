@@ -49,7 +49,8 @@ pub struct VerifyArgs {
     /// Cut paths after N iterations of a loop (the result can then not be TRUE).
     #[arg(long, value_name = "N")]
     unwind: Option<u32>,
-    /// Time limit in seconds [default: no limit].
+    /// Time limit in seconds of CPU time, as BenchExec counts it (every thread, and gcc's runs),
+    /// and the same seconds by the clock at most [default: no limit].
     #[arg(long, value_name = "S", value_parser = super::args::positive_seconds)]
     pub(super) timelimit: Option<Duration>,
     /// Write the witness of a TRUE or FALSE result here: GraphML (format 1.0; a violation or a
@@ -202,6 +203,9 @@ fn print_stats(report: &EngineReport, out: &mut dyn Write) -> anyhow::Result<()>
     if let Some(r) = &report.random {
         writeln!(out, "random testing:\n  runs:                   {}\n  edges run:              {}", r.runs, r.steps)?;
     }
+    // The whole run so far, as `--timelimit` counts it (CPU: every thread, and gcc's runs).
+    let (wall, cpu) = (crate::driver::started().elapsed().as_secs_f64(), crate::driver::run_cpu_seconds());
+    writeln!(out, "run time:                 {wall:.2} s wall, {cpu:.2} s CPU")?;
     match report.engine {
         Some(engine) => writeln!(out, "Decided by: {engine}")?,
         None => writeln!(out, "Decided by: -")?,

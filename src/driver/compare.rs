@@ -100,7 +100,11 @@ pub fn compare(config: &CompareConfig) -> Result<CompareOutcome> {
     // past the time limit, or too close to it, the report goes without (an execution not shared
     // only leaves lines another configuration covered unclaimed here).
     let composing = results.iter().map(|r| r.times.compose).fold(0.0, f64::max);
-    let left = base.time_limit.map(|l| l.as_secs_f64() - start.elapsed().as_secs_f64());
+    // What is left of the limit: by the clock, and in CPU time (`--timelimit` is CPU time).
+    let left = base.time_limit.map(|l| {
+        let l = l.as_secs_f64();
+        (l - start.elapsed().as_secs_f64()).min(l - super::run_cpu_seconds())
+    });
     match left {
         Some(left) if left < 2.0 * composing + 0.5 => diags.push(Diagnostic::new(
             crate::base::Severity::Warning,

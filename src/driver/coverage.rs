@@ -405,7 +405,7 @@ pub(crate) fn measure(
     let unsearched = match &search {
         Some(_) => None,
         None => {
-            let past_deadline = || config.time_limit.is_some_and(|l| start.elapsed() >= l);
+            let past_deadline = || crate::base::clock::past(config.time_limit.map(|l| start + l));
             Some((analysis.lines_without_exit(), analysis.lines_ruled_out(prog, &past_deadline)))
         }
     };

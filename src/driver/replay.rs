@@ -110,7 +110,7 @@ pub fn replay(config: &ReplayConfig) -> Result<ReplayOutcome> {
     let mut results = Vec::new();
     let mut stdout = String::new();
     for (file, case) in &suite.cases {
-        if config.deadline.is_some_and(|d| Instant::now() >= d) {
+        if crate::base::clock::past(config.deadline) {
             break;
         }
         let stem = file.strip_suffix(".xml").unwrap_or(file);
@@ -127,7 +127,7 @@ pub fn replay(config: &ReplayConfig) -> Result<ReplayOutcome> {
         let memory = claim.map_or(&[][..], |c| c.memory.as_slice());
         let memory = harness::memory_file(&fed, memory, lazy_offset);
         let (status, counts) = run_test(config, &binary, &build, &run_dir, &program_name, &fed, &memory)?;
-        if config.deadline.is_some_and(|d| Instant::now() >= d) {
+        if crate::base::clock::past(config.deadline) {
             // Cut short by the deadline, not by its own timeout: not run.
             break;
         }
@@ -450,7 +450,7 @@ fn gcc(config: &ReplayConfig, dir: &Path, args: &[&str]) -> Result<std::result::
         if let Some(st) = child.try_wait().context("cannot wait for gcc")? {
             break st;
         }
-        if config.deadline.is_some_and(|d| Instant::now() >= d) {
+        if crate::base::clock::past(config.deadline) {
             let _ = child.kill();
             let _ = child.wait();
             return Err(DeadlinePassed.into());
@@ -523,7 +523,7 @@ fn run_test(
         if let Some(st) = child.try_wait().context("cannot wait for the program")? {
             break Some(st);
         }
-        if start.elapsed() >= config.timeout || config.deadline.is_some_and(|d| Instant::now() >= d) {
+        if start.elapsed() >= config.timeout || crate::base::clock::past(config.deadline) {
             let _ = child.kill();
             let _ = child.wait();
             break None;

@@ -6,12 +6,15 @@
 //! watchdog is a thread that looks at the clock and at the resident memory every few milliseconds,
 //! knows which phase the run is in (`enter`) and ends the process when a limit is passed where no
 //! report can come any more:
-//! - time, in every phase: a second of CPU after the deadline (`GRACE`). Reading and composing go
-//!   on past the deadline, because once the product exists there is a report to write (the
-//!   over-approximation; every phase after composing stops by itself at the deadline): a run whose
-//!   limit passes while it reads or composes still reports if it gets there within the grace. The
-//!   search and the report count the CPU per core the process may run on (`Late::per_core`);
-//!   reading and composing, which run on one core, count it whole;
+//! - time: `--timelimit` is CPU time (the process's threads and the children it waited for, as
+//!   BenchExec counts it), with the wall clock as a guard (the same limit, from the start). The
+//!   watchdog is the one reader of the CPU clock: `RESERVE` before the limit it marks the time
+//!   spent (`base::clock::spend`), and every part of the run that has a deadline stops as if it had
+//!   passed (`base::clock::past`). Then, in every phase, a second of CPU (`GRACE`) ends the run.
+//!   Reading and composing go on past the limit, because once the product exists there is a report
+//!   to write (the over-approximation; every phase after composing stops by itself at the limit): a
+//!   run whose limit passes while it reads or composes still reports if it gets there within the
+//!   grace;
 //! - memory, reading or composing: above the memory limit;
 //! - memory, searching or reporting: above the memory limit by a quarter (at least 64 MiB) -- below
 //!   that the search stops by itself (it also sees `memory_flag`, set as soon as the limit is
@@ -115,8 +118,10 @@ pub enum Limit {
 /// What the watchdog enforces.
 #[derive(Clone, Copy, Debug)]
 pub struct RunLimits {
-    /// The end of `--timelimit`, counted from the start of the run (`driver::deadline`).
+    /// The end of `--timelimit` by the clock, counted from the start of the run (`driver::deadline`).
     pub deadline: Option<Instant>,
+    /// `--timelimit` as CPU time, counted from the start of the run (`driver::run_cpu_seconds`).
+    pub cpu: Option<Duration>,
     /// `--memory-limit`, in bytes.
     pub memory_bytes: u64,
 }
@@ -127,16 +132,25 @@ impl RunLimits {
     pub fn of_run(time_limit: Option<Duration>, memory_mb: Option<u64>) -> RunLimits {
         RunLimits {
             deadline: super::deadline(time_limit),
+            cpu: time_limit,
             memory_bytes: memory_mb.unwrap_or(crate::symex::DEFAULT_MEMORY_MB) << 20,
         }
     }
 }
 
-/// How much CPU time a run may use past the deadline to reach its report: whole while it reads and
-/// composes (on one core), per core the process may run on once it searches and reports. On a loaded
-/// machine the process gets less than a core, and a wall-clock grace would throw away a run that was
-/// about to end; on an idle one a second engine (the portfolio of `vcov verify`, the configurations
-/// of `vcov compare`) stopping beside the report uses CPU at the same time.
+/// How long before its CPU time limit a run is told to stop: the time its engines take to see it
+/// and the report takes to be written (a tenth of the limit for limits under 5 s).
+pub const RESERVE: Duration = Duration::from_millis(500);
+
+/// The CPU time of `limit` after which the run is told to stop (`RESERVE`).
+pub fn stop_at(limit: Duration) -> Duration {
+    limit.saturating_sub(RESERVE.min(limit / 10))
+}
+
+/// How much CPU time a run may use once told to stop, to reach its report: with `RESERVE`, a run
+/// ends at most half a second of CPU after its limit. The CPU of every thread counts (a second
+/// engine of a portfolio stopping beside the report uses it too), and not the clock, so that a
+/// run starved by other processes is not thrown away just before its end.
 pub const GRACE: Duration = Duration::from_secs(1);
 
 /// How long a run may go on past the deadline by the clock, whatever it uses: a run that is stuck
@@ -146,22 +160,20 @@ pub const WALL_GRACE: Duration = Duration::from_secs(10);
 /// How often the watchdog looks.
 const TICK: Duration = Duration::from_millis(10);
 
-/// How far a run is past its deadline: by the clock, and in CPU time used since.
+/// How far a run is past the moment it was told to stop (its CPU time spent, or its deadline by the
+/// clock passed): by the clock, and in CPU time used since.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Late {
-    /// Wall-clock time since the deadline.
+    /// Wall-clock time since then.
     pub wall: Duration,
-    /// CPU time the process used since the deadline.
+    /// CPU time the run used since then.
     pub cpu: Duration,
-    /// The same divided by the cores the process may run on.
-    pub per_core: Duration,
 }
 
-/// The rule: which limit, if any, ends the run now, in `phase`, `late` by that much (`None`: before
-/// the deadline or no deadline), with `resident` bytes in use.
+/// The rule: which limit, if any, ends the run now, in `phase`, `late` by that much (`None`: not
+/// told to stop, or no time limit), with `resident` bytes in use.
 pub fn verdict(phase: Phase, late: Option<Late>, resident: u64, memory_bytes: u64) -> Option<Limit> {
-    let whole = matches!(phase, Phase::Reading | Phase::Composing);
-    let out_of_grace = late.is_some_and(|l| (if whole { l.cpu } else { l.per_core }) >= GRACE || l.wall >= WALL_GRACE);
+    let out_of_grace = late.is_some_and(|l| l.cpu >= GRACE || l.wall >= WALL_GRACE);
     let ceiling = memory_bytes.saturating_add((memory_bytes / 4).max(64 << 20));
     match phase {
         Phase::Done => None,
@@ -186,33 +198,35 @@ impl Watchdog {
     /// prints then and returns the exit code; staged outputs are removed before it runs.
     pub fn start(limits: RunLimits, give_up: GiveUp) -> Watchdog {
         PHASE.store(Phase::Reading as u8, Ordering::SeqCst);
+        crate::base::clock::spend(false);
         let quit = Arc::new(AtomicBool::new(false));
         let flag = memory_flag();
         let q = Arc::clone(&quit);
         let thread = std::thread::Builder::new()
             .name("vcov-watchdog".into())
             .spawn(move || {
-                // The process's CPU time when the deadline passed (the first look after it).
-                let mut cpu_at_deadline: Option<f64> = None;
-                // Looked up once it is needed: a short run does not pay for reading the cgroup.
-                let mut cores: Option<f64> = None;
+                // When the run was told to stop (the first look after): by the clock, and its CPU.
+                let mut stopped: Option<(Instant, f64)> = None;
                 while !q.load(Ordering::Relaxed) {
                     let resident = crate::symex::resident_bytes().unwrap_or(0);
                     if resident > limits.memory_bytes {
                         flag.store(true, Ordering::Relaxed);
                     }
-                    let late = limits.deadline.and_then(|d| Instant::now().checked_duration_since(d)).map(|wall| {
-                        let now = super::cpu_seconds();
-                        let since = (now - *cpu_at_deadline.get_or_insert(now)).max(0.0);
-                        let cores = *cores
-                            .get_or_insert_with(|| std::thread::available_parallelism().map_or(1, |n| n.get()) as f64);
-                        Late {
-                            wall,
-                            cpu: Duration::from_secs_f64(since),
-                            per_core: Duration::from_secs_f64(since / cores),
+                    let late = limits.cpu.map(|limit| {
+                        let cpu = super::run_cpu_seconds();
+                        if stopped.is_none() {
+                            let spent = cpu >= stop_at(limit).as_secs_f64();
+                            if spent || limits.deadline.is_some_and(|d| Instant::now() >= d) {
+                                crate::base::clock::spend(spent);
+                                stopped = Some((Instant::now(), cpu));
+                            }
                         }
+                        stopped.map(|(at, cpu_then)| Late {
+                            wall: at.elapsed(),
+                            cpu: Duration::from_secs_f64((cpu - cpu_then).max(0.0)),
+                        })
                     });
-                    if let Some(limit) = verdict(phase(), late, resident, limits.memory_bytes) {
+                    if let Some(limit) = verdict(phase(), late.flatten(), resident, limits.memory_bytes) {
                         end_run(limit, &give_up);
                     }
                     // Parked, not asleep: dropping the watchdog wakes it, so that a short run does
@@ -283,26 +297,30 @@ mod tests {
     }
 
     #[test]
-    fn every_phase_gets_a_second_of_cpu_past_the_deadline_to_reach_its_report() {
+    fn every_phase_gets_a_second_of_cpu_past_the_stop_to_reach_its_report() {
         let ms = Duration::from_millis;
-        let late =
-            |wall: u64, cpu: u64, per_core: u64| Some(Late { wall: ms(wall), cpu: ms(cpu), per_core: ms(per_core) });
+        let late = |wall: u64, cpu: u64| Some(Late { wall: ms(wall), cpu: ms(cpu) });
         for p in [Phase::Reading, Phase::Composing, Phase::Searching, Phase::Reporting] {
-            assert_eq!(verdict(p, late(0, 0, 0), 10 * MIB, 100 * MIB), None);
-            assert_eq!(verdict(p, late(999, 999, 999), 10 * MIB, 100 * MIB), None);
-            assert_eq!(verdict(p, late(1000, 1000, 1000), 10 * MIB, 100 * MIB), Some(Limit::Time));
+            assert_eq!(verdict(p, late(0, 0), 10 * MIB, 100 * MIB), None);
+            assert_eq!(verdict(p, late(999, 999), 10 * MIB, 100 * MIB), None);
+            assert_eq!(verdict(p, late(1000, 1000), 10 * MIB, 100 * MIB), Some(Limit::Time));
+            // Two threads use a second of CPU in half a second.
+            assert_eq!(verdict(p, late(500, 1000), 10 * MIB, 100 * MIB), Some(Limit::Time));
             // Starved by other processes: a second of CPU, not of the clock, up to ten seconds.
-            assert_eq!(verdict(p, late(5000, 400, 200), 10 * MIB, 100 * MIB), None);
-            assert_eq!(verdict(p, late(10_000, 400, 200), 10 * MIB, 100 * MIB), Some(Limit::Time));
+            assert_eq!(verdict(p, late(5000, 400), 10 * MIB, 100 * MIB), None);
+            assert_eq!(verdict(p, late(10_000, 400), 10 * MIB, 100 * MIB), Some(Limit::Time));
         }
-        // One core reads and composes; two may search beside each other.
-        for p in [Phase::Reading, Phase::Composing] {
-            assert_eq!(verdict(p, late(1000, 1000, 500), 10 * MIB, 100 * MIB), Some(Limit::Time));
-        }
-        for p in [Phase::Searching, Phase::Reporting] {
-            assert_eq!(verdict(p, late(1000, 1000, 500), 10 * MIB, 100 * MIB), None);
-            assert_eq!(verdict(p, late(1000, 2000, 1000), 10 * MIB, 100 * MIB), Some(Limit::Time));
-        }
+        assert_eq!(verdict(Phase::Done, late(60_000, 60_000), 10 * MIB, 100 * MIB), None);
+    }
+
+    #[test]
+    fn a_run_is_told_to_stop_half_a_second_of_cpu_before_its_limit() {
+        assert_eq!(stop_at(Duration::from_secs(30)), Duration::from_millis(29_500));
+        assert_eq!(stop_at(Duration::from_secs(2)), Duration::from_millis(1_800));
+        assert_eq!(stop_at(Duration::ZERO), Duration::ZERO);
+        // Told to stop, then the grace: at most half a second of CPU past the limit.
+        let limit = Duration::from_secs(30);
+        assert!(stop_at(limit) + GRACE <= limit + Duration::from_millis(500));
     }
 
     #[test]

@@ -81,7 +81,7 @@ impl Interrupt {
     /// Whether the search must stop now.
     pub fn is_triggered(&self) -> bool {
         [&self.stop, &self.also, &self.cancel].into_iter().flatten().any(|flag| flag.load(Ordering::Relaxed))
-            || self.deadline.is_some_and(|deadline| Instant::now() >= deadline)
+            || crate::base::clock::past(self.deadline)
             || self.movable.as_ref().is_some_and(MovableDeadline::passed)
     }
 

@@ -64,9 +64,7 @@ impl Budget {
         if self.stop.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)) {
             return Some(StopReason::Interrupted);
         }
-        if self.deadline.is_some_and(|d| Instant::now() >= d)
-            || self.movable.as_ref().is_some_and(MovableDeadline::passed)
-        {
+        if crate::base::clock::past(self.deadline) || self.movable.as_ref().is_some_and(MovableDeadline::passed) {
             return Some(StopReason::Time);
         }
         if self.memory_flag.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)) {

@@ -316,6 +316,31 @@ fn write_large_program(path: &Path, n: usize) {
     std::fs::write(path, text).unwrap();
 }
 
+/// `--timelimit` is CPU time, as BenchExec counts it: the portfolio of `vcov verify` runs its engines
+/// on two threads and `vcov coverage` its proofs beside the search, and the run still uses no more
+/// CPU than the limit and a second (it is told to stop half a second before, `watchdog::RESERVE`),
+/// however many cores it gets. `--stats` prints the run's time by the clock and in CPU.
+#[test]
+fn the_time_limit_is_cpu_time_shared_by_the_threads() {
+    let program = "fixtures/c/verify/hash_chain.c";
+    let (run, cpu) = vcov_within_cpu(&["verify", program, "--timelimit", "3", "--stats"], Duration::from_secs(60));
+    assert!(run.stdout.starts_with("Verification result: UNKNOWN (time limit reached)\n"), "{}", run.stdout);
+    assert!(cpu <= Duration::from_secs(4), "{cpu:?} of CPU");
+    let line = run.stdout.lines().find(|l| l.starts_with("run time:")).expect("the run's time");
+    let re = regex::Regex::new(r"^run time: +(\d+\.\d\d) s wall, (\d+\.\d\d) s CPU$").unwrap();
+    let said: f64 = re.captures(line).unwrap_or_else(|| panic!("{line}"))[2].parse().unwrap();
+    assert!(said <= cpu.as_secs_f64() + 0.05 && said > 0.5, "{line} ({cpu:?})");
+    let aa = "assumption-automata/true.spc";
+    let (run, cpu) = vcov_within_cpu(
+        &["coverage", program, "--aa", aa, "--timelimit", "3", "--json", "-", "--no-progress"],
+        Duration::from_secs(60),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(report["stopped_by"], "time_limit", "{report}");
+    assert!(cpu <= Duration::from_secs(4), "{cpu:?} of CPU");
+}
+
 /// `--timelimit` and `--memory-limit` bound the whole run, reading the inputs included: a run they
 /// end before it has a report says which limit and where, exits 4 and leaves no file; `vcov verify`
 /// answers UNKNOWN with the same reason.

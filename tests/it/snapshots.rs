@@ -117,8 +117,11 @@ fn filtered(text: &str, filters: &[(&str, &str)]) -> String {
 }
 
 /// The timings and the memory of `--stats`.
-const STATS_FILTERS: &[(&str, &str)] =
-    &[(r"(?m)^(  time [^:]*:\s+).*$", "${1}[time]"), (r"(?m)^(  memory grown:\s+).*$", "${1}[memory]")];
+const STATS_FILTERS: &[(&str, &str)] = &[
+    (r"(?m)^(  time [^:]*:\s+).*$", "${1}[time]"),
+    (r"(?m)^(run time:\s+).*$", "${1}[time]"),
+    (r"(?m)^(  memory grown:\s+).*$", "${1}[memory]"),
+];
 
 /// `vcov verify` answers: TRUE, FALSE, UNKNOWN, task definitions, and the explicit search's
 /// statistics (their timings and memory filtered).
