@@ -519,6 +519,20 @@ impl Cfa {
         self.callbacks.get(&(e, f)).copied()
     }
 
+    /// The pointer that edge `e` calls through when it is a model's call that may call back into
+    /// the program (`callback`): `fp` of `fp(..)` and of `(*fp)(..)`.
+    pub fn callback_pointer<'c>(&'c self, types: &crate::cfront::types::Types, e: EdgeId) -> Option<&'c Expr> {
+        if !self.has_callbacks() || !self.is_library_edge(e) {
+            return None;
+        }
+        let EdgeKind::ExternCall { callee, .. } = &self.edge(e).kind else { return None };
+        match &callee.strip_implicit().kind {
+            ExprKind::Func(_) => None,
+            ExprKind::Deref(inner) if types.pointee(inner.ty).is_some() => Some(inner.as_ref()),
+            _ => Some(callee),
+        }
+    }
+
     /// Whether some model may call back into the program (`callback`).
     pub fn has_callbacks(&self) -> bool {
         !self.callbacks.is_empty()

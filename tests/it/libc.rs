@@ -137,18 +137,14 @@ fn symbolic_programs_get_verdicts_gcc_confirms() {
     }
 }
 
-/// Coverage with everything explored: the program's lines only (none of the library's), all
-/// covered, and every test replays under gcc and gcov with glibc's functions.
-#[test]
-fn coverage_counts_the_programs_lines_and_its_tests_replay_with_glibc() {
-    let dir = tempfile::tempdir().unwrap();
-    let p = libc_fixture("strlen_nondet_true.c");
+/// `vcov coverage` of `program` with everything explored, its JSON report and the folder of its tests
+/// (in `dir`).
+fn coverage_with_tests(program: &Path, dir: &Path) -> (serde_json::Value, PathBuf) {
     let aa = fixture("../assumption-automata/true.spc");
-    let json = dir.path().join("r.json");
-    let tests = dir.path().join("tests");
+    let (json, tests) = (dir.join("r.json"), dir.join("tests"));
     let run = vcov([
         "coverage",
-        p.to_str().unwrap(),
+        program.to_str().unwrap(),
         "--aa",
         aa.to_str().unwrap(),
         "--json",
@@ -157,7 +153,16 @@ fn coverage_counts_the_programs_lines_and_its_tests_replay_with_glibc() {
         tests.to_str().unwrap(),
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    let report = crate::util::json(&json);
+    (crate::util::json(&json), tests)
+}
+
+/// Coverage with everything explored: the program's lines only (none of the library's), all
+/// covered, and every test replays under gcc and gcov with glibc's functions.
+#[test]
+fn coverage_counts_the_programs_lines_and_its_tests_replay_with_glibc() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = libc_fixture("strlen_nondet_true.c");
+    let (report, tests) = coverage_with_tests(&p, dir.path());
     let code_lines = std::fs::read_to_string(&p).unwrap().lines().count() as u64;
     let to_cover = crate::util::nums(&report["lines_to_cover"]);
     assert!(to_cover.len() > 5 && to_cover.iter().all(|&l| l <= code_lines), "{to_cover:?}");
@@ -179,20 +184,7 @@ fn coverage_counts_the_programs_lines_and_its_tests_replay_with_glibc() {
 fn a_callback_from_qsort_runs_but_counts_for_no_line() {
     let dir = tempfile::tempdir().unwrap();
     let p = libc_fixture("qsort_nondet_true.c");
-    let aa = fixture("../assumption-automata/true.spc");
-    let (json, tests) = (dir.path().join("r.json"), dir.path().join("tests"));
-    let run = vcov([
-        "coverage",
-        p.to_str().unwrap(),
-        "--aa",
-        aa.to_str().unwrap(),
-        "--json",
-        json.to_str().unwrap(),
-        "--evidence",
-        tests.to_str().unwrap(),
-    ]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    let report = crate::util::json(&json);
+    let (report, tests) = coverage_with_tests(&p, dir.path());
     let text = std::fs::read_to_string(&p).unwrap();
     let line_of = |s: &str| text.lines().position(|l| l.contains(s)).unwrap() as u64 + 1;
     let (compare, main) = (line_of("int x = *"), line_of("int main"));

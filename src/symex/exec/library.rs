@@ -28,7 +28,7 @@ use std::rc::Rc;
 
 use super::{Effect, EndKind, Exec, Value, R};
 use crate::base::fp::Rounding;
-use crate::cfa::{CallSiteId, EdgeId, EdgeKind};
+use crate::cfa::{CallSiteId, EdgeId};
 use crate::cfront::ir::{Expr, ExprKind, FuncId, Program};
 use crate::cfront::types::{IntRank, TypeId, TypeKind, Types};
 use crate::libmodels::LibFn;
@@ -106,15 +106,7 @@ impl Exec<'_, '_> {
     /// (`Cfa::callback`).
     pub(super) fn callback(&mut self, e: EdgeId) -> R<Option<CallSiteId>> {
         let cfa = self.w.cfa;
-        if !cfa.has_callbacks() || !cfa.is_library_edge(e) {
-            return Ok(None);
-        }
-        let EdgeKind::ExternCall { callee, .. } = &cfa.edge(e).kind else { return Ok(None) };
-        let fp_expr = match &callee.strip_implicit().kind {
-            ExprKind::Func(_) => return Ok(None),
-            ExprKind::Deref(inner) if self.types().pointee(inner.ty).is_some() => inner.as_ref(),
-            _ => callee,
-        };
+        let Some(fp_expr) = cfa.callback_pointer(self.types(), e) else { return Ok(None) };
         let fp = self.scalar(fp_expr)?;
         let Some(addr) = self.fixed(&fp) else { return Ok(None) };
         let (obj, off) = self.w.layout.split_const(addr);

@@ -5,7 +5,7 @@ use super::memory::Kind;
 use super::{scalar, ub, unsupported, AllocOrigin, ConcreteEnd, Interp, Stop, Val, R};
 use crate::base::bits::truncate;
 use crate::base::fp;
-use crate::cfa::{CallSiteId, EdgeId, EdgeKind};
+use crate::cfa::{CallSiteId, EdgeId};
 use crate::cfront::ir::{Expr, ExprKind, FuncId};
 use crate::cfront::types::{IntRank, TypeId, TypeKind};
 use crate::libmodels::LibFn;
@@ -43,15 +43,7 @@ impl<'a> Interp<'a> {
     /// names a function of the program the model may call there (`Cfa::callback`).
     pub(super) fn callback(&mut self, e: EdgeId) -> R<Option<CallSiteId>> {
         let cfa = self.cfa;
-        if !cfa.has_callbacks() || !cfa.is_library_edge(e) {
-            return Ok(None);
-        }
-        let EdgeKind::ExternCall { callee, .. } = &cfa.edge(e).kind else { return Ok(None) };
-        let fp_expr = match &callee.strip_implicit().kind {
-            ExprKind::Func(_) => return Ok(None),
-            ExprKind::Deref(inner) if self.types().pointee(inner.ty).is_some() => inner.as_ref(),
-            _ => callee,
-        };
+        let Some(fp_expr) = cfa.callback_pointer(self.types(), e) else { return Ok(None) };
         let (obj, off) = self.layout.split_const(self.int(fp_expr)?);
         Ok(self.w.obj_func(obj).filter(|_| off == 0).and_then(|f| cfa.callback(e, f)))
     }
