@@ -81,13 +81,13 @@ pub(super) fn link(
 }
 
 /// The call sites of *callbacks*: a model the program calls (or one such a model calls) that calls
-/// through a function pointer (`qsort`'s comparison) gets, for its pointer-call edge, a call site into every function of the
-/// program the pointer may name (defined, and of the call's parameter and result sizes, as
-/// `link::pointer_target_fits` judges for the program's own pointer calls). The engines take one
-/// when the pointer's value is that function (`Cfa::callback`); its return edge leads from the
-/// function's exit back into the model. What runs in a callback is the model's doing, not a path of
-/// the program's CFA according to CPAchecker: the engines hide it as they hide the model
-/// (`Cfa::in_callback`).
+/// through a function pointer (`qsort`'s comparison) gets, for that pointer-call edge, a call site
+/// into every function of the program the pointer may name (defined, and of the call's parameter
+/// and result sizes, as `link::pointer_target_fits` judges for the program's own pointer calls).
+/// The engines take one when the pointer's value is that function (`Cfa::callback`); its return
+/// edge leads from the function's exit back into the model. What runs in a callback is the model's
+/// doing, not a path of the program's CFA according to CPAchecker: the engines hide it as they
+/// hide the model (`Cfa::in_model`).
 fn callback_sites(prog: &Program, g: &mut Graph, funcs: &[FuncCfa], sites: &mut Vec<CallSite>) {
     // The models the program calls, and those they call.
     let mut called: Vec<FuncId> = sites

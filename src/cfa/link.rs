@@ -461,15 +461,9 @@ fn resolve_function_pointers(
     for e in dfs_edges(g, entries_by_name) {
         let Some(edge) = g.edges[e.idx()].as_ref() else { continue };
         let EdgeKind::ExternCall { lhs, callee, args } = &edge.kind else { continue };
-        if matches!(callee.strip_implicit().kind, ExprKind::Func(_)) {
-            continue;
-        }
-        let (lhs, callee, args) = (lhs.clone(), callee.clone(), args.clone());
         // `(*fp)(..)` is the same as `fp(..)`.
-        let fp = match &callee.strip_implicit().kind {
-            ExprKind::Deref(inner) if prog.types.pointee(inner.ty).is_some() => (**inner).clone(),
-            _ => callee.clone(),
-        };
+        let Some(fp) = super::called_pointer(&prog.types, callee).cloned() else { continue };
+        let (lhs, callee, args) = (lhs.clone(), callee.clone(), args.clone());
         let targets: Vec<FuncId> = candidates
             .iter()
             .copied()

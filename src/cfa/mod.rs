@@ -368,6 +368,16 @@ pub struct Cfa {
     library_init: Vec<EdgeId>,
 }
 
+/// The pointer a call with callee expression `callee` calls through: `fp` of `fp(..)` and of
+/// `(*fp)(..)`; `None` for a call of a function by its name.
+pub fn called_pointer<'e>(types: &crate::cfront::types::Types, callee: &'e Expr) -> Option<&'e Expr> {
+    match &callee.strip_implicit().kind {
+        ExprKind::Func(_) => None,
+        ExprKind::Deref(inner) if types.pointee(inner.ty).is_some() => Some(inner.as_ref()),
+        _ => Some(callee),
+    }
+}
+
 /// Which lines an edge counts for.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum LineRule {
@@ -520,17 +530,13 @@ impl Cfa {
     }
 
     /// The pointer that edge `e` calls through when it is a model's call that may call back into
-    /// the program (`callback`): `fp` of `fp(..)` and of `(*fp)(..)`.
+    /// the program (`callback`).
     pub fn callback_pointer<'c>(&'c self, types: &crate::cfront::types::Types, e: EdgeId) -> Option<&'c Expr> {
         if !self.has_callbacks() || !self.is_library_edge(e) {
             return None;
         }
         let EdgeKind::ExternCall { callee, .. } = &self.edge(e).kind else { return None };
-        match &callee.strip_implicit().kind {
-            ExprKind::Func(_) => None,
-            ExprKind::Deref(inner) if types.pointee(inner.ty).is_some() => Some(inner.as_ref()),
-            _ => Some(callee),
-        }
+        called_pointer(types, callee)
     }
 
     /// Whether some model may call back into the program (`callback`).

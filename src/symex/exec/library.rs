@@ -115,10 +115,7 @@ impl Exec<'_, '_> {
 
     /// A call through a function pointer that the CFA could not resolve to a function with body.
     fn pointer_call(&mut self, e: EdgeId, lhs: Option<&Expr>, callee: &Expr, args: &[Expr]) -> R<Effect> {
-        let fp_expr = match &callee.strip_implicit().kind {
-            ExprKind::Deref(inner) if self.types().pointee(inner.ty).is_some() => inner.as_ref(),
-            _ => callee,
-        };
+        let fp_expr = crate::cfa::called_pointer(self.types(), callee).unwrap_or(callee);
         let fp = self.scalar(fp_expr)?;
         if let Some(addr) = self.fixed(&fp) {
             let (obj, off) = self.w.layout.split_const(addr);
@@ -463,29 +460,25 @@ impl Exec<'_, '_> {
     /// got one); undefined behaviour (as a `free` of it would be) for any other pointer.
     fn block_size(&mut self, lhs: Option<&Expr>, ptr: &Expr) -> R<Effect> {
         let p = self.scalar(ptr)?;
-        let n = self.block_size_of(&p)?;
-        self.store_result(lhs, Value::Scalar(n), None)?;
-        Ok(Effect::Moved)
-    }
-
-    fn block_size_of(&mut self, p: &Bv) -> R<Bv> {
         let layout = self.w.layout;
         let bits = layout.ptr_bits;
-        let Some(addr) = self.fixed(p) else {
+        let Some(addr) = self.fixed(&p) else {
             return Err(Unsupported("the block size of a pointer that is not a constant".into()));
         };
         let (obj, off) = layout.split_const(addr);
-        match self.st.mem.get(obj) {
-            Some(o) if off == 0 && o.kind == ObjKind::Heap => Ok(match &o.limit {
+        let n = match self.st.mem.get(obj) {
+            Some(o) if off == 0 && o.kind == ObjKind::Heap => match &o.limit {
                 Some(limit) => semantics::resize(limit, bits, false),
                 None => Bv::constant(u128::from(o.size), bits),
-            }),
-            Some(o) if o.kind == ObjKind::Lazy => Err(Unsupported(ENVIRONMENT_FUNCTION.into())),
+            },
+            Some(o) if o.kind == ObjKind::Lazy => return Err(Unsupported(ENVIRONMENT_FUNCTION.into())),
             _ => {
                 self.ub.push((self.guard, UbKind::InvalidFree));
-                Ok(Bv::zero(bits))
+                Bv::zero(bits)
             }
-        }
+        };
+        self.store_result(lhs, Value::Scalar(n), None)?;
+        Ok(Effect::Moved)
     }
 
     fn free(&mut self, p: &Bv) -> R<()> {

@@ -18,10 +18,7 @@ impl<'a> Interp<'a> {
         let f = match &callee.strip_implicit().kind {
             ExprKind::Func(f) => *f,
             _ => {
-                let fp_expr = match &callee.strip_implicit().kind {
-                    ExprKind::Deref(inner) if self.types().pointee(inner.ty).is_some() => inner.as_ref(),
-                    _ => callee,
-                };
+                let fp_expr = crate::cfa::called_pointer(self.types(), callee).unwrap_or(callee);
                 let fp = self.int(fp_expr)?;
                 if fp == 0 {
                     return ub(UbKind::InvalidCall);
