@@ -24,7 +24,7 @@ use crate::coverage::{follow_counterexample, Analysis};
 use crate::evidence::replay::TestResult;
 use crate::evidence::testcomp;
 use crate::report::{self, LineSet};
-use crate::symex::{self, Budget, ExploreConfig, Property};
+use crate::symex::{self, Budget, ExploreConfig, Property, Trace};
 use crate::witness::{self, WitnessInfo};
 
 /// How the coverage report goes to standard output.
@@ -827,7 +827,7 @@ fn stage_evidence(
             architecture: arch.architecture().to_string(),
             creation_time: creation_time(config),
         };
-        let text = witness::violation_graphml(&info, prog, cfa, edges, inputs);
+        let text = witness::violation_graphml(&info, prog, cfa, &Trace::from(edges.to_vec()), inputs);
         staged.add(&path, text.as_bytes())?;
     }
     Ok(())

@@ -96,9 +96,10 @@ pub fn confirm<T>(
     };
     let edges = outcome.path.edges();
     let run = interpret(prog, cfa, property, &inputs, edges.len() as u64 + 1);
-    if run.end != expected || run.edges != edges {
+    let differs = run.trace.first_difference(&edges);
+    if run.end != expected || differs.is_some() {
         // Where the run left the path: the first edge it did not take as the path did.
-        let left = edges.iter().zip(&run.edges).position(|(a, b)| a != b).unwrap_or(run.edges.len());
+        let left = differs.unwrap_or(edges.len());
         let end = if run.end != expected { run.end } else { ConcreteEnd::Diverged };
         return Err(Rejected { violation, why: Rejection::Diverged(end), at: edges.get(left).copied() });
     }

@@ -19,6 +19,7 @@
 //! Invariant: the interpreter never consults the solver or the AIG.
 
 mod expr;
+mod jump;
 mod library;
 mod math;
 mod memory;
@@ -32,6 +33,7 @@ use super::initializer::Initialize;
 use super::memory::{Layout, ObjId};
 use super::semantics::UbKind;
 use super::state::InputKind;
+use super::trace::Trace;
 use crate::base::fp::Rounding;
 use crate::cfa::{Cfa, EdgeId, EdgeKind, GlobalKind, NodeKind};
 use crate::cfront::ir::{FuncId, Init, Program, StrId, VarId};
@@ -70,8 +72,8 @@ const MIN_CALLBACK_STEPS: u64 = 1 << 22;
 pub struct ConcreteRun {
     /// How it ended.
     pub end: ConcreteEnd,
-    /// The edges it took.
-    pub edges: Vec<EdgeId>,
+    /// The edges it took (with the loop iterations it jumped over, when it accelerated).
+    pub trace: Trace,
     /// What each allocation number of the run stands for (indexed by it): how the replay harness
     /// finds the objects whose bytes the inputs name.
     pub allocs: Vec<AllocOrigin>,
@@ -144,6 +146,10 @@ struct Interp<'a> {
     /// Where the run goes after the edge being executed when not to its target: the entry of the
     /// C library model a library call enters.
     jump: Option<crate::cfa::NodeId>,
+    /// Whether the run jumps over loop iterations (`accel`), and when it tries again at each loop
+    /// head after a failed try.
+    accelerate: bool,
+    backoff: HashMap<crate::cfa::NodeId, (u32, u32)>,
 }
 
 /// Draws the result of a call of a function without body for a run that has no input for it
@@ -154,14 +160,28 @@ pub type Draw<'d> = &'d mut dyn FnMut(EdgeId, Option<FuncId>, u32, bool) -> Opti
 /// Runs `prog` from its entry with the input values `inputs`, for at most `max_steps` edges of the
 /// program (the C library's models run in between, `cfa::library`).
 pub fn interpret(prog: &Program, cfa: &Cfa, property: Property, inputs: &[InputValue], max_steps: u64) -> ConcreteRun {
-    run_with(prog, cfa, property, inputs, None, max_steps).0
+    run_with(prog, cfa, property, inputs, None, max_steps, false).0
+}
+
+/// `interpret`, jumping over the iterations of loops that repeat one path with constant increments
+/// (`accel`): its trace folds them, and `max_steps` bounds the edges it holds (each jump counts its
+/// body once).
+pub fn interpret_accelerated(
+    prog: &Program,
+    cfa: &Cfa,
+    property: Property,
+    inputs: &[InputValue],
+    max_steps: u64,
+) -> ConcreteRun {
+    run_with(prog, cfa, property, inputs, None, max_steps, true).0
 }
 
 /// Runs `prog` from its entry for at most `max_steps` edges, the result of every call of a function
 /// without body of integer type drawn by `draw` (a call that returns a pointer or an aggregate ends
 /// the run as unsupported: how such a value was chosen is the executor's business), bytes read
 /// before being written 0. Returns the run and the inputs drawn, in the order `interpret` reads
-/// them: interpreting the program with them takes the same run.
+/// them: interpreting the program with them (`interpret_accelerated`) takes the same run. Loops
+/// are accelerated as `interpret_accelerated` does.
 pub fn interpret_drawing(
     prog: &Program,
     cfa: &Cfa,
@@ -169,7 +189,7 @@ pub fn interpret_drawing(
     draw: Draw<'_>,
     max_steps: u64,
 ) -> (ConcreteRun, Vec<InputValue>) {
-    run_with(prog, cfa, property, &[], Some(draw), max_steps)
+    run_with(prog, cfa, property, &[], Some(draw), max_steps, true)
 }
 
 fn run_with<'a>(
@@ -179,6 +199,7 @@ fn run_with<'a>(
     inputs: &'a [InputValue],
     draw: Option<Draw<'a>>,
     max_steps: u64,
+    accelerate: bool,
 ) -> (ConcreteRun, Vec<InputValue>) {
     let w = World::new(prog, cfa, property);
     let layout = w.layout;
@@ -210,13 +231,15 @@ fn run_with<'a>(
         edge: EdgeId(0),
         rounding: Rounding::NearestEven,
         jump: None,
+        accelerate,
+        backoff: HashMap::new(),
         w,
     };
-    let mut edges = Vec::new();
-    let end = match it.run(max_steps, &mut edges) {
+    let mut trace = Trace::new();
+    let end = match it.run(max_steps, &mut trace) {
         Ok(end) | Err(Stop::End(end)) => end,
     };
-    (ConcreteRun { end, edges, allocs: it.allocs }, it.drawn)
+    (ConcreteRun { end, trace, allocs: it.allocs }, it.drawn)
 }
 
 fn unsupported<T>(what: impl Into<String>) -> R<T> {
@@ -248,7 +271,7 @@ impl<'a> Interp<'a> {
         &self.prog.types
     }
 
-    fn run(&mut self, max_steps: u64, edges: &mut Vec<EdgeId>) -> R<ConcreteEnd> {
+    fn run(&mut self, max_steps: u64, trace: &mut Trace) -> R<ConcreteEnd> {
         let cfa = self.cfa;
         let n_funcs = self.prog.funcs.len();
         let first_dynamic = 1 + n_funcs + self.prog.strings.len();
@@ -281,7 +304,7 @@ impl<'a> Interp<'a> {
         // may not end: they have a limit of their own.
         let callback_limit = max_steps.max(MIN_CALLBACK_STEPS);
         let mut callback_steps = 0u64;
-        while (edges.len() as u64) < max_steps && callback_steps < callback_limit {
+        while trace.stored() < max_steps && callback_steps < callback_limit {
             let n = cfa.node(node);
             if n.kind == NodeKind::Termination {
                 return Ok(ConcreteEnd::Halt);
@@ -292,6 +315,12 @@ impl<'a> Interp<'a> {
                 return Ok(ConcreteEnd::Exit);
             }
             let call_site = top.call_site;
+            if self.accelerate && n.loop_head && !cfa.in_model(self.frames.iter().map(|f| f.func)) {
+                if let Some(j) = self.try_jump(node, call_site)? {
+                    trace.push_repeat(j.body, j.times, j.after);
+                    continue;
+                }
+            }
             let out = cfa.frame_out_edges(node, call_site);
             let e = match out.as_slice() {
                 [] => return Ok(ConcreteEnd::Halt),
@@ -319,7 +348,7 @@ impl<'a> Interp<'a> {
                 if cfa.in_model(self.frames.iter().map(|f| f.func)) {
                     callback_steps += 1;
                 } else {
-                    edges.push(e);
+                    trace.push(e);
                 }
             }
             self.edge = e;

@@ -24,8 +24,12 @@
 //!   `solver.rs` (feasibility checks), `cache.rs` (the state cache), `shift.rs` (counters),
 //!   `budget.rs` (limits and why a run stopped).
 //! - `interp.rs`: the concrete interpreter, with `interp/memory.rs`, `interp/place.rs`,
-//!   `interp/expr.rs` and `interp/library.rs`; `initializer.rs`: the walk over initializers that
-//!   it shares with the executor (structure only); `confirm.rs`: the rule that accepts a path.
+//!   `interp/expr.rs`, `interp/library.rs` and `interp/jump.rs` (its loop acceleration);
+//!   `initializer.rs`: the walk over initializers that it shares with the executor (structure
+//!   only); `confirm.rs`: the rule that accepts a path.
+//! - `accel.rs`: loop acceleration, the iterations of a loop that repeat one path with constant
+//!   increments computed in closed form; `trace.rs`: a run's edges with the iterations jumped over
+//!   folded (`Trace`).
 //!
 //! # The exploration API
 //!
@@ -52,6 +56,7 @@
 //! Invariant: a TRUE-style conclusion (`Summary::exhausted` with no cut and no approximation) is
 //! never drawn from a run in which any path was cut, pruned or approximated.
 
+mod accel;
 pub mod budget;
 mod cache;
 mod confirm;
@@ -65,6 +70,7 @@ pub mod semantics;
 mod shift;
 mod solver;
 pub mod state;
+mod trace;
 
 use crate::cfa::Cfa;
 use crate::cfront::ir::Program;
@@ -78,10 +84,11 @@ pub use explore::{
     CutReason, Exhaustive, ExploreConfig, Explorer, Guide, InputValue, PathEdges, PathEnd, PathOutcome, Pulled, Stats,
     Step, Strategy, Succ, Summary,
 };
-pub use interp::{interpret, interpret_drawing, AllocOrigin, ConcreteEnd, ConcreteRun, Draw};
+pub use interp::{interpret, interpret_accelerated, interpret_drawing, AllocOrigin, ConcreteEnd, ConcreteRun, Draw};
 pub use shift::counters;
 pub use solver::{Mode, SolverStats};
 pub use state::{Approx, InputKind, PointerChoice};
+pub use trace::{Repeat, Trace};
 
 /// Starts an exploration of `prog` (with CFA `cfa`) under `config`, guided by `guide`.
 pub fn explore<'a, G: Guide>(prog: &'a Program, cfa: &'a Cfa, config: ExploreConfig, guide: G) -> Explorer<'a, G> {

@@ -58,7 +58,7 @@ fn verdict_with(src: &str, dm: DataModel, config: ExploreConfig) -> &'static str
             let inputs = o.inputs.expect("a violation has inputs");
             let r = interpret(&prog, &cfa, property, &inputs, 1_000_000);
             assert_eq!(r.end, ConcreteEnd::Violation, "the counterexample replays");
-            assert_eq!(r.edges, o.path.edges(), "the replay takes the same path");
+            assert_eq!(r.trace.to_vec(), o.path.edges(), "the replay takes the same path");
             return if o.approx.violation_is_real() { "false" } else { "unknown" };
         }
     }
@@ -629,12 +629,12 @@ fn the_interpreter_rejects_wrong_inputs() {
     let mut inputs = o.inputs.clone().expect("inputs");
     let good = interpret(&prog, &cfa, Property::UnreachCall, &inputs, 1000);
     assert_eq!(good.end, ConcreteEnd::Violation);
-    assert_eq!(good.edges, o.path.edges());
+    assert_eq!(good.trace.to_vec(), o.path.edges());
     // A wrong value takes the other branch: the self-check fails.
     inputs[0].value = 7;
     let bad = interpret(&prog, &cfa, Property::UnreachCall, &inputs, 1000);
     assert_eq!(bad.end, ConcreteEnd::Exit);
-    assert_ne!(bad.edges, o.path.edges());
+    assert_ne!(bad.trace.to_vec(), o.path.edges());
     // Missing inputs, or inputs of another call, make the run diverge.
     assert_eq!(interpret(&prog, &cfa, Property::UnreachCall, &[], 1000).end, ConcreteEnd::Diverged);
 }
@@ -778,7 +778,7 @@ fn a_pointer_member_of_a_null_unknown_pointer_is_undefined() {
         let inputs = o.inputs.as_ref().expect("an exit has inputs");
         let r = interpret(&prog, &cfa, Property::UnreachCall, inputs, 1000);
         assert_eq!(r.end, ConcreteEnd::Exit, "the execution replays ({inputs:?})");
-        assert_eq!(r.edges, o.path.edges(), "the replay takes the same path");
+        assert_eq!(r.trace.to_vec(), o.path.edges(), "the replay takes the same path");
     }
 }
 
@@ -901,7 +901,7 @@ int main() { struct node *p = get(); if (p == 0) return 0; if (p->next == 0) ret
     }));
     let run = interpret(&prog, &cfa, Property::UnreachCall, &as_bytes, 1000);
     assert_eq!(run.end, ConcreteEnd::Exit);
-    assert_eq!(run.edges, as_pointer.edges, "both take `p->next == 0`");
+    assert_eq!(run.trace, as_pointer.trace, "both take `p->next == 0`");
     let lazies = |allocs: &[AllocOrigin]| allocs.iter().filter(|a| matches!(a, AllocOrigin::Lazy { .. })).count();
     assert_eq!(lazies(&run.allocs) + 1, lazies(&as_pointer.allocs), "no fresh memory for bytes read as bytes");
 }

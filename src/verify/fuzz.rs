@@ -9,6 +9,10 @@
 //! value. Each run draws its inputs with its own mix (how often 0 comes: the loops
 //! `while (__VERIFIER_nondet_int())` run short or long).
 //!
+//! Runs jump over the iterations of loops that repeat one path with constant increments
+//! (`symex::interpret_drawing` accelerates), so a bug behind 2^27 iterations of `x += 2` is one
+//! short run; a program that draws nothing has one run, made once with the long limit.
+//!
 //! Only the results of `__VERIFIER_nondet_*` calls of integer type are drawn; a run that needs any
 //! other input (an unknown function's result, a pointer) ends there, and so does one that calls a
 //! function whose effect is not modelled (it may write what it is given). Bytes read before being
@@ -22,7 +26,7 @@
 use crate::base::bits;
 use crate::cfa::{Cfa, EdgeId, EdgeKind};
 use crate::cfront::ir::Program;
-use crate::symex::{self, Budget, ConcreteEnd, InputValue, Property};
+use crate::symex::{self, Budget, ConcreteEnd, InputValue, Property, Trace};
 
 use super::sample::SplitMix;
 
@@ -53,7 +57,7 @@ pub struct FuzzStats {
 }
 
 /// A violation found: the run's edges and the inputs that replay it.
-pub type Found = (Vec<EdgeId>, Vec<InputValue>);
+pub type Found = (Trace, Vec<InputValue>);
 
 /// Runs `prog` on random inputs within `limits` and `budget` (checked between runs), calling
 /// `between` with the counters after each run (it may wait); the first run that reaches a violation
@@ -72,6 +76,8 @@ pub fn run(
         _ => None,
     }));
     let nondet: Vec<bool> = prog.funcs.iter().map(|f| is_input(&f.name)).collect();
+    // A run that drew nothing is the program's only run: it is made once, long.
+    let mut only_long = false;
     while stats.runs < limits.runs && stats.steps < limits.total_steps && budget.exhausted().is_none() {
         let mut rng = SplitMix(0xf022_5eed_0000_0000 ^ u64::from(stats.runs).wrapping_mul(0x9e37_79b9_7f4a_7c15));
         // How often a draw is 0, for this run: loops on a nondeterministic condition run short or long.
@@ -80,14 +86,20 @@ pub fn run(
             let f = f?;
             nondet[f.0 as usize].then(|| draw_value(&mut rng, &consts, zero, bits, signed))
         };
-        let long = if stats.runs % 8 == 7 { 8 } else { 1 };
+        let long = if stats.runs % 8 == 7 || only_long { 8 } else { 1 };
         let steps = (limits.run_steps * long).min(limits.total_steps - stats.steps);
         let (run, inputs) = symex::interpret_drawing(prog, cfa, property, &mut draw, steps);
         stats.runs += 1;
-        stats.steps += run.edges.len() as u64;
+        stats.steps += run.trace.stored();
         between(&stats);
         if run.end == ConcreteEnd::Violation {
-            return (Some((run.edges, inputs)), stats);
+            return (Some((run.trace, inputs)), stats);
+        }
+        if inputs.is_empty() {
+            if long == 8 || run.end != ConcreteEnd::StepLimit {
+                break;
+            }
+            only_long = true;
         }
     }
     (None, stats)
@@ -146,9 +158,9 @@ mod tests {
             run(&prog, &cfa, Property::UnreachCall, FuzzLimits::default(), &Budget::default(), &|_| {});
         let found = found.map(|(edges, inputs)| {
             // The inputs replay the violation.
-            let again = symex::interpret(&prog, &cfa, Property::UnreachCall, &inputs, 10_000_000);
+            let again = symex::interpret_accelerated(&prog, &cfa, Property::UnreachCall, &inputs, 10_000_000);
             assert_eq!(again.end, ConcreteEnd::Violation);
-            assert_eq!(again.edges, edges);
+            assert_eq!(again.trace, edges);
             inputs.iter().map(|i| i.signed()).collect()
         });
         (found, stats)

@@ -48,9 +48,9 @@ use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
 use std::sync::Arc;
 
-use crate::cfa::{Cfa, EdgeId};
+use crate::cfa::Cfa;
 use crate::cfront::{ir::Program, types::DataModel};
-use crate::symex::{self, Exhaustive, ExploreConfig, Guide, InputValue, PathEnd, PathOutcome, Stats, Strategy};
+use crate::symex::{self, Exhaustive, ExploreConfig, Guide, InputValue, PathEnd, PathOutcome, Stats, Strategy, Trace};
 use kind::{KindConfig, KindResult, KindStats, ProofKind};
 
 /// The answer.
@@ -360,7 +360,7 @@ pub struct Decision {
     /// Exploration counters.
     pub stats: Stats,
     /// When the verdict is FALSE: the counterexample's edges and inputs.
-    pub counterexample: Option<(Vec<EdgeId>, Vec<InputValue>)>,
+    pub counterexample: Option<(Trace, Vec<InputValue>)>,
     /// The engine that decided, when one did.
     pub engine: Option<Engine>,
     /// When BMC and k-induction ran: their counters and their result in words.
@@ -537,9 +537,6 @@ fn spawn_random(
     budget: &symex::Budget,
     progress: &Arc<Progress>,
 ) -> Option<Random> {
-    if !prog.funcs.iter().any(|f| fuzz::is_input(&f.name)) {
-        return None;
-    }
     let (prog, cfa, budget, progress) = (prog.clone(), cfa.clone(), budget.clone(), progress.clone());
     let (send, answer) = std::sync::mpsc::channel();
     let now = Arc::new(AtomicBool::new(false));
@@ -672,7 +669,7 @@ fn combine(explicit: Option<Decision>, res: KindResult, kind_stats: KindStats) -
         (d, KindResult::Counterexample { edges, inputs, by, .. }) => Decision {
             verdict: Verdict::False,
             stats: d.map(|d| d.stats).unwrap_or_default(),
-            counterexample: Some((edges, inputs)),
+            counterexample: Some((Trace::from(edges), inputs)),
             engine: Some(if by == ProofKind::Intervals { Engine::Intervals } else { Engine::Bmc }),
             kind,
             proof: None,
@@ -721,7 +718,7 @@ pub fn explicit_guided<G: Observer>(
         }
         match symex::confirm(prog, cfa, property, &outcome, symex::Approx::NONE) {
             Ok(c) => {
-                found = Some((c.edges, c.inputs));
+                found = Some((Trace::from(c.edges), c.inputs));
                 explorer.stop();
                 break;
             }

@@ -9,7 +9,10 @@
 //! edge lets the validator move on. `endline` is written only for an edge spanning several lines.
 //! A block of transitions repeated back to back (a loop's iterations that branch the same way and
 //! read the same inputs) is written once, as a cycle: the witness still contains the path, and its
-//! size grows with what the path does differently rather than with how long it runs.
+//! size grows with what the path does differently rather than with how long it runs. The
+//! iterations a run jumped over (`symex::Trace`'s repeats: 2^27 of them, say) are written the same
+//! way, as a cycle of the loop body, and the transition that leaves the loop assumes the values the
+//! iterations left (`x == 268435456U;`), so that a validator need not count them.
 //!
 //! It also holds the metadata exchange formats share (Test-Comp's `metadata.xml` too): the program's
 //! SHA-256 and the ISO 8601 creation time.
@@ -19,6 +22,7 @@
 
 pub mod correctness;
 
+use std::collections::HashMap;
 use std::fmt::Write;
 use std::time::SystemTime;
 
@@ -27,9 +31,9 @@ use sha2::{Digest, Sha256};
 use crate::base::fp;
 use crate::base::markup::{self, Apostrophe};
 use crate::cfa::{Cfa, EdgeId, EdgeKind};
-use crate::cfront::ir::{ExprKind, Program};
+use crate::cfront::ir::{ExprKind, Program, VarId};
 use crate::cfront::types::TypeKind;
-use crate::symex::{InputKind, InputValue};
+use crate::symex::{InputKind, InputValue, Trace};
 
 /// The graph data of a witness.
 #[derive(Clone, Debug)]
@@ -54,12 +58,13 @@ pub fn violation_graphml(
     info: &WitnessInfo,
     prog: &Program,
     cfa: &Cfa,
-    edges: &[EdgeId],
+    trace: &Trace,
     inputs: &[InputValue],
 ) -> String {
     let mut out = graphml_start(info, "violation_witness", &KEYS);
     // Results of external calls, in the order the path made the calls.
     let mut calls = inputs.iter().filter(|i| matches!(i.kind, InputKind::Call { .. })).peekable();
+    let (edges, after) = unfold_repeats(trace);
     // The transitions before the violating edge, then the violating edge's own (always one, into
     // the violation node; empty when that edge has no place in the source).
     let mut steps = Vec::new();
@@ -67,6 +72,14 @@ pub fn violation_graphml(
     for (k, &e) in edges.iter().enumerate() {
         let result = calls.next_if(|i| matches!(i.kind, InputKind::Call { edge, .. } if edge == e));
         let mut data = edge_data(prog, cfa, e, result);
+        if let (Some(values), EdgeKind::Assume { .. }) = (after.get(&k), &cfa.edge(e).kind) {
+            // The loop exit after a jump: the values the iterations left (an assumption changes
+            // nothing, so they hold after it).
+            if let Some(a) = assumption(prog, values) {
+                data.push(("assumption", a));
+                data.push(("assumption.scope", prog.func(cfa.node(cfa.edge(e).src).func).name.clone()));
+            }
+        }
         if k + 1 == edges.len() {
             if data.is_empty() {
                 if let Some((a, b)) = cfa.edge(e).lines {
@@ -112,6 +125,45 @@ pub fn violation_graphml(
     edge(&mut out, n, next + 1, &last);
     out.push_str(" </graph>\n</graphml>\n");
     out
+}
+
+/// How many copies of a jumped-over loop body the witness path gets: enough for `fold_repeats` to
+/// write it as a cycle, which a validator may take any number of times.
+const BODY_COPIES: u64 = 4;
+
+/// Variables and their values.
+type Values<'t> = &'t [(VarId, i128)];
+
+/// The trace's edges with each repeated body written `BODY_COPIES` times at most, and for the edge
+/// after each repeat, the values the repeat left.
+fn unfold_repeats(trace: &Trace) -> (Vec<EdgeId>, HashMap<usize, Values<'_>>) {
+    let (explicit, repeats) = trace.parts();
+    let mut edges = Vec::new();
+    let mut after = HashMap::new();
+    let mut from = 0;
+    for r in repeats {
+        edges.extend_from_slice(&explicit[from..r.at]);
+        for _ in 0..r.times.min(BODY_COPIES) {
+            edges.extend_from_slice(&r.body);
+        }
+        after.insert(edges.len(), r.after.as_slice());
+        from = r.at;
+    }
+    edges.extend_from_slice(&explicit[from..]);
+    (edges, after)
+}
+
+/// The assumption that the variables hold `values` (`x == 268435456U; y == 10;`), if any.
+fn assumption(prog: &Program, values: &[(VarId, i128)]) -> Option<String> {
+    let parts: Vec<String> = values
+        .iter()
+        .map(|&(v, x)| {
+            let var = prog.var(v);
+            let unsigned = prog.types.as_int(var.ty).is_some_and(|i| !i.signed);
+            format!("{} == {x}{};", var.name, if unsigned { "U" } else { "" })
+        })
+        .collect();
+    (!parts.is_empty()).then(|| parts.join(" "))
 }
 
 /// A piece of a witness path: the `len` transitions from `start`, taken `times` times in a row

@@ -207,6 +207,8 @@ fn witnesses_pass_witnesslint() {
         ("invariant_scopes.c", "--kinduction", "TRUE"),
         ("safe_loop.c", "--dfs", "TRUE"),
         ("bug_call.c", "--dfs", "FALSE(unreach-call)"),
+        // A counterexample through 44 million iterations jumped over: cycles and assumptions.
+        ("deep_phases.c", "--64", "FALSE(unreach-call)"),
     ]
     .into_iter()
     .enumerate()
@@ -426,6 +428,30 @@ fn confirm_runs_the_counterexample_under_gcc_under_lp64() {
 fn confirm_runs_the_counterexample_under_gcc_under_ilp32() {
     crate::util::require_gcc32();
     confirm_runs_the_counterexample_under_gcc("--32");
+}
+
+/// A bug behind 44,739,407 iterations of a loop in two phases (a call in one, an inner loop of four
+/// in each): the concrete run jumps over them, gcc confirms the counterexample, and the witness
+/// writes each jumped-over loop as a cycle whose exit assumes the values it left.
+#[test]
+fn a_bug_behind_tens_of_millions_of_iterations_is_found_by_jumping_over_them() {
+    let p = fixture("deep_phases.c");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let w = dir.path().join("w.graphml");
+    let out = vcov_with_path(&[path(&p), "--64", "--confirm", "--timelimit", "60", "--witness", path(&w)]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!(
+            "Verification result: FALSE(unreach-call)\nCounterexample confirmed by: internal interpreter and gcc -m64\n\
+             Witness written to {}\n",
+            w.display()
+        ),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&w).expect("witness");
+    assert!(text.contains("<data key=\"assumption\">n == 268435440U; k == 178957628U;</data>"), "{text}");
+    assert!(text.lines().filter(|l| l.starts_with("  <edge")).count() < 80, "the loops are cycles:\n{text}");
 }
 
 /// A `reach_error` with a body (SV-COMP's tasks define it to call `abort` or `__assert_fail`): gcc's

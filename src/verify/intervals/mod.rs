@@ -210,7 +210,7 @@ fn try_inputs(ts: &Ts<'_>, drawn: &[Slot], max_steps: u64) -> Option<(Vec<EdgeId
             .collect();
         let run = symex::interpret(ts.prog, ts.cfa, ts.world().property, &inputs, max_steps);
         if run.end == ConcreteEnd::Violation {
-            return Some((run.edges, inputs));
+            return Some((run.trace.to_vec(), inputs));
         }
     }
     None

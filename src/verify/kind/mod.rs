@@ -550,7 +550,12 @@ impl Engine<'_, '_> {
             let inputs = self.model_inputs(base);
             let run = symex::interpret(self.prog, self.cfa, self.property, &inputs, 50_000_000);
             if run.end == ConcreteEnd::Violation {
-                return Ok(KindResult::Counterexample { depth: k, edges: run.edges, inputs, by: ProofKind::Bmc });
+                return Ok(KindResult::Counterexample {
+                    depth: k,
+                    edges: run.trace.to_vec(),
+                    inputs,
+                    by: ProofKind::Bmc,
+                });
             }
         }
         Err(Halt::Why(format!("a counterexample of {} steps did not replay", k + 1)))
