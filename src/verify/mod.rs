@@ -503,9 +503,9 @@ const RANDOM_DELAY: std::time::Duration = std::time::Duration::from_secs(2);
 /// more CPU time.
 const RANDOM_FIRST_EDGES: u64 = 1_000_000;
 
-/// Random testing (`fuzz`) in a thread of its own: it starts after `RANDOM_DELAY` and pauses after
-/// `RANDOM_FIRST_EDGES` until a quarter of the time limit, or goes on at once when told
-/// (`Random::finish`), unless the budget ends first.
+/// Random testing (`fuzz`) in a thread of its own: it starts after `RANDOM_DELAY` (at once for a
+/// program without inputs) and pauses after `RANDOM_FIRST_EDGES` until a quarter of the time limit,
+/// or goes on at once when told (`Random::finish`), unless the budget ends first.
 struct Random {
     /// Its answer: the violation found, if any (sent after it set the budget's cancel flag to stop
     /// the other engines).
@@ -537,6 +537,9 @@ fn spawn_random(
     budget: &symex::Budget,
     progress: &Arc<Progress>,
 ) -> Option<Random> {
+    // A program without inputs has one run, short when its loops accelerate: it goes first.
+    let delay =
+        if prog.funcs.iter().any(|f| fuzz::is_input(&f.name)) { RANDOM_DELAY } else { std::time::Duration::ZERO };
     let (prog, cfa, budget, progress) = (prog.clone(), cfa.clone(), budget.clone(), progress.clone());
     let (send, answer) = std::sync::mpsc::channel();
     let now = Arc::new(AtomicBool::new(false));
@@ -558,7 +561,7 @@ fn spawn_random(
                     std::thread::sleep(std::time::Duration::from_millis(5));
                 }
             };
-            wait(start + RANDOM_DELAY);
+            wait(start + delay);
             if budget.exhausted().is_some() {
                 let _ = send.send((None, fuzz::FuzzStats::default()));
                 return;
