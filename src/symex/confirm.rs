@@ -11,16 +11,20 @@ use std::fmt;
 use super::budget::StopReason;
 use super::exec::Property;
 use super::explore::{CutReason, InputValue, PathEnd, PathOutcome, Summary};
-use super::interp::{interpret, AllocOrigin, ConcreteEnd};
+use super::interp::{interpret, interpret_accelerated, AllocOrigin, ConcreteEnd};
 use super::state::Approx;
+use super::trace::Trace;
 use crate::cfa::{Cfa, EdgeId};
 use crate::cfront::ir::Program;
 
 /// A path the concrete run confirmed: its edges and inputs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Confirmed {
-    /// The edges, as the executor and the interpreter took them.
+    /// The edges, as the executor and the interpreter took them (those taken one by one, when the
+    /// path jumped over loop iterations: `trace` has them all).
     pub edges: Vec<EdgeId>,
+    /// The edges with the iterations jumped over.
+    pub trace: Trace,
     /// The inputs that drive it.
     pub inputs: Vec<InputValue>,
     /// For a violation: the accepted approximations it relies on (see `confirm`); empty when it is
@@ -95,15 +99,24 @@ pub fn confirm<T>(
         Approx::NONE
     };
     let edges = outcome.path.edges();
-    let run = interpret(prog, cfa, property, &inputs, edges.len() as u64 + 1);
-    let differs = run.trace.first_difference(&edges);
+    let trace = outcome.path.trace();
+    let run = if outcome.path.has_repeats() {
+        interpret_accelerated(prog, cfa, property, &inputs, trace.stored() + 1)
+    } else {
+        interpret(prog, cfa, property, &inputs, edges.len() as u64 + 1)
+    };
+    let differs = if outcome.path.has_repeats() {
+        (run.trace != trace).then_some(edges.len())
+    } else {
+        run.trace.first_difference(&edges)
+    };
     if run.end != expected || differs.is_some() {
         // Where the run left the path: the first edge it did not take as the path did.
         let left = differs.unwrap_or(edges.len());
         let end = if run.end != expected { run.end } else { ConcreteEnd::Diverged };
         return Err(Rejected { violation, why: Rejection::Diverged(end), at: edges.get(left).copied() });
     }
-    Ok(Confirmed { edges, inputs, assumed, allocs: run.allocs })
+    Ok(Confirmed { edges, trace, inputs, assumed, allocs: run.allocs })
 }
 
 /// Why an exploration does not establish that every path was explored, in the order the reasons

@@ -51,6 +51,7 @@
 //! Invariant: the same program, configuration and guide give the same sequence of outcomes.
 
 mod branch;
+mod jump;
 mod outcome;
 mod schedule;
 
@@ -414,7 +415,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
                 self.first_other_cut.get_or_insert(reason.clone());
                 self.pending.push_back(PathOutcome {
                     end: PathEnd::Cut(reason),
-                    path: PathEdges(List::new()),
+                    path: PathEdges(List::new(), List::new()),
                     tag,
                     inputs: None,
                     approx: Approx::NONE,
@@ -499,6 +500,12 @@ impl<'a, G: Guide> Explorer<'a, G> {
                         }
                         Some(Cached::Explore) => {}
                         None => return,
+                    }
+                }
+                if self.guide.accelerates() && !cfa.in_model(it.st.frames.iter().map(|f| f.func)) {
+                    if let Some(len) = jump::try_jump(&self.world, &mut it.st, node) {
+                        self.stats.edges += len as u64;
+                        continue;
                     }
                 }
             }
@@ -783,7 +790,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
         self.count(&end, it.st.approx);
         self.pending.push_back(PathOutcome {
             end,
-            path: PathEdges(it.st.path.clone()),
+            path: PathEdges(it.st.path.clone(), it.st.jumps.clone()),
             tag: it.tag,
             inputs,
             approx: it.st.approx,
@@ -806,7 +813,7 @@ impl<'a, G: Guide> Explorer<'a, G> {
         self.count(&end, it.st.approx);
         self.pending.push_back(PathOutcome {
             end,
-            path: PathEdges(path),
+            path: PathEdges(path, it.st.jumps.clone()),
             tag,
             inputs: None,
             approx: it.st.approx,

@@ -147,8 +147,9 @@ struct Interp<'a> {
     /// C library model a library call enters.
     jump: Option<crate::cfa::NodeId>,
     /// Whether the run jumps over loop iterations (`accel`), and when it tries again at each loop
-    /// head after a failed try.
+    /// head after a failed try (`backoff`, in random testing's runs).
     accelerate: bool,
+    with_backoff: bool,
     backoff: HashMap<crate::cfa::NodeId, (u32, u32)>,
 }
 
@@ -164,8 +165,8 @@ pub fn interpret(prog: &Program, cfa: &Cfa, property: Property, inputs: &[InputV
 }
 
 /// `interpret`, jumping over the iterations of loops that repeat one path with constant increments
-/// (`accel`): its trace folds them, and `max_steps` bounds the edges it holds (each jump counts its
-/// body once).
+/// (`accel`) wherever it can, as the explorer does: its trace folds them, and `max_steps` bounds
+/// the edges it holds (each jump counts its body once).
 pub fn interpret_accelerated(
     prog: &Program,
     cfa: &Cfa,
@@ -203,6 +204,7 @@ fn run_with<'a>(
 ) -> (ConcreteRun, Vec<InputValue>) {
     let w = World::new(prog, cfa, property);
     let layout = w.layout;
+    let draw_given = draw.is_some();
     let mut calls = VecDeque::new();
     let mut uninit = HashMap::new();
     for (i, inp) in inputs.iter().enumerate() {
@@ -232,6 +234,7 @@ fn run_with<'a>(
         rounding: Rounding::NearestEven,
         jump: None,
         accelerate,
+        with_backoff: draw_given,
         backoff: HashMap::new(),
         w,
     };

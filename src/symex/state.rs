@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::memory::{Memory, ObjId};
+use super::trace::Repeat;
 use crate::cfa::{CallSiteId, EdgeId, NodeId};
 use crate::cfront::ir::{FuncId, VarId};
 use crate::cfront::types::TypeId;
@@ -142,6 +143,9 @@ pub struct SymState {
     pub pc: List<Conjunct>,
     /// Edges taken (and, for a path that ended at a refused edge, that edge).
     pub path: List<EdgeId>,
+    /// Loop iterations jumped over (`accel`), newest first, each placed after the edges of `path`
+    /// it counts (`Repeat::at`).
+    pub jumps: List<Repeat>,
     /// Symbolic inputs created, in creation order (newest first in the list).
     pub inputs: List<SymInput>,
     /// Objects allocated so far (numbers `memory::Object::alloc`).

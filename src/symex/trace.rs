@@ -113,6 +113,15 @@ impl Trace {
     }
 }
 
+impl Trace {
+    /// The trace of explicit edges `edges` with the repeats `repeats` (in order, each `at` a
+    /// position of `edges`).
+    pub fn from_parts(edges: Vec<EdgeId>, repeats: Vec<Repeat>) -> Trace {
+        let stored = edges.len() as u64 + repeats.iter().map(|r| r.body.len() as u64).sum::<u64>();
+        Trace { edges, repeats, stored }
+    }
+}
+
 impl From<Vec<EdgeId>> for Trace {
     fn from(edges: Vec<EdgeId>) -> Trace {
         Trace { stored: edges.len() as u64, edges, repeats: Vec::new() }

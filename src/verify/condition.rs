@@ -334,6 +334,12 @@ impl Guide for RegionGuide<'_, '_> {
         RegionTag { node: Region::ROOT, pos, stack: Stacks::EMPTY }
     }
 
+    /// Jumps over loop iterations only with neither a condition to follow nor a region to record:
+    /// both need every edge.
+    fn accelerates(&self) -> bool {
+        self.cond.is_none() && self.region.is_none()
+    }
+
     fn on_edge(&mut self, cfa: &Cfa, tag: &mut RegionTag, edge: EdgeId) -> Step {
         if let Some(r) = &self.region {
             tag.node = r.borrow_mut().child(tag.node, edge);

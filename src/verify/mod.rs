@@ -721,7 +721,7 @@ pub fn explicit_guided<G: Observer>(
         }
         match symex::confirm(prog, cfa, property, &outcome, symex::Approx::NONE) {
             Ok(c) => {
-                found = Some((Trace::from(c.edges), c.inputs));
+                found = Some((c.trace, c.inputs));
                 explorer.stop();
                 break;
             }

@@ -454,6 +454,28 @@ fn a_bug_behind_tens_of_millions_of_iterations_is_found_by_jumping_over_them() {
     assert!(text.lines().filter(|l| l.starts_with("  <edge")).count() < 80, "the loops are cycles:\n{text}");
 }
 
+/// A bug behind 33,554,430 iterations on one input value: the explicit search jumps over the
+/// iterations and the solver finds the value (`n == x + steps + 12345` after the loop), which gcc
+/// confirms; the witness assumes the loop's values and the input.
+#[test]
+fn the_explicit_search_jumps_over_a_deep_loop_and_solves_for_the_input_behind_it() {
+    let p = fixture("deep_input.c");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let w = dir.path().join("w.graphml");
+    let out = vcov_with_path(&[path(&p), "--64", "--dfs", "--confirm", "--timelimit", "60", "--witness", path(&w)]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with(
+            "Verification result: FALSE(unreach-call)\nCounterexample confirmed by: internal interpreter and gcc -m64\n"
+        ),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&w).expect("witness");
+    assert!(text.contains("<data key=\"assumption\">\\result == 302002215U;</data>"), "{text}");
+    assert!(text.contains("<data key=\"assumption\">x == 268435440U; steps == 33554430U;</data>"), "{text}");
+}
+
 /// A `reach_error` with a body (SV-COMP's tasks define it to call `abort` or `__assert_fail`): gcc's
 /// run records the call before the body runs, so the counterexample is confirmed.
 #[test]

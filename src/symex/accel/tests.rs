@@ -159,3 +159,14 @@ fn random_loops_run_the_same_with_and_without_acceleration() {
     }
     assert!(compared >= 200 && jumped >= 60, "{compared} compared, {jumped} accelerated");
 }
+
+#[test]
+fn the_explorer_jumps_where_the_interpreter_does() {
+    use crate::symex::{explore, Exhaustive, ExploreConfig, PathEnd};
+    let src = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/c/verify/deep_input.c"))
+        .expect("fixture");
+    let (prog, cfa) = build(&src);
+    let mut ex = explore(&prog, &cfa, ExploreConfig::default(), Exhaustive);
+    let o = ex.find(|o| o.end == PathEnd::Violation).expect("a violation");
+    assert!(o.path.has_repeats());
+}

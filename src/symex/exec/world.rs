@@ -189,6 +189,7 @@ impl<'a> World<'a> {
             mem,
             pc: List::new(),
             path: List::new(),
+            jumps: List::new(),
             inputs: List::new(),
             n_allocs: 0,
             approx: if self.havoc.is_empty() { Approx::NONE } else { Approx::ABSTRACT },

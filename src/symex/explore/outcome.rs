@@ -16,6 +16,7 @@ use crate::symex::exec::EndKind;
 use crate::symex::semantics::UbKind;
 use crate::symex::solver::SolverStats;
 use crate::symex::state::{Approx, InputKind, List};
+use crate::symex::trace::{Repeat, Trace};
 
 /// What the guide says about a path taking an edge.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -111,6 +112,12 @@ pub trait Guide {
         let _ = tag;
         false
     }
+
+    /// Whether paths may jump over loop iterations (`accel`): the guide then sees no edge of the
+    /// iterations jumped over, and the paths' `PathEdges::trace` has them. The default: no.
+    fn accelerates(&self) -> bool {
+        false
+    }
 }
 
 /// The guide of plain verification: every path, in CFA order, tag `()`.
@@ -152,7 +159,7 @@ pub enum PathEnd {
 
 /// The edges of a path, shared with the explorer (materialize with `edges`).
 #[derive(Clone, Debug)]
-pub struct PathEdges(pub(super) List<EdgeId>);
+pub struct PathEdges(pub(super) List<EdgeId>, pub(super) List<Repeat>);
 
 /// The value a symbolic input took on a path.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -357,6 +364,10 @@ impl Guide for Exhaustive {
     fn on_edge(&mut self, _cfa: &Cfa, _tag: &mut (), _edge: EdgeId) -> Step {
         Step::Continue
     }
+
+    fn accelerates(&self) -> bool {
+        true
+    }
 }
 
 impl PathEnd {
@@ -391,9 +402,20 @@ impl fmt::Display for CutReason {
 }
 
 impl PathEdges {
-    /// The edges, first to last.
+    /// The edges, first to last: every edge, unless the guide `accelerates` (then the edges taken
+    /// one by one; `trace` has the iterations jumped over too).
     pub fn edges(&self) -> Vec<EdgeId> {
         self.0.to_vec()
+    }
+
+    /// The edges with the loop iterations jumped over.
+    pub fn trace(&self) -> Trace {
+        Trace::from_parts(self.edges(), self.1.to_vec())
+    }
+
+    /// Whether loop iterations were jumped over.
+    pub fn has_repeats(&self) -> bool {
+        !self.1.is_empty()
     }
 
     /// Number of edges.

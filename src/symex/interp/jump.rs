@@ -1,8 +1,10 @@
 //! The interpreter's side of loop acceleration (`accel`): the values at a loop head, read from its
 //! objects, and the jump applied to them.
 //!
-//! A try that finds nothing is repeated at the same head only after a number of visits that doubles
-//! with each failure (up to `MAX_BACKOFF`), so a loop outside the class costs little.
+//! In random testing's runs, a try that finds nothing is repeated at the same head only after a
+//! number of visits that doubles with each failure (up to `MAX_BACKOFF`), so a loop outside the
+//! class costs little; the runs that confirm a path try at every visit, as the explorer does, so
+//! that both jump at the same places.
 
 use super::{Interp, Val, R};
 use crate::base::bits;
@@ -40,7 +42,7 @@ impl Interp<'_> {
     /// `accel::jump` finds, if it is time to try.
     pub(super) fn try_jump(&mut self, head: NodeId, call_site: Option<CallSiteId>) -> R<Option<Jump>> {
         let (wait, failures) = self.backoff.get(&head).copied().unwrap_or((0, 0));
-        if wait > 0 {
+        if wait > 0 && self.with_backoff {
             self.backoff.insert(head, (wait - 1, failures));
             return Ok(None);
         }
@@ -53,6 +55,15 @@ impl Interp<'_> {
         self.backoff.remove(&head);
         for &(v, x) in j.after.iter().chain(&j.temporaries) {
             let ty = self.prog.var(v).ty;
+            // A temporary not allocated yet is dead here; so is its value.
+            let bound = if self.is_global(v) {
+                self.globals.contains_key(&v)
+            } else {
+                self.frames.last().is_some_and(|f| f.locals.contains_key(&v))
+            };
+            if !bound {
+                continue;
+            }
             let place = crate::symex::initializer::Initialize::var_place(self, v)?;
             let width = self.prog.types.as_int(ty).map_or(0, |i| i.bits(self.prog.types.data_model()));
             self.write(&place, Val::Int(bits::truncate(x as u128, width), width))?;
