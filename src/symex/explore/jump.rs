@@ -59,12 +59,17 @@ impl HeadValues for StateValues<'_, '_> {
 pub(super) fn try_jump(w: &World<'_>, st: &mut SymState, head: NodeId) -> Option<usize> {
     let call_site = st.top().call_site;
     let j = accel::jump(w, head, call_site, &mut StateValues { w, st })?;
+    // Every write is found before any is made: a jump changes the state whole or not at all.
+    let mut writes = Vec::new();
     for &(v, x) in j.after.iter().chain(&j.temporaries) {
         let width = w.prog.types.as_int(w.prog.var(v).ty).map(|i| i.bits(w.prog.types.data_model()))?;
         // A temporary not allocated yet is dead here; so is its value.
         let Some(id) = object_of(st, v, is_global(w, v)) else { continue };
-        let bytes = bits::truncate(x as u128, width);
-        let o = st.mem.get_mut(id)?;
+        st.mem.get(id)?;
+        writes.push((id, width, bits::truncate(x as u128, width)));
+    }
+    for (id, width, bytes) in writes {
+        let Some(o) = st.mem.get_mut(id) else { continue };
         for k in 0..u64::from(width / 8) {
             o.set_byte(k, Byte::constant((bytes >> (8 * k)) as u8));
         }
